@@ -1,0 +1,251 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Clock, systemClock } from "../clock.js";
+import { RATE_BUCKETS, type RateBucket } from "../service/rate-limits.js";
+import { type AccountBook, createAccountBook, DEFAULT_API_KEY, type SandboxAccount } from "./accounts.js";
+import { createTimers, type SandboxContext } from "./context.js";
+import { type AccountFamilyOptions, createAccountFamily } from "./families/account.js";
+import { createEnergyFamily, type EnergyFamilyOptions } from "./families/energy.js";
+import { createScreeningFamily, type ScreeningFamilyOptions } from "./families/screening.js";
+import { createOutbound, type OutboundOptions } from "./outbound.js";
+import { createRouter, type Route, type SandboxReply, type SandboxRequest } from "./router.js";
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  now?: Clock;
+  /** The key of the first account (default `sandbox-api-key`). */
+  apiKey?: string;
+  /** Enforce the spec's rate limits with 429 (default true). */
+  enforceRateLimits?: boolean;
+  screening?: ScreeningFamilyOptions;
+  energy?: EnergyFamilyOptions;
+  account?: AccountFamilyOptions;
+  outbound?: OutboundOptions;
+}
+
+/** One recorded call, for tests to check what the service was asked. */
+export interface RecordedCall {
+  at: number;
+  endpoint: string;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: unknown;
+  status: number;
+}
+
+export type Injected =
+  | { kind: "reply"; reply: SandboxReply }
+  | { kind: "delay"; ms: number }
+  | { kind: "reset" };
+
+interface Injection {
+  endpoint: string;
+  remaining: number;
+  effect: Injected;
+}
+
+export type Sandbox = Awaited<ReturnType<typeof createSandbox>>;
+
+export async function createSandbox(options: SandboxOptions = {}) {
+  const now = options.now ?? systemClock;
+  const accounts: AccountBook = createAccountBook();
+  const primary: SandboxAccount = accounts.add({ apiKey: options.apiKey ?? DEFAULT_API_KEY });
+  const timers = createTimers();
+  const outbound = createOutbound({ now, timers, ...options.outbound });
+  const ctx: SandboxContext = { now, accounts, outbound, timers };
+
+  const screening = createScreeningFamily(ctx, options.screening);
+  const energy = createEnergyFamily(ctx, options.energy);
+  const account = createAccountFamily(ctx, options.account);
+  const routes: Route[] = [...screening.routes, ...energy.routes, ...account.routes];
+  const router = createRouter(routes);
+
+  const calls: RecordedCall[] = [];
+  const injections: Injection[] = [];
+  const limits = createWindowCounter(now);
+  let enforceRateLimits = options.enforceRateLimits ?? true;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawBody = await readBody(req);
+    const url = new URL(req.url ?? "/", "http://sandbox");
+    const matched = router.match(req.method ?? "GET", url.pathname);
+    if (!matched) {
+      const status = router.knowsPath(url.pathname) ? 405 : 404;
+      return send(res, { status, json: { detail: status === 405 ? "Method Not Allowed" : "Not Found" } });
+    }
+    const realIp = req.headers["x-real-ip"];
+    const request: SandboxRequest = {
+      method: req.method ?? "GET",
+      path: url.pathname,
+      params: matched.params,
+      query: url.searchParams,
+      headers: req.headers,
+      rawBody,
+      ip: (Array.isArray(realIp) ? realIp[0] : realIp) ?? req.socket.remoteAddress ?? "",
+    };
+    const record: RecordedCall = {
+      at: now(),
+      endpoint: matched.route.name,
+      method: request.method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: flatHeaders(req.headers),
+      body: parseMaybe(rawBody),
+      status: 0,
+    };
+    calls.push(record);
+
+    const injected = takeInjection(matched.route.name);
+    if (injected?.kind === "reset") {
+      record.status = -1;
+      req.socket.destroy();
+      return;
+    }
+    if (injected?.kind === "delay") await new Promise((r) => setTimeout(r, injected.ms));
+    if (injected?.kind === "reply") {
+      record.status = injected.reply.status;
+      return send(res, injected.reply);
+    }
+    if (enforceRateLimits) {
+      const limited = overLimit(matched.route, request);
+      if (limited !== undefined) {
+        record.status = 429;
+        return send(res, {
+          status: 429,
+          json: { message: "API rate limit exceeded" },
+          headers: { "retry-after": String(Math.max(1, Math.ceil(limited / 1000))) },
+        });
+      }
+    }
+    let reply: SandboxReply;
+    try {
+      reply = await matched.route.handler(request);
+    } catch (error) {
+      reply = { status: 500, json: { detail: `sandbox handler failed: ${(error as Error).message}` } };
+    }
+    record.status = reply.status;
+    send(res, reply);
+  }
+
+  /** Milliseconds until a slot frees when the route's limit is exceeded, else undefined. */
+  function overLimit(route: Route, req: SandboxRequest): number | undefined {
+    const key = route.limitBy === "key" ? String(req.headers["x-api-key"] ?? "") : req.ip;
+    return limits.hit(route.buckets, key);
+  }
+
+  function takeInjection(endpoint: string): Injected | undefined {
+    const index = injections.findIndex((i) => i.endpoint === endpoint || i.endpoint === "*");
+    const found = injections[index];
+    if (!found) return undefined;
+    found.remaining -= 1;
+    if (found.remaining <= 0) injections.splice(index, 1);
+    return found.effect;
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: Error) => {
+      if (!res.headersSent) send(res, { status: 500, json: { detail: error.message } });
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve),
+  );
+  const address = server.address() as AddressInfo;
+
+  return {
+    url: `http://${address.address}:${address.port}`,
+    port: address.port,
+    ctx,
+    /** The first account (its key is `options.apiKey`). */
+    account: primary,
+    accounts,
+    screening: screening.control,
+    energy: energy.control,
+    reports: account.control,
+    outbound,
+    /** Every call received, in order; filter by endpoint label. */
+    calls(endpoint?: string): RecordedCall[] {
+      return endpoint ? calls.filter((c) => c.endpoint === endpoint) : [...calls];
+    },
+    clearCalls(): void {
+      calls.length = 0;
+    },
+    /** Makes the next `times` calls of `endpoint` (or `*`) answer as given instead. */
+    inject(endpoint: string, effect: Injected, times = 1): void {
+      injections.push({ endpoint, remaining: times, effect });
+    },
+    setRateLimits(enforce: boolean): void {
+      enforceRateLimits = enforce;
+    },
+    async close(): Promise<void> {
+      timers.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Sliding-log counter per bucket and caller, matching the windows of RATE_BUCKETS. */
+function createWindowCounter(now: Clock) {
+  const logs = new Map<string, number[]>();
+  return {
+    hit(buckets: readonly RateBucket[], caller: string): number | undefined {
+      const t = now();
+      let waitMs: number | undefined;
+      const touched: number[][] = [];
+      for (const bucket of buckets) {
+        for (const window of RATE_BUCKETS[bucket]) {
+          const id = `${bucket}:${window.durationMs}:${caller}`;
+          const log = (logs.get(id) ?? []).filter((at) => at > t - window.durationMs);
+          logs.set(id, log);
+          if (log.length >= window.points) {
+            const free = (log[0] ?? t) + window.durationMs - t;
+            waitMs = Math.max(waitMs ?? 0, free);
+          }
+          touched.push(log);
+        }
+      }
+      if (waitMs !== undefined) return waitMs;
+      for (const log of touched) log.push(t);
+      return undefined;
+    },
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function send(res: ServerResponse, reply: SandboxReply): void {
+  const headers: Record<string, string> = { ...reply.headers };
+  let body: Buffer | undefined = reply.raw;
+  if (body === undefined && reply.json !== undefined) {
+    body = Buffer.from(JSON.stringify(reply.json));
+    headers["content-type"] ??= "application/json";
+  }
+  res.writeHead(reply.status, headers);
+  res.end(body);
+}
+
+function flatHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+function parseMaybe(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString("utf8"));
+  } catch {
+    return raw.toString("utf8");
+  }
+}

@@ -1,0 +1,155 @@
+import pRetry, { AbortError } from "p-retry";
+import { type Dispatcher, request, errors as undiciErrors } from "undici";
+import { decodeErrorReply } from "./decode-error.js";
+import { ServiceError, type ServiceFamily } from "./errors.js";
+import type { RateBucket, ServiceRateLimiter } from "./rate-limits.js";
+import { unlimited } from "./rate-limits.js";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/** One call to the service, described by the family module that makes it. */
+export interface CallSpec {
+  family: ServiceFamily;
+  /** Stable label for logs, metrics and errors, e.g. `screening.create`. */
+  endpoint: string;
+  method: HttpMethod;
+  path: string;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** `key`: X-API-KEY; `key+ip`: X-API-KEY and X-Real-IP; `none`: open endpoint. */
+  auth: "key" | "key+ip" | "none";
+  timeoutMs: number;
+  buckets: readonly RateBucket[];
+  /**
+   * Safe to send again after a network error or timeout: reads, and money POSTs that carry an
+   * idempotency key (the service recognises the repeat). A POST without one is never resent blindly.
+   */
+  resendable: boolean;
+}
+
+export interface RawReply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey: string;
+  realIp?: string;
+  dispatcher?: Dispatcher;
+  limiter?: ServiceRateLimiter;
+  /** Attempts for retryable failures (429, 503, resendable network errors). */
+  maxAttempts?: number;
+  /** Upper bound on one wait between attempts, whatever Retry-After says. */
+  maxRetryWaitMs?: number;
+  /** Observes every finished HTTP exchange (metrics). */
+  onReply?: (spec: CallSpec, status: number | "error", durationMs: number) => void;
+}
+
+export interface Transport {
+  send(spec: CallSpec): Promise<RawReply>;
+  readonly apiKey: string;
+}
+
+const RETRY_STATUSES = new Set([429, 503]);
+
+export function createTransport(options: TransportOptions): Transport {
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const limiter = options.limiter ?? unlimited;
+  const maxAttempts = options.maxAttempts ?? 3;
+  const maxRetryWaitMs = options.maxRetryWaitMs ?? 5_000;
+
+  function headersFor(spec: CallSpec): Record<string, string> {
+    const headers: Record<string, string> = { accept: "application/json", ...spec.headers };
+    if (spec.auth !== "none") headers["x-api-key"] = options.apiKey;
+    if (spec.auth === "key+ip" && options.realIp) headers["x-real-ip"] = options.realIp;
+    if (spec.body !== undefined) headers["content-type"] = "application/json";
+    return headers;
+  }
+
+  function urlFor(spec: CallSpec): string {
+    const url = new URL(base + spec.path);
+    for (const [name, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, value);
+    }
+    return url.toString();
+  }
+
+  async function once(spec: CallSpec): Promise<RawReply> {
+    await limiter.acquire(spec.buckets);
+    const started = performance.now();
+    try {
+      const reply = await request(urlFor(spec), {
+        method: spec.method,
+        headers: headersFor(spec),
+        body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+        dispatcher: options.dispatcher,
+        headersTimeout: spec.timeoutMs,
+        bodyTimeout: spec.timeoutMs,
+        signal: AbortSignal.timeout(spec.timeoutMs),
+      });
+      const body = Buffer.from(await reply.body.arrayBuffer());
+      options.onReply?.(spec, reply.statusCode, performance.now() - started);
+      return { status: reply.statusCode, headers: reply.headers, body };
+    } catch (error) {
+      options.onReply?.(spec, "error", performance.now() - started);
+      throw transportFailure(spec, error);
+    }
+  }
+
+  async function send(spec: CallSpec): Promise<RawReply> {
+    return pRetry(
+      async () => {
+        let reply: RawReply;
+        try {
+          reply = await once(spec);
+        } catch (error) {
+          // Never resend a request the service may have acted on unless it carries an idempotency key.
+          if (error instanceof ServiceError && spec.resendable) throw error;
+          throw new AbortError(error as Error);
+        }
+        if (reply.status >= 400) {
+          const decoded = decodeErrorReply(spec.family, spec.endpoint, reply);
+          // 429 and 503 mean "not processed": safe to repeat for any call.
+          if (RETRY_STATUSES.has(reply.status) && decoded.retryable) throw decoded;
+          throw new AbortError(decoded);
+        }
+        return reply;
+      },
+      {
+        retries: maxAttempts - 1,
+        factor: 2,
+        minTimeout: 250,
+        maxTimeout: maxRetryWaitMs,
+        randomize: true,
+        onFailedAttempt: async (error) => {
+          const wait = (error as unknown as ServiceError).retryAfterMs;
+          if (wait && error.retriesLeft > 0) {
+            await new Promise((r) => setTimeout(r, Math.min(wait, maxRetryWaitMs)));
+          }
+        },
+      },
+    );
+  }
+
+  return { send, apiKey: options.apiKey };
+}
+
+function transportFailure(spec: CallSpec, error: unknown): ServiceError {
+  const timedOut =
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"));
+  return new ServiceError({
+    family: spec.family,
+    endpoint: spec.endpoint,
+    kind: timedOut ? "timeout" : "network",
+    message: timedOut
+      ? `the service did not answer ${spec.endpoint} within ${Math.round(spec.timeoutMs / 1000)} s`
+      : `could not reach the service for ${spec.endpoint}`,
+    retryable: spec.resendable,
+    cause: error,
+  });
+}
