@@ -17,6 +17,19 @@ export interface Outbound {
   hostCallback(callbackUrl: string, params: Record<string, string>): void;
   /** Resolves when every queued delivery has been attempted (tests). */
   idle(): Promise<void>;
+  /** Everything queued so far, in order, with the outcome of its last attempt (tests). */
+  history(): OutboundRecord[];
+}
+
+export interface OutboundRecord {
+  kind: "order" | "report" | "host";
+  /** The event body (order/report), or the callback's query parameters (host). */
+  payload: Record<string, unknown>;
+  /** Where it was sent last, after origin mapping; undefined when no endpoint was registered. */
+  url?: string;
+  /** HTTP status of the last attempt, "error" on a network failure, undefined while queued. */
+  lastStatus?: number | "error";
+  attempts: number;
 }
 
 /** Timers that die with the sandbox, so a closed sandbox never fires late. */

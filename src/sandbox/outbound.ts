@@ -5,5 +5,5 @@ import type { Outbound, Timers } from "./context.js";
 export type OutboundOptions = {};
 
 export function createOutbound(_deps: { now: Clock; timers: Timers } & OutboundOptions): Outbound {
-  return { orderEvent() {}, reportEvent() {}, hostCallback() {}, idle: async () => {} };
+  return { orderEvent() {}, reportEvent() {}, hostCallback() {}, idle: async () => {}, history: () => [] };
 }
