@@ -1,0 +1,30 @@
+import type { ConversationRef, Platform } from "./invocation.js";
+import type { Reply } from "./reply.js";
+
+/** What a chat platform must offer the core and the notification jobs. Adapters implement it. */
+export interface ChatAdapter {
+  readonly platform: Platform;
+  /** Posts a reply into a conversation; returns the platform's message id. */
+  send(conversation: ConversationRef, reply: Reply): Promise<{ messageId: string }>;
+}
+
+/**
+ * Posts into a conversation later (results of pending orders, webhooks). Implemented by a durable
+ * job queue, so a chat outage or a restart delays a message and never loses it.
+ */
+export interface Notifier {
+  /** `dedupKey` makes a repeated notification (a replayed webhook, a re-polled result) post once. */
+  post(conversation: ConversationRef, reply: Reply, dedupKey?: string): Promise<void>;
+}
+
+/** Tracked work the core hands to the job system: polling pending orders, watching deliveries. */
+export type TrackedJob =
+  | { kind: "poll-screening"; clientOrderId: string; conversation: ConversationRef; attempt?: number }
+  | { kind: "poll-statement"; orderNo: string; conversation: ConversationRef; attempt?: number }
+  | { kind: "poll-orchestrator"; idempotencyKey: string; conversation: ConversationRef; attempt?: number }
+  | { kind: "watch-delivery"; orderId: string; address: string; conversation: ConversationRef };
+
+export interface JobScheduler {
+  /** Schedules tracked work; `jobId` makes scheduling the same work twice a no-op. */
+  schedule(job: TrackedJob, options: { delayMs: number; jobId: string }): Promise<void>;
+}

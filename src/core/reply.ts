@@ -1,0 +1,87 @@
+/**
+ * The platform-neutral reply model. The core builds replies from these blocks; each adapter has one
+ * renderer (Block Kit, Telegram HTML + inline keyboard, plain text). Span text is raw: renderers
+ * escape everything, because much of it (entity names, labels, service messages) comes from outside.
+ */
+export interface Span {
+  text: string;
+  style?: "bold" | "italic" | "code";
+  href?: string;
+}
+
+export interface Field {
+  label: string;
+  value: Span[];
+}
+
+export interface Button {
+  label: string;
+  /** Opaque one-time token (≤ 32 chars); the action's state lives in the store. */
+  token: string;
+  style?: "primary" | "danger";
+}
+
+export interface FileAttachment {
+  filename: string;
+  contentType: string;
+  bytes: Uint8Array;
+  title?: string;
+}
+
+export type Block =
+  | { type: "header"; text: string }
+  | { type: "text"; spans: Span[] }
+  | { type: "fields"; fields: Field[] }
+  | { type: "context"; spans: Span[] }
+  | { type: "buttons"; buttons: Button[] }
+  | { type: "file"; file: FileAttachment }
+  | { type: "divider" };
+
+export interface Reply {
+  blocks: Block[];
+  /** One plain line for notification previews and fallbacks (Slack `text`). */
+  summary: string;
+  /** `private`: only the user who typed sees it (errors, refusals); `public`: the conversation. */
+  visibility: "public" | "private";
+  /** After a button click: this reply replaces the message that carried the button. */
+  replacesOriginal?: boolean;
+}
+
+export const plain = (text: string): Span => ({ text });
+export const bold = (text: string): Span => ({ text, style: "bold" });
+export const italic = (text: string): Span => ({ text, style: "italic" });
+export const code = (text: string): Span => ({ text, style: "code" });
+export const link = (text: string, href: string): Span => ({ text, href });
+
+export const header = (text: string): Block => ({ type: "header", text });
+export const text = (...spans: (Span | string)[]): Block => ({ type: "text", spans: spans.map(toSpan) });
+export const context = (...spans: (Span | string)[]): Block => ({
+  type: "context",
+  spans: spans.map(toSpan),
+});
+export const fields = (...items: [label: string, value: Span | string | Span[]][]): Block => ({
+  type: "fields",
+  fields: items.map(([label, value]) => ({
+    label,
+    value: Array.isArray(value) ? value : [toSpan(value)],
+  })),
+});
+export const buttons = (...items: Button[]): Block => ({ type: "buttons", buttons: items });
+export const file = (attachment: FileAttachment): Block => ({ type: "file", file: attachment });
+
+function toSpan(value: Span | string): Span {
+  return typeof value === "string" ? { text: value } : value;
+}
+
+/** A public reply to the conversation. */
+export function publicReply(summary: string, blocks: Block[]): Reply {
+  return { summary, blocks, visibility: "public" };
+}
+
+/** One short line only the user who typed sees: bad input, refusals, errors. */
+export function errorReply(line: string): Reply {
+  return { summary: line, blocks: [text(line)], visibility: "private" };
+}
+
+/** The plain text of a span list, for fallbacks and the console. */
+export const spansToText = (spans: readonly Span[]): string => spans.map((s) => s.text).join("");
