@@ -30,8 +30,10 @@ export interface Route {
   name: string;
   /** Rate-limit buckets the service applies to this route. */
   buckets: readonly RateBucket[];
-  /** Key the limit by `ip` (default) or by API key. */
-  limitBy?: "ip" | "key";
+  /** Key the limit by `ip` (default), by API key, or one count shared by every caller (`global`). */
+  limitBy?: "ip" | "key" | "global";
+  /** The family's own 429 reply when the limit is hit (default `{message}` with Retry-After). */
+  limitReply?: (retryAfterSeconds: number) => SandboxReply;
   handler: Handler;
 }
 

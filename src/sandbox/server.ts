@@ -4,6 +4,7 @@ import { type Clock, systemClock } from "../clock.js";
 import { RATE_BUCKETS, type RateBucket } from "../service/rate-limits.js";
 import { type AccountBook, createAccountBook, DEFAULT_API_KEY, type SandboxAccount } from "./accounts.js";
 import { createTimers, type SandboxContext } from "./context.js";
+import { createEndpointBook } from "./families/account/endpoint-book.js";
 import { type AccountFamilyOptions, createAccountFamily } from "./families/account.js";
 import { createEnergyFamily, type EnergyFamilyOptions } from "./families/energy.js";
 import { createScreeningFamily, type ScreeningFamilyOptions } from "./families/screening.js";
@@ -54,12 +55,14 @@ export async function createSandbox(options: SandboxOptions = {}) {
   const accounts: AccountBook = createAccountBook();
   const primary: SandboxAccount = accounts.add({ apiKey: options.apiKey ?? DEFAULT_API_KEY });
   const timers = createTimers();
-  const outbound = createOutbound({ now, timers, ...options.outbound });
+  // One webhook registry book, written by the account family's routes and read by the sender.
+  const endpoints = createEndpointBook(now);
+  const outbound = createOutbound({ now, timers, endpoints, ...options.outbound });
   const ctx: SandboxContext = { now, accounts, outbound, timers };
 
   const screening = createScreeningFamily(ctx, options.screening);
   const energy = createEnergyFamily(ctx, options.energy);
-  const account = createAccountFamily(ctx, options.account);
+  const account = createAccountFamily(ctx, { ...options.account, endpoints });
   const routes: Route[] = [...screening.routes, ...energy.routes, ...account.routes];
   const router = createRouter(routes);
 
@@ -113,11 +116,15 @@ export async function createSandbox(options: SandboxOptions = {}) {
       const limited = overLimit(matched.route, request);
       if (limited !== undefined) {
         record.status = 429;
-        return send(res, {
-          status: 429,
-          json: { message: "API rate limit exceeded" },
-          headers: { "retry-after": String(Math.max(1, Math.ceil(limited / 1000))) },
-        });
+        const seconds = Math.max(1, Math.ceil(limited / 1000));
+        return send(
+          res,
+          matched.route.limitReply?.(seconds) ?? {
+            status: 429,
+            json: { message: "API rate limit exceeded" },
+            headers: { "retry-after": String(seconds) },
+          },
+        );
       }
     }
     let reply: SandboxReply;
@@ -132,6 +139,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
 
   /** Milliseconds until a slot frees when the route's limit is exceeded, else undefined. */
   function overLimit(route: Route, req: SandboxRequest): number | undefined {
+    if (route.limitBy === "global") return limits.hit(route.buckets, "*");
     const key = route.limitBy === "key" ? String(req.headers["x-api-key"] ?? "") : req.ip;
     return limits.hit(route.buckets, key);
   }

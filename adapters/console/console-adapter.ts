@@ -1,0 +1,121 @@
+import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+import type { Actor, ConversationRef, Invocation } from "../../src/core/invocation.js";
+import type { ChatAdapter } from "../../src/core/ports.js";
+import type { Button, Reply } from "../../src/core/reply.js";
+import { clean, renderReply } from "./render.js";
+import { createFileSaver } from "./save-files.js";
+
+/**
+ * The console adapter: one line in, one reply out. Works on a terminal and on a pipe (no TTY
+ * needed); the prompt and the styling appear only on a TTY. Typing a number presses that button
+ * of the last message that had buttons.
+ */
+export interface ConsoleAdapterOptions {
+  input: Readable;
+  output: Writable;
+  /** Anything with the core's `handle` (the core itself in `main.ts`). */
+  core: { handle(invocation: Invocation): Promise<Reply> };
+  actor: Actor;
+  conversation: ConversationRef;
+  /** Default: `output.isTTY`. */
+  isTTY?: boolean;
+  /** Where file blocks are written; default: a fresh temp directory. */
+  fileDir?: string;
+}
+
+export interface ConsoleAdapter extends ChatAdapter {
+  readonly platform: "console";
+  /** Resolves when the input has ended and every line read has been answered. */
+  readonly finished: Promise<void>;
+  /** Stops reading and waits for the line in progress. */
+  close(): Promise<void>;
+}
+
+export const PROMPT = "opsbot> ";
+const NOTIFICATION_MARK = "» ";
+
+export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAdapter {
+  const { output, actor, conversation } = options;
+  const tty = options.isTTY ?? (output as { isTTY?: boolean }).isTTY === true;
+  const saver = createFileSaver(options.fileDir);
+  const lines = createInterface({
+    input: options.input,
+    terminal: false,
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  let choices: Button[] = [];
+  let queue: Promise<void> = Promise.resolve();
+  let messages = 0;
+  let closed = false;
+
+  const prompt = () => {
+    if (tty && !closed) output.write(PROMPT);
+  };
+
+  async function print(reply: Reply, mark: string): Promise<string> {
+    const rendered = renderReply(reply, { tty, savedPaths: await saver.save(reply) });
+    if (rendered.buttons.length > 0) choices = rendered.buttons;
+    messages += 1;
+    const body = mark ? rendered.text.replace(/^/gm, mark) : rendered.text;
+    output.write(`${body}\n\n`);
+    return `console-${messages}`;
+  }
+
+  async function answer(line: string): Promise<void> {
+    const typed = line.trim();
+    if (typed.length === 0) return;
+    if (/^\d+$/.test(typed)) return press(Number(typed));
+    await print(await options.core.handle({ kind: "command", actor, conversation, text: typed }), "");
+  }
+
+  async function press(choice: number): Promise<void> {
+    const button = choices[choice - 1];
+    if (!button) {
+      output.write(`${noSuchChoiceLine(choice, choices)}\n\n`);
+      return;
+    }
+    await print(await options.core.handle({ kind: "action", actor, conversation, token: button.token }), "");
+  }
+
+  lines.on("line", (line) => {
+    queue = queue
+      .then(() => answer(line))
+      .catch((error: unknown) => {
+        output.write(
+          `Could not show the answer: ${clean(error instanceof Error ? error.message : String(error))}\n\n`,
+        );
+      })
+      .then(prompt);
+  });
+  const finished = new Promise<void>((resolve) => {
+    lines.once("close", () => {
+      closed = true;
+      resolve(queue);
+    });
+  });
+  prompt();
+
+  return {
+    platform: "console",
+    finished,
+    async send(_target, reply) {
+      if (tty) output.write("\n");
+      const messageId = await print(reply, NOTIFICATION_MARK);
+      prompt();
+      return { messageId };
+    },
+    async close() {
+      closed = true;
+      lines.close();
+      await finished;
+    },
+  };
+}
+
+/** One line that says which choices exist (or that there are none). */
+export function noSuchChoiceLine(choice: number, choices: readonly Button[]): string {
+  if (choices.length === 0) return `There is no choice ${choice}: no message with buttons yet.`;
+  const list = choices.map((b, i) => `[${i + 1}] ${clean(b.label)}`).join(", ");
+  return `There is no choice ${choice}; the choices are ${list}.`;
+}

@@ -1,0 +1,52 @@
+/**
+ * Parsers for environment values: each takes the trimmed text and returns the value, or
+ * undefined when the rule fails. They never throw and never build messages: `config.ts` owns
+ * the wording, which must not echo a value (many are secrets).
+ */
+
+export const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+
+export const matching = (pattern: RegExp) => (raw: string) => (pattern.test(raw) ? raw : undefined);
+
+function httpUrl(raw: string): URL | undefined {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) return undefined;
+  if (url.username || url.password || url.search || url.hash) return undefined;
+  return url;
+}
+
+export const noTrailingSlash = (raw: string) => httpUrl(raw)?.href.replace(/\/+$/, "");
+export const trailingSlash = (raw: string) => noTrailingSlash(raw)?.concat("/");
+
+export function port(raw: string): number | undefined {
+  const n = /^\d{1,5}$/.test(raw) ? Number(raw) : 0;
+  return n >= 1 && n <= 65_535 ? n : undefined;
+}
+
+export function serviceBaseUrl(raw: string): string | undefined {
+  const url = noTrailingSlash(raw);
+  return url && !/\/apiv2$/i.test(url) ? url : undefined;
+}
+
+export function redisUrl(raw: string): string | undefined {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  return url && (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname ? raw : undefined;
+}
+
+/** A comma list whose every entry passes `parse`; empty entries (a trailing comma) are skipped. */
+export function list<T>(parse: (entry: string) => T | undefined) {
+  return (raw: string): T[] | undefined => {
+    const entries = raw.split(",").map((entry) => entry.trim());
+    const parsed = entries.filter((entry) => entry !== "").map(parse);
+    return parsed.length > 0 && parsed.every((v) => v !== undefined) ? (parsed as T[]) : undefined;
+  };
+}
+
+export function integer(raw: string): number | undefined {
+  const n = /^-?\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+export const principal = matching(/^(slack:[UW][A-Z0-9]{2,}|telegram:\d{1,16})$/);
+export const trxAmount = (raw: string) =>
+  /^(0|[1-9]\d*)(\.\d{1,6})?$/.test(raw) && /[1-9]/.test(raw) ? raw : undefined;

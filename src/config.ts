@@ -1,0 +1,294 @@
+import { isIP } from "node:net";
+import type { LevelWithSilent } from "pino";
+import { z } from "zod";
+import {
+  integer,
+  list,
+  matching,
+  noTrailingSlash,
+  port,
+  principal,
+  redisUrl,
+  serviceBaseUrl,
+  trailingSlash,
+  trxAmount,
+  VISIBLE_ASCII,
+} from "./config-rules.js";
+
+/**
+ * The environment of CONTRACT.md as one zod schema. This is the only module that reads
+ * `process.env`; everything else receives a `Config`. A bad value becomes one line naming the
+ * variable and the rule, and never the value itself: half of these variables are secrets.
+ */
+
+export type ServiceConfig =
+  | { mode: "sandbox" }
+  | { mode: "remote"; baseUrl: string; apiKey: string; realIp: string };
+
+export interface SlackConfig {
+  botToken: string;
+  signingSecret: string;
+  /** Socket Mode when set, else HTTP at `POST /slack/events`. */
+  appToken?: string;
+  /** Base of the Web API, always ending in `/`. */
+  apiUrl?: string;
+  teamId?: string;
+}
+
+export interface TelegramConfig {
+  botToken: string;
+  /** Without a trailing slash, as grammY's `apiRoot` wants it. */
+  apiRoot?: string;
+  /** Webhook mode when set, else long polling. */
+  webhookSecret?: string;
+  allowedChats: number[];
+}
+
+export interface Config {
+  port: number;
+  /** Without a trailing slash. */
+  publicUrl?: string;
+  service: ServiceConfig;
+  /** Unset: the in-process store (one instance, demo only). */
+  redisUrl?: string;
+  slack?: SlackConfig;
+  telegram?: TelegramConfig;
+  /** Entries as written: `slack:<user id>` or `telegram:<user id>`. */
+  roles: { admins: string[]; operators: string[] };
+  alerts: { slackChannel?: string; telegramChat?: number };
+  webhookSecrets: { orders: string[]; reports: string[] };
+  /** Unset: generated once and kept in the store. */
+  hostCallbackToken?: string;
+  /** Decimal TRX strings (at most 6 decimals); unset means no cap. */
+  limits: { maxOrderTrx?: string; dailyLimitTrx?: string };
+  logLevel: LevelWithSilent;
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  readonly code = "CONFIG_INVALID";
+  constructor(readonly issues: readonly { variable: string; rule: string }[]) {
+    super(issues.map((issue) => `${issue.variable}: ${issue.rule}`).join("; "));
+  }
+}
+
+export const DEFAULT_PORT = 3000;
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** A string variable checked and converted by `parse`; `undefined` from it means the rule failed. */
+function rule<T>(message: string, parse: (raw: string) => T | undefined) {
+  return z
+    .string()
+    .transform((raw, ctx) => {
+      const value = parse(raw);
+      if (value !== undefined) return value;
+      ctx.issues.push({ code: "custom", message, input: "[hidden]" });
+      return z.NEVER;
+    })
+    .optional();
+}
+
+// Rules shared by several variables.
+const visibleAscii = rule("must be visible ASCII characters without spaces", matching(VISIBLE_ASCII));
+const principals = rule("must be a comma list of slack:<user id> or telegram:<user id>", list(principal));
+const whsecList = rule(
+  "must be a comma list of secrets that each start with whsec_",
+  list(matching(/^whsec_[\x21-\x2b\x2d-\x7e]+$/)),
+);
+const trx = rule("must be a positive amount of TRX with at most 6 decimals, such as 500 or 12.5", trxAmount);
+
+const envSchema = z.object({
+  PORT: rule("must be a whole number from 1 to 65535", port),
+  PUBLIC_URL: rule("must be an http(s) URL such as https://bot.example.com, without query", noTrailingSlash),
+  SERVICE_BASE_URL: rule(
+    "must be an http(s) URL without query and without /apiv2 (each call adds it), such as https://api.example.com",
+    serviceBaseUrl,
+  ),
+  SERVICE_API_KEY: visibleAscii,
+  SERVICE_REAL_IP: rule("must be an IPv4 or IPv6 address", (raw) => (isIP(raw) ? raw : undefined)),
+  REDIS_URL: rule("must be a redis:// or rediss:// URL", redisUrl),
+  SLACK_BOT_TOKEN: rule("must be a Slack bot token starting with xoxb-", matching(/^xoxb-[\x21-\x7e]+$/)),
+  SLACK_SIGNING_SECRET: visibleAscii,
+  SLACK_APP_TOKEN: rule(
+    "must be a Slack app-level token starting with xapp-",
+    matching(/^xapp-[\x21-\x7e]+$/),
+  ),
+  SLACK_API_URL: rule("must be an http(s) URL such as https://slack.com/api/", trailingSlash),
+  SLACK_TEAM_ID: rule("must be a Slack workspace id such as T0123ABCD", matching(/^T[A-Z0-9]{2,}$/)),
+  TELEGRAM_BOT_TOKEN: rule(
+    "must be a bot token of the form <digits>:<token> as given by @BotFather",
+    matching(/^\d+:[A-Za-z0-9_-]+$/),
+  ),
+  TELEGRAM_API_ROOT: rule("must be an http(s) URL such as https://api.telegram.org", noTrailingSlash),
+  TELEGRAM_WEBHOOK_SECRET: rule(
+    "must be 1 to 256 characters of A-Z a-z 0-9 _ -",
+    matching(/^[A-Za-z0-9_-]{1,256}$/),
+  ),
+  TELEGRAM_ALLOWED_CHATS: rule(
+    "must be a comma list of chat ids (integers, negative for groups)",
+    list(integer),
+  ),
+  OPS_ADMINS: principals,
+  OPS_OPERATORS: principals,
+  ALERT_SLACK_CHANNEL: rule(
+    "must be a Slack channel id such as C0123ABCD or a #channel-name",
+    matching(/^([CGD][A-Z0-9]{2,}|#[a-z0-9][a-z0-9_-]{0,79})$/),
+  ),
+  ALERT_TELEGRAM_CHAT: rule("must be a chat id (an integer, negative for groups)", integer),
+  ORDER_WEBHOOK_SECRETS: whsecList,
+  REPORT_WEBHOOK_SECRETS: whsecList,
+  HOST_CALLBACK_TOKEN: rule(
+    "must be 16 to 256 characters of A-Z a-z 0-9 _ -",
+    matching(/^[A-Za-z0-9_-]{16,256}$/),
+  ),
+  OPS_MAX_ORDER_TRX: trx,
+  OPS_DAILY_LIMIT_TRX: trx,
+  LOG_LEVEL: rule(`must be one of ${LOG_LEVELS.join(", ")}`, (raw) =>
+    LOG_LEVELS.find((level) => level === raw.toLowerCase()),
+  ),
+});
+
+type Env = z.output<typeof envSchema>;
+
+/** Every variable the bot reads (documented one by one in `.env.example`). */
+export const ENV_VARIABLES = Object.keys(envSchema.shape);
+
+/** Settings that only make sense together; each refusal names the variable to fix. */
+function checkCombinations(env: Env, ctx: z.RefinementCtx): void {
+  const need = (variable: keyof Env, message: string) =>
+    ctx.addIssue({ code: "custom", path: [variable], message });
+  if (env.SERVICE_BASE_URL) {
+    if (!env.SERVICE_API_KEY) need("SERVICE_API_KEY", "required when SERVICE_BASE_URL is set");
+    if (!env.SERVICE_REAL_IP) need("SERVICE_REAL_IP", "required when SERVICE_BASE_URL is set");
+  } else {
+    // A real key without a base URL would silently drive the sandbox and show made-up balances.
+    for (const variable of ["SERVICE_API_KEY", "SERVICE_REAL_IP"] as const) {
+      if (env[variable]) need(variable, "only used with SERVICE_BASE_URL: set it too, or unset this one");
+    }
+  }
+  if (env.SLACK_BOT_TOKEN && !env.SLACK_SIGNING_SECRET) {
+    need("SLACK_SIGNING_SECRET", "required when SLACK_BOT_TOKEN is set");
+  }
+  if (env.SLACK_SIGNING_SECRET && !env.SLACK_BOT_TOKEN) {
+    need("SLACK_BOT_TOKEN", "required when SLACK_SIGNING_SECRET is set");
+  }
+  if (env.SLACK_APP_TOKEN && !env.SLACK_BOT_TOKEN) {
+    need("SLACK_APP_TOKEN", "needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET");
+  }
+  if (env.TELEGRAM_WEBHOOK_SECRET && !env.TELEGRAM_BOT_TOKEN) {
+    need("TELEGRAM_WEBHOOK_SECRET", "needs TELEGRAM_BOT_TOKEN");
+  }
+}
+
+function toConfig(env: Env): Config {
+  const service: ServiceConfig =
+    env.SERVICE_BASE_URL && env.SERVICE_API_KEY && env.SERVICE_REAL_IP
+      ? {
+          mode: "remote",
+          baseUrl: env.SERVICE_BASE_URL,
+          apiKey: env.SERVICE_API_KEY,
+          realIp: env.SERVICE_REAL_IP,
+        }
+      : { mode: "sandbox" };
+  return {
+    port: env.PORT ?? DEFAULT_PORT,
+    publicUrl: env.PUBLIC_URL,
+    service,
+    redisUrl: env.REDIS_URL,
+    slack:
+      env.SLACK_BOT_TOKEN && env.SLACK_SIGNING_SECRET
+        ? {
+            botToken: env.SLACK_BOT_TOKEN,
+            signingSecret: env.SLACK_SIGNING_SECRET,
+            appToken: env.SLACK_APP_TOKEN,
+            apiUrl: env.SLACK_API_URL,
+            teamId: env.SLACK_TEAM_ID,
+          }
+        : undefined,
+    telegram: env.TELEGRAM_BOT_TOKEN
+      ? {
+          botToken: env.TELEGRAM_BOT_TOKEN,
+          apiRoot: env.TELEGRAM_API_ROOT,
+          webhookSecret: env.TELEGRAM_WEBHOOK_SECRET,
+          allowedChats: env.TELEGRAM_ALLOWED_CHATS ?? [],
+        }
+      : undefined,
+    roles: { admins: env.OPS_ADMINS ?? [], operators: env.OPS_OPERATORS ?? [] },
+    alerts: { slackChannel: env.ALERT_SLACK_CHANNEL, telegramChat: env.ALERT_TELEGRAM_CHAT },
+    webhookSecrets: {
+      orders: [...new Set(env.ORDER_WEBHOOK_SECRETS ?? [])],
+      reports: [...new Set(env.REPORT_WEBHOOK_SECRETS ?? [])],
+    },
+    hostCallbackToken: env.HOST_CALLBACK_TOKEN,
+    limits: { maxOrderTrx: env.OPS_MAX_ORDER_TRX, dailyLimitTrx: env.OPS_DAILY_LIMIT_TRX },
+    logLevel: env.LOG_LEVEL ?? "info",
+  };
+}
+
+/** Values are trimmed; empty ones count as unset, as an `.env` line `FOO=` means. */
+function blanksUnset(env: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env as Record<string, unknown>)) {
+    const text = typeof value === "string" ? value.trim() : undefined;
+    if (text) out[name] = text;
+  }
+  return out;
+}
+
+const configSchema = z.preprocess(blanksUnset, envSchema.superRefine(checkCombinations).transform(toConfig));
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const result = configSchema.safeParse(env);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => ({
+      variable: String(issue.path[0] ?? "environment"),
+      rule: issue.code === "custom" ? issue.message : "is invalid",
+    })),
+  );
+}
+
+/**
+ * Every secret value of a config, for `createLogger({ secrets })`: a last line of defence that
+ * scrubs them from any log line, whatever field or message they slipped into.
+ */
+export function secretValues(config: Config): string[] {
+  const redisPassword = config.redisUrl ? new URL(config.redisUrl).password : "";
+  const values = [
+    config.service.mode === "remote" ? config.service.apiKey : undefined,
+    config.slack?.botToken,
+    config.slack?.signingSecret,
+    config.slack?.appToken,
+    config.telegram?.botToken,
+    config.telegram?.webhookSecret,
+    config.hostCallbackToken,
+    ...config.webhookSecrets.orders,
+    ...config.webhookSecrets.reports,
+    redisPassword,
+    safeDecode(redisPassword),
+  ];
+  return [...new Set(values.filter((v): v is string => typeof v === "string" && v !== ""))];
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** For `main`: a bad environment prints one line (no stack) and exits 1. */
+export function readConfigOrExit(
+  env: Record<string, string | undefined> = process.env,
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  exit: (code: number) => never = (code) => process.exit(code),
+): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    write(error.message);
+    return exit(1);
+  }
+}

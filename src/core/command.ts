@@ -1,0 +1,62 @@
+import type { ActionRecord } from "./actions.js";
+import type { CoreDeps } from "./deps.js";
+import type { Invocation } from "./invocation.js";
+import type { Reply } from "./reply.js";
+import type { Role } from "./roles.js";
+
+/** What a command's `run` gets. */
+export interface CommandContext {
+  invocation: Extract<Invocation, { kind: "command" }>;
+  /**
+   * The words after the verb, as the parser split them. For a verb with `subverbs` the core has
+   * already checked and removed the subverb: `host start T…` gives `subverb: "start"`, `args: ["T…"]`.
+   */
+  args: string[];
+  /** Set only for verbs with `subverbs`. */
+  subverb?: string;
+  /** The role of the user who typed the command (already checked against the command's `role`). */
+  role: Role;
+  deps: CoreDeps;
+  /** The core's registry (help lists it). */
+  commands: readonly CommandDefinition[];
+}
+
+/** One verb of the chat grammar. The registry (`commands/index.ts`) is a plain list of these. */
+export interface CommandDefinition {
+  verb: string;
+  /** For verbs like `host start|stop`: the first argument must be one of these. */
+  subverbs?: readonly string[];
+  /** Other names that run this command and are not listed by help (Telegram's `start` → help). */
+  aliases?: readonly string[];
+  /** The lowest role allowed to run it. */
+  role: Role;
+  /** One line for `help`. */
+  summary: string;
+  /** The grammar, e.g. `energy <address> <amount>`. */
+  usage: string;
+  /** A complete example line, e.g. `energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k`. */
+  example: string;
+  run(ctx: CommandContext): Promise<Reply>;
+}
+
+/** What an action handler's `run` gets when a button was claimed. */
+export interface ActionContext {
+  invocation: Extract<Invocation, { kind: "action" }>;
+  /** The role of the user who pressed the button. */
+  role: Role;
+  deps: CoreDeps;
+  /** The claimed record: `confirmationId` is the idempotency seed for spending actions. */
+  record: ActionRecord;
+}
+
+/**
+ * Runs the action behind a button (`kind` as given to `createAction`). The core claims the button
+ * first, so `run` is called at most once per button group, ever. The reply replaces the message
+ * that carried the button. The payload comes back from the store as JSON: validate it.
+ */
+export interface ActionHandler<P = unknown> {
+  kind: string;
+  /** The lowest role allowed to press it; the stricter of this and the record's role applies. */
+  role: Role;
+  run(ctx: ActionContext, payload: P): Promise<Reply>;
+}

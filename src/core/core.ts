@@ -1,0 +1,123 @@
+import { claimAction } from "./actions.js";
+import type { ActionHandler, CommandDefinition } from "./command.js";
+import type { CoreDeps } from "./deps.js";
+import { reportError } from "./errors.js";
+import { actorKey, conversationKey, type Invocation } from "./invocation.js";
+import { parseCommandLine } from "./parse/tokenize.js";
+import { errorReply, type Reply, text } from "./reply.js";
+import { can, refusalLine, roleOf } from "./roles.js";
+
+type CommandInvocation = Extract<Invocation, { kind: "command" }>;
+type ActionInvocation = Extract<Invocation, { kind: "action" }>;
+
+export interface CoreRegistry {
+  commands: readonly CommandDefinition[];
+  actions: readonly ActionHandler[];
+}
+
+export interface Core {
+  /** Runs one command line or one button press; never throws: every failure is a reply. */
+  handle(invocation: Invocation): Promise<Reply>;
+  readonly commands: readonly CommandDefinition[];
+}
+
+/** The platform-neutral bot: parse → authorize → run, and buttons claimed once. */
+export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
+  const byVerb = indexCommands(registry.commands);
+  const handlers = indexActions(registry.actions);
+
+  async function handleCommand(invocation: CommandInvocation): Promise<Reply> {
+    // The registry is the grammar: the parser resolves aliases, `/ops <verb>` and subverbs, and
+    // words the unknown verbs and subverbs with a "did you mean".
+    const parsed = parseCommandLine(invocation.text, registry.commands);
+    if (!parsed.ok) return errorReply(parsed.error);
+    const { verb, subverb, args } = parsed.value;
+    const command = byVerb.get(verb);
+    if (!command) throw new Error(`the parser accepted "${verb}", which the registry does not have`);
+    const role = roleOf(invocation.actor, deps.settings);
+    if (!can(role, command.role)) {
+      return errorReply(refusalLine(command.verb, command.role, role, invocation.actor));
+    }
+    const context = {
+      actor: actorKey(invocation.actor),
+      conversation: conversationKey(invocation.conversation),
+      verb: command.verb,
+    };
+    deps.logger.debug(context, "command");
+    try {
+      return await command.run({
+        invocation,
+        args,
+        ...(subverb !== undefined && { subverb }),
+        role,
+        deps,
+        commands: registry.commands,
+      });
+    } catch (error) {
+      return errorReply(reportError(deps.logger, error, context));
+    }
+  }
+
+  async function handleAction(invocation: ActionInvocation): Promise<Reply> {
+    const role = roleOf(invocation.actor, deps.settings);
+    const claim = await claimAction(deps.store, invocation.token, invocation.actor, role, {
+      now: deps.now,
+      roleForKind: (kind) => handlers.get(kind)?.role,
+    });
+    if (!claim.ok) return errorReply(claim.line);
+    const { record } = claim;
+    const context = {
+      actor: actorKey(invocation.actor),
+      conversation: conversationKey(invocation.conversation),
+      action: record.kind,
+      confirmationId: record.confirmationId,
+    };
+    deps.logger.debug(context, "action claimed");
+    try {
+      const handler = handlers.get(record.kind);
+      if (!handler) throw new Error(`no handler for action kind "${record.kind}"`);
+      const reply = await handler.run({ invocation, role, deps, record }, record.payload);
+      return { ...reply, replacesOriginal: true };
+    } catch (error) {
+      // The button is spent: the message that carried it is replaced, for everyone, by the outcome.
+      const line = reportError(deps.logger, error, context);
+      return { summary: line, blocks: [text(line)], visibility: "public", replacesOriginal: true };
+    }
+  }
+
+  return {
+    commands: registry.commands,
+    async handle(invocation) {
+      try {
+        return invocation.kind === "command"
+          ? await handleCommand(invocation)
+          : await handleAction(invocation);
+      } catch (error) {
+        // The store or the parser failed outside any command: still one line, never a throw.
+        return errorReply(
+          reportError(deps.logger, error, { actor: actorKey(invocation.actor), kind: invocation.kind }),
+        );
+      }
+    },
+  };
+}
+
+function indexCommands(commands: readonly CommandDefinition[]): Map<string, CommandDefinition> {
+  const byVerb = new Map<string, CommandDefinition>();
+  for (const command of commands) {
+    for (const name of [command.verb, ...(command.aliases ?? [])]) {
+      if (byVerb.has(name)) throw new Error(`two commands answer to "${name}"`);
+      byVerb.set(name, command);
+    }
+  }
+  return byVerb;
+}
+
+function indexActions(actions: readonly ActionHandler[]): Map<string, ActionHandler> {
+  const byKind = new Map<string, ActionHandler>();
+  for (const action of actions) {
+    if (byKind.has(action.kind)) throw new Error(`two action handlers for kind "${action.kind}"`);
+    byKind.set(action.kind, action);
+  }
+  return byKind;
+}

@@ -1,0 +1,34 @@
+import type { Clock } from "../clock.js";
+import type { ServiceClient } from "../service/client.js";
+import type { Store } from "../store/store.js";
+import type { Logger } from "./logger.js";
+import type { JobScheduler, Notifier } from "./ports.js";
+
+/** The settings the core reads; `src/config.ts` builds them from the environment. */
+export interface CoreSettings {
+  /** PUBLIC_URL: how the outside world reaches the bot (callback URLs); unset in the demo. */
+  publicUrl?: string;
+  /** HOST_CALLBACK_TOKEN: the secret path segment of the Host Mode callback URL. */
+  hostCallbackToken: string;
+  /** OPS_MAX_ORDER_TRX as a decimal string; unset: no cap. */
+  maxOrderTrx?: string;
+  /** OPS_DAILY_LIMIT_TRX as a decimal string; unset: no cap. */
+  dailyLimitTrx?: string;
+  /** OPS_ADMINS: `slack:<id>` / `telegram:<id>`. */
+  admins: string[];
+  /** OPS_OPERATORS: `slack:<id>` / `telegram:<id>`. */
+  operators: string[];
+  /** Prefix of a transaction link, e.g. `https://tronscan.org/#/transaction/`. */
+  explorerTxUrl: string;
+}
+
+/** Everything a command may use. Ports only: no platform SDK, no Redis or HTTP client. */
+export interface CoreDeps {
+  service: ServiceClient;
+  store: Store;
+  jobs: JobScheduler;
+  notifier: Notifier;
+  now: Clock;
+  logger: Logger;
+  settings: CoreSettings;
+}

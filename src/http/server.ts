@@ -1,0 +1,124 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type RouteHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: Record<string, string>,
+) => void | Promise<void>;
+
+export interface HttpRoute {
+  method: "GET" | "POST";
+  /** `/callbacks/host/:token` style; `:name` matches one path segment. */
+  path: string;
+  handler: RouteHandler;
+}
+
+export interface HttpServerOptions {
+  routes: HttpRoute[];
+  /** Called for a handler that throws; must not log request headers or the path's secrets. */
+  onError?: (error: unknown, route: HttpRoute) => void;
+}
+
+interface CompiledRoute {
+  route: HttpRoute;
+  regex: RegExp;
+  names: string[];
+}
+
+function compile(route: HttpRoute): CompiledRoute {
+  const names: string[] = [];
+  const source = route.path.replace(/:([a-zA-Z_]+)/g, (_, name: string) => {
+    names.push(name);
+    return "([^/]+)";
+  });
+  return { route, regex: new RegExp(`^${source}$`), names };
+}
+
+/** The bot's one HTTP server: every inbound route of CONTRACT.md on `PORT`. */
+export function createHttpServer(options: HttpServerOptions) {
+  const routes = options.routes.map(compile);
+
+  async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? "/", "http://bot").pathname;
+    let pathKnown = false;
+    for (const { route, regex, names } of routes) {
+      const found = regex.exec(path);
+      if (!found) continue;
+      pathKnown = true;
+      if (route.method !== req.method) continue;
+      const params: Record<string, string> = {};
+      names.forEach((name, i) => {
+        params[name] = safeDecode(found[i + 1] ?? "");
+      });
+      try {
+        await route.handler(req, res, params);
+      } catch (error) {
+        options.onError?.(error, route);
+        if (!res.headersSent) sendText(res, 500, "internal error");
+      }
+      return;
+    }
+    sendText(res, pathKnown ? 405 : 404, pathKnown ? "method not allowed" : "not found");
+  }
+
+  const server: Server = createServer((req, res) => {
+    void dispatch(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+
+  return {
+    server,
+    async listen(port: number, host = "0.0.0.0"): Promise<number> {
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+      return (server.address() as AddressInfo).port;
+    },
+    /** Stops accepting connections and waits for in-flight requests (bounded by the caller). */
+    async close(): Promise<void> {
+      server.closeIdleConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  contentType = "text/plain",
+): void {
+  res.writeHead(status, { "content-type": `${contentType}; charset=utf-8` });
+  res.end(body);
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+/** Reads the raw request body up to `limitBytes` (signatures are verified over these exact bytes). */
+export async function readRawBody(req: IncomingMessage, limitBytes = 1_048_576): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limitBytes)
+      throw Object.assign(new Error("request body too large"), { code: "body_too_large" });
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}

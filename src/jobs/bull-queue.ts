@@ -1,0 +1,204 @@
+import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from "bullmq";
+import { Redis, type RedisOptions } from "ioredis";
+import { defineRedisScript } from "../store/redis-script.js";
+import {
+  type AddOptions,
+  type Backoff,
+  DEFAULT_BACKOFF,
+  isPermanentError,
+  type JobCounts,
+  type JobHandler,
+  type JobQueue,
+  type JobWorker,
+  retryDelayMs,
+} from "./queue.js";
+
+/**
+ * The real `JobQueue`: BullMQ 5 on Redis. Jobs survive restarts and are shared by every instance;
+ * BullMQ's job locks make sure one job runs in one worker at a time.
+ */
+export interface BullQueuesOptions {
+  connection: { url: string } | RedisOptions;
+  /** BullMQ's key prefix (also used for pace keys), e.g. `opsbot`. */
+  prefix: string;
+  /** Connection and worker errors; an "error" event nobody listens to would crash the process. */
+  onError?: (error: Error) => void;
+}
+
+/** Finished jobs leave Redis at once; failed ones stay a week (bounded) for an operator to read. */
+const REMOVE_ON_FAIL = { age: 7 * 24 * 3600, count: 1_000 };
+const BACKOFF_TYPE = /^capped:(\d+):(\d+)$/;
+
+// Reserves the next slot of a key on Redis's own clock, so instances with skewed clocks agree.
+const paceScript = defineRedisScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local slot = tonumber(redis.call('GET', KEYS[1]) or '0')
+if slot < now then slot = now end
+local gap = tonumber(ARGV[1])
+redis.call('SET', KEYS[1], slot + gap, 'PX', slot + gap - now + 60000)
+return slot - now
+`);
+
+export function createBullQueues(options: BullQueuesOptions): JobQueue {
+  const prefix = options.prefix.replace(/:+$/, "");
+  const onError = options.onError ?? (() => {});
+  const shared = connect(options.connection, {});
+  shared.on("error", onError);
+  const queues = new Map<string, Queue>();
+  const workers = new Set<JobWorker>();
+
+  function queueFor(name: string): Queue {
+    let queue = queues.get(name);
+    if (queue === undefined) {
+      queue = new Queue(name, { connection: shared, prefix });
+      queue.on("error", onError);
+      queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  return {
+    async add(queue, name, data, opts: AddOptions = {}) {
+      await queueFor(queue).add(name, data, {
+        jobId: opts.jobId === undefined ? undefined : encodeJobId(opts.jobId),
+        delay: opts.delayMs,
+        attempts: opts.attempts ?? 1,
+        backoff: { type: backoffType(opts.backoff ?? DEFAULT_BACKOFF) },
+        removeOnComplete: true,
+        removeOnFail: REMOVE_ON_FAIL,
+      });
+    },
+
+    async process(queue, handler, { concurrency }) {
+      const handle = await startWorker(queue, handler, concurrency, { ...options, prefix, onError });
+      const tracked: JobWorker = {
+        async close() {
+          workers.delete(tracked);
+          await handle.close();
+        },
+      };
+      workers.add(tracked);
+      return tracked;
+    },
+
+    async counts(queue) {
+      const c = await queueFor(queue).getJobCounts(
+        "waiting",
+        "prioritized",
+        "paused",
+        "active",
+        "delayed",
+        "failed",
+      );
+      return countsOf(c);
+    },
+
+    async pace(key, gapMs) {
+      return Number(
+        await paceScript.run(shared, [`${prefix}:pace:${key}`], [Math.max(0, Math.round(gapMs))]),
+      );
+    },
+
+    async close() {
+      await Promise.all([...workers].map((w) => w.close()));
+      await Promise.all([...queues.values()].map((q) => q.close()));
+      queues.clear();
+      await shared.quit().catch(() => shared.disconnect());
+    },
+  };
+}
+
+async function startWorker<T>(
+  queue: string,
+  handler: JobHandler<T>,
+  concurrency: number,
+  options: BullQueuesOptions & { onError: (error: Error) => void },
+): Promise<JobWorker> {
+  // Workers block on Redis, so each gets its own connection that never gives up on a command.
+  const connection = connect(options.connection, { maxRetriesPerRequest: null });
+  connection.on("error", options.onError);
+  const worker = new Worker<T>(queue, (job, token) => runJob(job, token, handler), {
+    connection,
+    prefix: options.prefix,
+    concurrency,
+    settings: { backoffStrategy },
+  });
+  worker.on("error", options.onError);
+  const close = async () => {
+    await worker.close();
+    await connection.quit().catch(() => connection.disconnect());
+  };
+  try {
+    await worker.waitUntilReady();
+  } catch (error) {
+    await close().catch(() => {});
+    throw error;
+  }
+  return { close };
+}
+
+async function runJob<T>(job: Job<T>, token: string | undefined, handler: JobHandler<T>): Promise<void> {
+  let outcome: Awaited<ReturnType<JobHandler<T>>>;
+  try {
+    outcome = await handler({
+      id: decodeJobId(job.id ?? ""),
+      name: job.name,
+      data: job.data,
+      attemptsMade: job.attemptsMade,
+      maxAttempts: job.opts.attempts ?? 1,
+    });
+  } catch (error) {
+    // BullMQ skips the remaining attempts only for its own class.
+    if (isPermanentError(error)) throw new UnrecoverableError(messageOf(error));
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  if (outcome === "done") return;
+  if (outcome.data !== undefined) await job.updateData(outcome.data);
+  // Parked, not failed: DelayedError tells the worker the job was moved and spends no attempt.
+  await job.moveToDelayed(Date.now() + Math.max(0, outcome.laterMs), token);
+  throw new DelayedError();
+}
+
+/** The job stores its backoff in the type name, so the strategy needs nothing but the job. */
+function backoffType(backoff: Backoff): string {
+  return `capped:${Math.round(backoff.delayMs)}:${Math.round(backoff.maxDelayMs)}`;
+}
+
+function backoffStrategy(attemptsMade: number, type?: string, error?: Error): number {
+  const match = BACKOFF_TYPE.exec(type ?? "");
+  const backoff = match ? { delayMs: Number(match[1]), maxDelayMs: Number(match[2]) } : DEFAULT_BACKOFF;
+  return retryDelayMs(backoff, attemptsMade, error);
+}
+
+function countsOf(c: Record<string, number>): JobCounts {
+  const n = (key: string) => c[key] ?? 0;
+  return {
+    waiting: n("waiting") + n("prioritized") + n("paused"),
+    active: n("active"),
+    delayed: n("delayed"),
+    failed: n("failed"),
+  };
+}
+
+/** BullMQ refuses custom ids that look like integers or contain ":"; ours are free text. */
+export function encodeJobId(id: string): string {
+  if (/^-?\d+$/.test(id)) return `#${id}`;
+  return id.replaceAll("%", "%25").replaceAll(":", "%3A").replaceAll("#", "%23");
+}
+
+export function decodeJobId(id: string): string {
+  if (id.startsWith("#")) return id.slice(1);
+  return id.replace(/%(25|3A|23)/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+function connect(connection: BullQueuesOptions["connection"], extra: RedisOptions): Redis {
+  if (hasUrl(connection)) return new Redis(connection.url, extra);
+  return new Redis({ ...connection, ...extra });
+}
+
+function hasUrl(connection: BullQueuesOptions["connection"]): connection is { url: string } {
+  return typeof (connection as { url?: unknown }).url === "string";
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

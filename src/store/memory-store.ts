@@ -1,0 +1,158 @@
+import { type Clock, systemClock } from "../clock.js";
+import { checkIncrement, checkMaxLength, checkTtlMs } from "./checks.js";
+import type { Store } from "./store.js";
+
+/**
+ * In-process `Store` for the demo and for tests: one process, nothing survives a restart.
+ * TTLs are checked lazily against the injected clock, so a test moves time instead of sleeping.
+ * It mirrors Redis where callers could notice: containers vanish when emptied, `set` clears a
+ * TTL, `incrBy` keeps one, and using a key as the wrong kind throws WRONGTYPE.
+ */
+export interface MemoryStoreOptions {
+  now?: Clock;
+}
+
+type Value = string | string[] | Map<string, string> | Set<string>;
+
+interface Entry {
+  value: Value;
+  expiresAt: number | undefined;
+}
+
+const WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
+/** Expired keys nobody reads again are swept after this many writes, so the map stays bounded. */
+const SWEEP_EVERY_WRITES = 1_000;
+
+export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
+  const now = options.now ?? systemClock;
+  const entries = new Map<string, Entry>();
+  let closed = false;
+  let writes = 0;
+
+  function live(key: string): Entry | undefined {
+    if (closed) throw new Error("store is closed");
+    const entry = entries.get(key);
+    if (entry?.expiresAt !== undefined && entry.expiresAt <= now()) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  function write(key: string, value: Value, expiresAt: number | undefined): void {
+    entries.set(key, { value, expiresAt });
+    writes += 1;
+    if (writes % SWEEP_EVERY_WRITES === 0) sweep();
+  }
+
+  function sweep(): void {
+    const t = now();
+    for (const [key, entry] of entries) {
+      if (entry.expiresAt !== undefined && entry.expiresAt <= t) entries.delete(key);
+    }
+  }
+
+  function expiry(ttlMs: number | undefined): number | undefined {
+    const checked = checkTtlMs(ttlMs);
+    return checked === undefined ? undefined : now() + checked;
+  }
+
+  function stringAt(key: string): string | null {
+    const entry = live(key);
+    if (entry === undefined) return null;
+    if (typeof entry.value !== "string") throw new Error(WRONGTYPE);
+    return entry.value;
+  }
+
+  /** The container at `key`, created (not yet stored) when absent. */
+  function container<T extends Value>(key: string, make: () => T, is: (v: Value) => v is T): T {
+    const entry = live(key);
+    if (entry === undefined) return make();
+    if (!is(entry.value)) throw new Error(WRONGTYPE);
+    return entry.value;
+  }
+
+  const list = (key: string) => container(key, () => [] as string[], Array.isArray);
+  const hash = (key: string) => container(key, () => new Map<string, string>(), isMap);
+  const set = (key: string) => container(key, () => new Set<string>(), isSet);
+
+  /** Stores a container back, or deletes the key when it became empty (as Redis does). */
+  function keep(key: string, value: string[] | Map<string, string> | Set<string>): void {
+    const size = Array.isArray(value) ? value.length : value.size;
+    if (size === 0) entries.delete(key);
+    else write(key, value, entries.get(key)?.expiresAt);
+  }
+
+  function incrBy(key: string, by: number, ttlMs?: number): number {
+    checkIncrement(by);
+    const current = stringAt(key);
+    if (current !== null && !/^-?\d+$/.test(current)) {
+      throw new Error("ERR value is not an integer or out of range");
+    }
+    const next = Number(current ?? "0") + by;
+    const expiresAt = current === null ? expiry(ttlMs) : live(key)?.expiresAt;
+    write(key, String(next), expiresAt);
+    return next;
+  }
+
+  return {
+    get: async (key) => stringAt(key),
+    set: async (key, value, ttlMs) => {
+      live(key);
+      write(key, value, expiry(ttlMs));
+    },
+    setIfNotExists: async (key, value, ttlMs) => {
+      const expiresAt = expiry(ttlMs);
+      if (live(key) !== undefined) return false;
+      write(key, value, expiresAt);
+      return true;
+    },
+    take: async (key) => {
+      const value = stringAt(key);
+      if (value !== null) entries.delete(key);
+      return value;
+    },
+    del: async (key) => {
+      live(key);
+      entries.delete(key);
+    },
+    incrBy: async (key, by, ttlMs) => incrBy(key, by, ttlMs),
+    listPush: async (key, value, maxLength) => {
+      const max = checkMaxLength(maxLength);
+      const items = list(key);
+      items.unshift(value);
+      items.length = Math.min(items.length, max);
+      keep(key, items);
+    },
+    listRange: async (key, count) => (count <= 0 ? [] : list(key).slice(0, Math.floor(count))),
+    hashSet: async (key, field, value) => keep(key, hash(key).set(field, value)),
+    hashGet: async (key, field) => hash(key).get(field) ?? null,
+    hashGetAll: async (key) => Object.fromEntries(hash(key)),
+    hashDel: async (key, field) => {
+      const fields = hash(key);
+      fields.delete(field);
+      keep(key, fields);
+    },
+    setAdd: async (key, ...members) => {
+      const all = set(key);
+      const before = all.size;
+      for (const member of members) all.add(member);
+      if (members.length > 0) keep(key, all);
+      return all.size - before;
+    },
+    setMembers: async (key) => [...set(key)],
+    setRemove: async (key, ...members) => {
+      const all = set(key);
+      for (const member of members) all.delete(member);
+      if (members.length > 0) keep(key, all);
+    },
+    ping: async () => !closed,
+    close: async () => {
+      closed = true;
+      entries.clear();
+    },
+  };
+}
+
+const isMap = (v: Value): v is Map<string, string> => v instanceof Map;
+const isSet = (v: Value): v is Set<string> => v instanceof Set;

@@ -1,0 +1,119 @@
+import { Redis } from "ioredis";
+import { checkIncrement, checkMaxLength, checkTtlMs } from "./checks.js";
+import { defineRedisScript } from "./redis-script.js";
+import type { Store } from "./store.js";
+
+/**
+ * The real `Store`: shared by every instance of the bot. Every key is prefixed, so several bots
+ * (or test files) can share one Redis. Given a connection, the store borrows it and `close()`
+ * leaves it open; given a URL, the store owns its connection and `close()` quits it.
+ */
+export type RedisStoreOptions = (
+  | { redis: Redis; url?: undefined }
+  | { url: string; redis?: undefined; onError?: (error: Error) => void }
+) & {
+  /** Prepended to every key as is, e.g. `opsbot:`. */
+  prefix: string;
+  /** How long `ping()` waits before answering false (an offline client queues commands). */
+  pingTimeoutMs?: number;
+};
+
+const DEFAULT_PING_TIMEOUT_MS = 1_000;
+
+// The TTL is set only when INCRBY created the key, so a running counter keeps its first expiry.
+const incrByScript = defineRedisScript(`
+local existed = redis.call('EXISTS', KEYS[1])
+local value = redis.call('INCRBY', KEYS[1], ARGV[1])
+if existed == 0 and ARGV[2] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return value
+`);
+
+export function createRedisStore(options: RedisStoreOptions): Store {
+  const owned = options.redis === undefined;
+  const redis = options.redis ?? ownConnection(options.url, options.onError);
+  const k = (key: string) => options.prefix + key;
+  const pingTimeoutMs = options.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS;
+
+  return {
+    get: (key) => redis.get(k(key)),
+    set: async (key, value, ttlMs) => {
+      const ttl = checkTtlMs(ttlMs);
+      if (ttl === undefined) await redis.set(k(key), value);
+      else await redis.set(k(key), value, "PX", ttl);
+    },
+    setIfNotExists: async (key, value, ttlMs) => {
+      const ttl = checkTtlMs(ttlMs);
+      const reply =
+        ttl === undefined
+          ? await redis.set(k(key), value, "NX")
+          : await redis.set(k(key), value, "PX", ttl, "NX");
+      return reply === "OK";
+    },
+    take: (key) => redis.getdel(k(key)),
+    del: async (key) => {
+      await redis.del(k(key));
+    },
+    incrBy: async (key, by, ttlMs) => {
+      checkIncrement(by);
+      const ttl = checkTtlMs(ttlMs);
+      return Number(await incrByScript.run(redis, [k(key)], [by, ttl ?? ""]));
+    },
+    listPush: async (key, value, maxLength) => {
+      const max = checkMaxLength(maxLength);
+      const replies = await redis
+        .multi()
+        .lpush(k(key), value)
+        .ltrim(k(key), 0, max - 1)
+        .exec();
+      const failed = replies?.find(([error]) => error !== null)?.[0];
+      if (failed) throw failed;
+    },
+    listRange: async (key, count) => (count <= 0 ? [] : redis.lrange(k(key), 0, Math.floor(count) - 1)),
+    hashSet: async (key, field, value) => {
+      await redis.hset(k(key), field, value);
+    },
+    hashGet: (key, field) => redis.hget(k(key), field),
+    hashGetAll: (key) => redis.hgetall(k(key)),
+    hashDel: async (key, field) => {
+      await redis.hdel(k(key), field);
+    },
+    setAdd: async (key, ...members) => (members.length === 0 ? 0 : redis.sadd(k(key), ...members)),
+    setMembers: (key) => redis.smembers(k(key)),
+    setRemove: async (key, ...members) => {
+      if (members.length > 0) await redis.srem(k(key), ...members);
+    },
+    ping: () => pingWithin(redis, pingTimeoutMs),
+    close: async () => {
+      if (owned) await quit(redis);
+    },
+  };
+}
+
+function ownConnection(url: string, onError?: (error: Error) => void): Redis {
+  const redis = new Redis(url);
+  // Without a listener ioredis prints every reconnect failure; commands still reject on their own.
+  redis.on("error", onError ?? (() => {}));
+  return redis;
+}
+
+/** QUIT lets pending replies arrive; a connection that is not up would wait for a reconnect forever. */
+async function quit(redis: Redis): Promise<void> {
+  if (redis.status === "ready") await redis.quit().catch(() => redis.disconnect());
+  else redis.disconnect();
+}
+
+async function pingWithin(redis: Redis, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const pong = redis.ping().then(
+    (reply) => reply === "PONG",
+    () => false,
+  );
+  try {
+    return await Promise.race([pong, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

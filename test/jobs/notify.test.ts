@@ -1,0 +1,323 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { sleep } from "../../src/clock.js";
+import type { ConversationRef, Platform } from "../../src/core/invocation.js";
+import { createMemoryLogger } from "../../src/core/logger.js";
+import type { ChatAdapter } from "../../src/core/ports.js";
+import { file, publicReply, type Reply, text } from "../../src/core/reply.js";
+import { createBullQueues } from "../../src/jobs/bull-queue.js";
+import { createMemoryQueues } from "../../src/jobs/memory-queue.js";
+import {
+  createNotifier,
+  NOTIFY_QUEUE,
+  NOTIFY_RETRY,
+  notifyGapMs,
+  startNotifyWorker,
+} from "../../src/jobs/notify.js";
+import type { JobQueue } from "../../src/jobs/queue.js";
+import { decodeReply, encodeReply } from "../../src/jobs/reply-codec.js";
+import { createMemoryStore } from "../../src/store/memory-store.js";
+import { createRedisStore } from "../../src/store/redis-store.js";
+import type { Store } from "../../src/store/store.js";
+import { type TestRedis, testRedis } from "../support/redis.js";
+
+const SLACK_A: ConversationRef = { platform: "slack", id: "C0A" };
+const SLACK_B: ConversationRef = { platform: "slack", id: "C0B", threadId: "1700000000.000100" };
+const TG: ConversationRef = { platform: "telegram", id: "42" };
+const FAST_RETRY = { attempts: 5, backoff: { delayMs: 50, maxDelayMs: 200 } };
+const noGap = () => 0;
+
+interface Sent {
+  conversation: ConversationRef;
+  reply: Reply;
+  at: number;
+}
+
+/** A chat adapter that records what it posted; `behave` may throw to play an outage. */
+function fakeAdapter(
+  platform: Platform,
+  behave: (call: number, c: ConversationRef) => Promise<void> = async () => {},
+) {
+  const sent: Sent[] = [];
+  const calls: ConversationRef[] = [];
+  const adapter: ChatAdapter = {
+    platform,
+    async send(conversation, reply) {
+      calls.push(conversation);
+      await behave(calls.length, conversation);
+      sent.push({ conversation, reply, at: Date.now() });
+      return { messageId: `m${sent.length}` };
+    },
+  };
+  return { adapter, sent, calls };
+}
+
+const reply = (line: string): Reply => publicReply(line, [text(line)]);
+const outage = () => Object.assign(new Error("service unavailable"), { status: 503 });
+
+describe("notifications on BullMQ", () => {
+  let redis: TestRedis;
+  const open: JobQueue[] = [];
+  let store: Store;
+
+  function instance(): JobQueue {
+    const queues = createBullQueues({ connection: { url: redis.url }, prefix: redis.prefix });
+    open.push(queues);
+    return queues;
+  }
+
+  function setup() {
+    redis = testRedis();
+    store = createRedisStore({ redis: redis.connect(), prefix: redis.prefix });
+  }
+
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((q) => q.close()));
+    await redis.cleanup();
+  });
+
+  it("delivers once after two failed sends, file bytes intact", async () => {
+    setup();
+    const queues = instance();
+    const slack = fakeAdapter("slack", async (n) => {
+      if (n <= 2) throw outage();
+    });
+    const logger = createMemoryLogger();
+    await startNotifyWorker(queues, { adapters: new Map([["slack", slack.adapter]]), logger, gapMs: noGap });
+    const bytes = new Uint8Array([0, 1, 2, 127, 128, 254, 255]);
+    const original = publicReply("statement ready", [
+      text("Your statement"),
+      file({ filename: "s.csv", contentType: "text/csv", bytes, title: "Statement" }),
+    ]);
+
+    await createNotifier(queues, { store, retry: FAST_RETRY, gapMs: noGap }).post(SLACK_B, original);
+
+    await vi.waitFor(() => expect(slack.sent).toHaveLength(1));
+    expect(slack.calls).toHaveLength(3);
+    expect(slack.sent[0]!.conversation).toEqual(SLACK_B);
+    expect(slack.sent[0]!.reply).toEqual(original);
+    const block = slack.sent[0]!.reply.blocks[1];
+    expect(block?.type === "file" && block.file.bytes).toBeInstanceOf(Uint8Array);
+    expect(logger.records.map((r) => [r.level, r.obj.attempt, r.obj.conversation])).toEqual([
+      ["warn", 1, "slack:C0B:1700000000.000100"],
+      ["warn", 2, "slack:C0B:1700000000.000100"],
+    ]);
+    await sleep(100);
+    expect(await queues.counts(NOTIFY_QUEUE)).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+    expect(slack.calls).toHaveLength(3);
+  });
+
+  it("keeps delivering to other conversations while one keeps failing", async () => {
+    setup();
+    const queues = instance();
+    // Slack is down for the whole test (each try takes 50 ms); Telegram works.
+    const slack = fakeAdapter("slack", async () => {
+      await sleep(50);
+      throw outage();
+    });
+    const telegram = fakeAdapter("telegram");
+    const adapters = new Map<Platform, ChatAdapter>([
+      ["slack", slack.adapter],
+      ["telegram", telegram.adapter],
+    ]);
+    await startNotifyWorker(queues, { adapters, logger: createMemoryLogger(), concurrency: 1, gapMs: noGap });
+    const notifier = createNotifier(queues, {
+      store,
+      retry: { attempts: 100, backoff: { delayMs: 100, maxDelayMs: 100 } },
+      gapMs: noGap,
+    });
+
+    for (let i = 0; i < 3; i += 1) await notifier.post(SLACK_A, reply(`slack ${i}`));
+    await vi.waitFor(() => expect(slack.calls.length).toBeGreaterThanOrEqual(3));
+    const posted = Date.now();
+    await notifier.post(TG, reply("telegram"));
+
+    await vi.waitFor(() => expect(telegram.sent).toHaveLength(1));
+    expect(telegram.sent[0]!.at - posted).toBeLessThan(1_000);
+    expect(telegram.sent[0]!.reply.summary).toBe("telegram");
+    expect(slack.sent).toHaveLength(0);
+    const counts = await queues.counts(NOTIFY_QUEUE);
+    expect(counts.waiting + counts.delayed + counts.active).toBe(3);
+    expect(counts.failed).toBe(0);
+  });
+
+  it("drops at once, with an error log, a message the platform refuses for good", async () => {
+    setup();
+    const queues = instance();
+    const slack = fakeAdapter("slack", async () => {
+      throw Object.assign(new Error("channel_not_found"), { retryable: false, code: "channel_not_found" });
+    });
+    const logger = createMemoryLogger();
+    await startNotifyWorker(queues, { adapters: new Map([["slack", slack.adapter]]), logger, gapMs: noGap });
+    await createNotifier(queues, { store, retry: FAST_RETRY, gapMs: noGap }).post(SLACK_A, reply("gone"));
+
+    await vi.waitFor(async () => expect((await queues.counts(NOTIFY_QUEUE)).failed).toBe(1));
+    expect(slack.calls).toHaveLength(1);
+    expect(logger.records).toHaveLength(1);
+    expect(logger.records[0]).toMatchObject({
+      level: "error",
+      obj: { code: "channel_not_found", attempt: 1 },
+    });
+    expect(logger.records[0]!.msg).toMatch(/check that the bot can still post/);
+  });
+
+  it("delivers a queued message after a restart of every queue and worker", async () => {
+    setup();
+    const first = instance();
+    const down = fakeAdapter("slack", async () => {
+      throw outage();
+    });
+    await startNotifyWorker(first, {
+      adapters: new Map([["slack", down.adapter]]),
+      logger: createMemoryLogger(),
+      gapMs: noGap,
+    });
+    const retry = { attempts: 10, backoff: { delayMs: 200, maxDelayMs: 200 } };
+    await createNotifier(first, { store, retry, gapMs: noGap }).post(SLACK_A, reply("survivor"));
+    await vi.waitFor(() => expect(down.calls).toHaveLength(1));
+    await first.close();
+    expect((await instance().counts(NOTIFY_QUEUE)).delayed).toBe(1);
+
+    const second = instance();
+    const up = fakeAdapter("slack");
+    await startNotifyWorker(second, {
+      adapters: new Map([["slack", up.adapter]]),
+      logger: createMemoryLogger(),
+      gapMs: noGap,
+    });
+    await vi.waitFor(() => expect(up.sent).toHaveLength(1));
+    expect(up.sent[0]!.reply.summary).toBe("survivor");
+    expect(down.calls).toHaveLength(1);
+    await sleep(300);
+    expect(up.calls).toHaveLength(1);
+  });
+
+  it("posts a repeated dedupKey once", async () => {
+    setup();
+    const queues = instance();
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, gapMs: () => 100 });
+    await notifier.post(SLACK_A, reply("first"), "delivery-1");
+    await notifier.post(SLACK_A, reply("replayed"), "delivery-1");
+    await notifier.post(SLACK_A, reply("other"), "delivery-2");
+    await notifier.post(SLACK_A, reply("no key"));
+    await notifier.post(SLACK_A, reply("no key"));
+    expect((await queues.counts(NOTIFY_QUEUE)).delayed + (await queues.counts(NOTIFY_QUEUE)).waiting).toBe(4);
+
+    const slack = fakeAdapter("slack");
+    await startNotifyWorker(queues, {
+      adapters: new Map([["slack", slack.adapter]]),
+      logger: createMemoryLogger(),
+      gapMs: () => 100,
+    });
+    await vi.waitFor(() => expect(slack.sent).toHaveLength(4));
+    expect(slack.sent.map((s) => s.reply.summary)).toEqual(["first", "other", "no key", "no key"]);
+    expect(await store.get("notify:dedup:delivery-1")).not.toBeNull();
+  });
+
+  it("paces one conversation gapMs apart, in order, without pacing the others", async () => {
+    setup();
+    const queues = instance();
+    const slack = fakeAdapter("slack");
+    const gapMs = (c: ConversationRef) => (c.platform === "slack" ? 250 : 0);
+    await startNotifyWorker(queues, {
+      adapters: new Map([["slack", slack.adapter]]),
+      logger: createMemoryLogger(),
+      concurrency: 4,
+      gapMs,
+    });
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, gapMs });
+    for (const line of ["a1", "a2", "a3"]) await notifier.post(SLACK_A, reply(line));
+    // A thread of another channel: its own pace.
+    await notifier.post(SLACK_B, reply("b1"));
+
+    await vi.waitFor(() => expect(slack.sent).toHaveLength(4));
+    const a = slack.sent.filter((s) => s.conversation.id === "C0A");
+    expect(a.map((s) => s.reply.summary)).toEqual(["a1", "a2", "a3"]);
+    // Slots are 250 ms apart from the enqueue; a send may start a little after its slot.
+    expect(a[1]!.at - a[0]!.at).toBeGreaterThanOrEqual(180);
+    expect(a[2]!.at - a[1]!.at).toBeGreaterThanOrEqual(180);
+    expect(a[2]!.at - a[0]!.at).toBeGreaterThanOrEqual(430);
+    const b = slack.sent.find((s) => s.conversation.id === "C0B")!;
+    expect(b.at).toBeLessThan(a[1]!.at);
+  });
+
+  it("keeps the pace on a retry and honours the platform's retryAfterMs", async () => {
+    setup();
+    const queues = instance();
+    const telegram = fakeAdapter("telegram", async (n) => {
+      if (n === 1) throw Object.assign(new Error("429: Too Many Requests"), { retryAfterMs: 400 });
+    });
+    await startNotifyWorker(queues, {
+      adapters: new Map([["telegram", telegram.adapter]]),
+      logger: createMemoryLogger(),
+      gapMs: () => 100,
+    });
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, gapMs: () => 100 });
+    const posted = Date.now();
+    await notifier.post(TG, reply("one"));
+    await notifier.post(TG, reply("two"));
+
+    await vi.waitFor(() => expect(telegram.sent).toHaveLength(2));
+    // "one" failed with a 429 and waited 400 ms; "two" went out in its own slot meanwhile.
+    expect(telegram.sent.map((s) => s.reply.summary)).toEqual(["two", "one"]);
+    expect(telegram.sent[1]!.at - posted).toBeGreaterThanOrEqual(390);
+    expect(telegram.sent[1]!.at - telegram.sent[0]!.at).toBeGreaterThanOrEqual(90);
+  });
+});
+
+describe("notifications in demo mode (memory queue and store)", () => {
+  let queues: JobQueue | undefined;
+  afterEach(() => queues?.close());
+
+  it("retries, deduplicates and delivers", async () => {
+    queues = createMemoryQueues();
+    const store = createMemoryStore();
+    const console = fakeAdapter("console", async (n) => {
+      if (n === 1) throw outage();
+    });
+    await startNotifyWorker(queues, {
+      adapters: new Map([["console", console.adapter]]),
+      logger: createMemoryLogger(),
+    });
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY });
+    const session: ConversationRef = { platform: "console", id: "tty" };
+    await notifier.post(session, reply("hello"), "k");
+    await notifier.post(session, reply("hello again"), "k");
+    await vi.waitFor(() => expect(console.sent).toHaveLength(1));
+    expect(console.calls).toHaveLength(2);
+    await sleep(100);
+    expect(console.sent.map((s) => s.reply.summary)).toEqual(["hello"]);
+  });
+
+  it("refuses, without retrying, a conversation whose platform has no adapter", async () => {
+    queues = createMemoryQueues();
+    const logger = createMemoryLogger();
+    await startNotifyWorker(queues, { adapters: new Map(), logger });
+    await createNotifier(queues, { store: createMemoryStore(), retry: FAST_RETRY }).post(TG, reply("x"));
+    await vi.waitFor(async () => expect((await queues!.counts(NOTIFY_QUEUE)).failed).toBe(1));
+    expect(logger.records.map((r) => [r.level, r.obj.err])).toEqual([
+      ["error", "no telegram adapter is configured"],
+    ]);
+  });
+});
+
+describe("notification settings", () => {
+  it("round-trips a reply through JSON with its file bytes", () => {
+    const bytes = new Uint8Array(300).map((_, i) => i % 256);
+    const original = publicReply("f", [file({ filename: "r.pdf", contentType: "application/pdf", bytes })]);
+    const travelled = decodeReply(JSON.parse(JSON.stringify(encodeReply(original))));
+    expect(travelled).toEqual(original);
+  });
+
+  it("retries for about a day and paces each platform by its limits", () => {
+    const { attempts, backoff } = NOTIFY_RETRY;
+    let total = 0;
+    for (let n = 1; n < attempts; n += 1)
+      total += Math.min(backoff.maxDelayMs, backoff.delayMs * 2 ** (n - 1));
+    expect(total).toBeGreaterThan(23 * 3_600_000);
+    expect(total).toBeLessThanOrEqual(24 * 3_600_000);
+    expect(notifyGapMs({ platform: "slack", id: "C1" })).toBe(1_000);
+    expect(notifyGapMs({ platform: "telegram", id: "42" })).toBe(1_000);
+    expect(notifyGapMs({ platform: "telegram", id: "-100123" })).toBe(3_000);
+    expect(notifyGapMs({ platform: "console", id: "tty" })).toBe(0);
+  });
+});

@@ -1,0 +1,257 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { sleep } from "../../src/clock.js";
+import { createBullQueues, decodeJobId, encodeJobId } from "../../src/jobs/bull-queue.js";
+import { createMemoryQueues } from "../../src/jobs/memory-queue.js";
+import {
+  attemptsWithin,
+  type JobContext,
+  type JobQueue,
+  PermanentJobError,
+  queueDepths,
+  retryDelayMs,
+} from "../../src/jobs/queue.js";
+import { testRedis } from "../support/redis.js";
+
+interface Env {
+  queues: JobQueue;
+  cleanup(): Promise<void>;
+}
+
+const factories: [string, () => Env][] = [
+  ["memory", () => ({ queues: createMemoryQueues(), cleanup: async () => {} })],
+  [
+    "bullmq",
+    () => {
+      const redis = testRedis();
+      return {
+        queues: createBullQueues({ connection: { url: redis.url }, prefix: redis.prefix }),
+        cleanup: () => redis.cleanup(),
+      };
+    },
+  ],
+];
+
+const FAST = { delayMs: 100, maxDelayMs: 1_000 };
+
+describe.each(factories)("JobQueue contract (%s)", (_label, make) => {
+  let env: Env;
+  let queues: JobQueue;
+  beforeEach(() => {
+    env = make();
+    queues = env.queues;
+  });
+  afterEach(async () => {
+    await queues.close();
+    await env.cleanup();
+  });
+
+  /** Runs `handler` on queue "q" and records every run with its time. */
+  async function record<T>(
+    handler: (job: JobContext<T>) => Promise<"done" | { laterMs: number; data?: T }>,
+    concurrency = 1,
+  ) {
+    const runs: (JobContext<T> & { at: number })[] = [];
+    await queues.process<T>(
+      "q",
+      async (job) => {
+        runs.push({ ...job, at: Date.now() });
+        return handler(job);
+      },
+      { concurrency },
+    );
+    return runs;
+  }
+
+  const idle = async () => {
+    const c = await queues.counts("q");
+    return c.waiting + c.active + c.delayed;
+  };
+
+  it("runs a job once with its name and its data as JSON", async () => {
+    const runs = await record<{ a: number; when: string }>(async () => "done");
+    await queues.add("q", "hello", { a: 1, when: "now", dropped: undefined });
+    await vi.waitFor(() => expect(runs).toHaveLength(1));
+    expect(runs[0]).toMatchObject({
+      name: "hello",
+      data: { a: 1, when: "now" },
+      attemptsMade: 0,
+      maxAttempts: 1,
+    });
+    expect(Object.keys(runs[0]!.data)).toEqual(["a", "when"]);
+    await vi.waitFor(async () => expect(await idle()).toBe(0));
+    await sleep(50);
+    expect(runs).toHaveLength(1);
+  });
+
+  it("holds a delayed job until its delay has passed", async () => {
+    const runs = await record(async () => "done");
+    const start = Date.now();
+    await queues.add("q", "later", {}, { delayMs: 300 });
+    expect(await queues.counts("q")).toEqual({ waiting: 0, active: 0, delayed: 1, failed: 0 });
+    await vi.waitFor(() => expect(runs).toHaveLength(1));
+    expect(runs[0]!.at - start).toBeGreaterThanOrEqual(290);
+  });
+
+  it("drops a second add with the same jobId while the first is pending", async () => {
+    await queues.add("q", "poll", { n: 1 }, { jobId: "poll:order-1", delayMs: 100 });
+    await queues.add("q", "poll", { n: 2 }, { jobId: "poll:order-1", delayMs: 100 });
+    await queues.add("q", "poll", { n: 3 }, { jobId: "42", delayMs: 100 });
+    await queues.add("q", "poll", { n: 4 }, { jobId: "poll:order-2", delayMs: 300 });
+    expect((await queues.counts("q")).delayed).toBe(3);
+    const runs = await record<{ n: number }>(async () => "done");
+    await vi.waitFor(() => expect(runs.map((r) => r.data.n)).toContain(4));
+    expect(runs.map((r) => [r.id, r.data.n])).toEqual([
+      ["poll:order-1", 1],
+      ["42", 3],
+      ["poll:order-2", 4],
+    ]);
+  });
+
+  it("retries a failing job with a growing backoff", async () => {
+    const runs = await record(async (job) => {
+      if (job.attemptsMade < 2) throw new Error(`boom ${job.attemptsMade}`);
+      return "done";
+    });
+    await queues.add("q", "flaky", {}, { attempts: 3, backoff: FAST });
+    await vi.waitFor(() => expect(runs).toHaveLength(3));
+    expect(runs.map((r) => [r.attemptsMade, r.maxAttempts])).toEqual([
+      [0, 3],
+      [1, 3],
+      [2, 3],
+    ]);
+    expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(90);
+    expect(runs[2]!.at - runs[1]!.at).toBeGreaterThanOrEqual(190);
+    await vi.waitFor(async () => expect(await idle()).toBe(0));
+    expect((await queues.counts("q")).failed).toBe(0);
+  });
+
+  it("fails a job after its last attempt and keeps it as failed", async () => {
+    const runs = await record(async () => {
+      throw new Error("always");
+    });
+    await queues.add("q", "doomed", {}, { attempts: 2, backoff: { delayMs: 50, maxDelayMs: 50 } });
+    await vi.waitFor(async () => expect((await queues.counts("q")).failed).toBe(1));
+    await sleep(150);
+    expect(runs).toHaveLength(2);
+    expect(await idle()).toBe(0);
+  });
+
+  it("does not retry a permanent error, nor one that says retryable: false", async () => {
+    const runs = await record<{ kind: string }>(async (job) => {
+      if (job.data.kind === "ours") throw new PermanentJobError("bad data");
+      throw Object.assign(new Error("channel_not_found"), { retryable: false });
+    });
+    await queues.add("q", "a", { kind: "ours" }, { attempts: 5, backoff: FAST });
+    await queues.add("q", "b", { kind: "theirs" }, { attempts: 5, backoff: FAST });
+    await vi.waitFor(async () => expect((await queues.counts("q")).failed).toBe(2));
+    await sleep(250);
+    expect(runs.map((r) => r.data.kind).sort()).toEqual(["ours", "theirs"]);
+  });
+
+  it("waits at least an error's retryAfterMs before the retry", async () => {
+    const runs = await record(async (job) => {
+      if (job.attemptsMade === 0) throw Object.assign(new Error("429"), { retryAfterMs: 400 });
+      return "done";
+    });
+    await queues.add("q", "limited", {}, { attempts: 3, backoff: { delayMs: 20, maxDelayMs: 20 } });
+    await vi.waitFor(() => expect(runs).toHaveLength(2));
+    expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(390);
+  });
+
+  it("parks a job for later with new data, without spending an attempt", async () => {
+    const runs = await record<{ n: number }>(async (job) =>
+      job.data.n < 2 ? { laterMs: 100, data: { n: job.data.n + 1 } } : "done",
+    );
+    await queues.add("q", "poll", { n: 0 }, { attempts: 1, jobId: "poll-1" });
+    await vi.waitFor(() => expect(runs).toHaveLength(3));
+    expect(runs.map((r) => [r.id, r.data.n, r.attemptsMade])).toEqual([
+      ["poll-1", 0, 0],
+      ["poll-1", 1, 0],
+      ["poll-1", 2, 0],
+    ]);
+    expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(90);
+    await vi.waitFor(async () => expect(await idle()).toBe(0));
+    expect((await queues.counts("q")).failed).toBe(0);
+  });
+
+  it("runs at most `concurrency` jobs at once, and runs them all", async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const runs = await record(async () => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      await sleep(60);
+      inFlight -= 1;
+      return "done";
+    }, 2);
+    for (let i = 0; i < 6; i += 1) await queues.add("q", `job-${i}`, {});
+    await vi.waitFor(() => expect(runs).toHaveLength(6));
+    expect(peak).toBe(2);
+    expect(new Set(runs.map((r) => r.name)).size).toBe(6);
+  });
+
+  it("counts jobs by state, per queue", async () => {
+    await queues.add("q", "now", {});
+    await queues.add("q", "later", {}, { delayMs: 10_000 });
+    await queues.add("other", "x", {});
+    expect(await queues.counts("q")).toEqual({ waiting: 1, active: 0, delayed: 1, failed: 0 });
+    expect(await queues.counts("other")).toEqual({ waiting: 1, active: 0, delayed: 0, failed: 0 });
+    const depths = await queueDepths(queues);
+    expect(depths.notify).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+    expect(Object.keys(depths).sort()).toEqual(["notify", "tracked"]);
+  });
+
+  it("reserves pace slots gapMs apart per key", async () => {
+    const waits = [await queues.pace("chat-a", 200), await queues.pace("chat-a", 200)];
+    waits.push(await queues.pace("chat-a", 200), await queues.pace("chat-b", 200));
+    expect(waits[0]).toBe(0);
+    expect(waits[1]).toBeGreaterThan(150);
+    expect(waits[1]).toBeLessThanOrEqual(200);
+    expect(waits[2]).toBeGreaterThan(350);
+    expect(waits[2]).toBeLessThanOrEqual(400);
+    expect(waits[3]).toBe(0);
+    // Three slots were taken: the key is free again 600 ms after the first.
+    await sleep(650);
+    expect(await queues.pace("chat-a", 200)).toBe(0);
+  });
+
+  it("close() waits for the job in flight", async () => {
+    let finished = false;
+    const runs = await record(async () => {
+      await sleep(150);
+      finished = true;
+      return "done";
+    });
+    await queues.add("q", "slow", {});
+    await vi.waitFor(() => expect(runs).toHaveLength(1));
+    await queues.close();
+    expect(finished).toBe(true);
+  });
+});
+
+describe("retry arithmetic", () => {
+  it("doubles the delay up to the cap and honours retryAfterMs", () => {
+    const backoff = { delayMs: 1_000, maxDelayMs: 5_000 };
+    expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(backoff, n, undefined))).toEqual([
+      1_000, 2_000, 4_000, 5_000, 5_000,
+    ]);
+    expect(retryDelayMs(backoff, 1, { retryAfterMs: 3_000 })).toBe(3_000);
+    expect(retryDelayMs(backoff, 4, { retryAfterMs: 3_000 })).toBe(5_000);
+    expect(retryDelayMs(backoff, 1, { retryAfterMs: "soon" })).toBe(1_000);
+  });
+
+  it("counts the attempts that fit a retry window", () => {
+    // 1 + 2 + 4 + 5 = 12 s of delays fit 12 s: five runs; 11 s fits only four.
+    expect(attemptsWithin(12_000, { delayMs: 1_000, maxDelayMs: 5_000 })).toBe(5);
+    expect(attemptsWithin(11_999, { delayMs: 1_000, maxDelayMs: 5_000 })).toBe(4);
+  });
+
+  it("encodes job ids BullMQ would refuse, reversibly", () => {
+    for (const id of ["a:b", "42", "-7", "#5", "%3A", "x%y:z#", "plain"]) {
+      const encoded = encodeJobId(id);
+      expect(encoded).not.toContain(":");
+      expect(`${Number.parseInt(encoded, 10)}`).not.toBe(encoded);
+      expect(decodeJobId(encoded)).toBe(id);
+    }
+  });
+});

@@ -1,0 +1,211 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createRateLimiter, DEFAULT_RATE_MARGIN_MS } from "../../src/service/limiter.js";
+import { RATE_BUCKETS, type RateBucket } from "../../src/service/rate-limits.js";
+import { type TestRedis, testRedis } from "../support/redis.js";
+
+const MARGIN = DEFAULT_RATE_MARGIN_MS;
+
+/** A clock that only moves when the limiter sleeps, so every wait is exact and instant. */
+function fakeTime(start = 1_000_000) {
+  let t = start;
+  const sleeps: number[] = [];
+  const clock = {
+    /** Runs while the limiter sleeps, before the clock moves: lets a test act during a wait. */
+    duringSleep: undefined as (() => Promise<void>) | undefined,
+    now: () => t,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      await clock.duringSleep?.();
+      t += ms;
+    },
+    advance: (ms: number) => {
+      t += ms;
+    },
+    sleeps,
+    elapsed: () => t - start,
+  };
+  return clock;
+}
+
+/** Acquires one by one and returns the clock time at which each call was admitted. */
+async function admitTimes(
+  limiter: ReturnType<typeof createRateLimiter>,
+  clock: { now: () => number },
+  buckets: RateBucket[],
+  count: number,
+): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    await limiter.acquire(buckets);
+    times.push(clock.now());
+  }
+  return times;
+}
+
+describe("rate limiter with real Redis", () => {
+  let redis: TestRedis;
+  afterEach(() => redis.cleanup());
+
+  it("lets 5 AML calls through at once and makes the 6th wait about a second", async () => {
+    redis = testRedis();
+    const limiter = createRateLimiter({ redis: redis.connect(), keyPrefix: redis.prefix });
+    const started = Date.now();
+    const admitted: number[] = [];
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        limiter.acquire(["aml"]).then(() => admitted.push(Date.now() - started)),
+      ),
+    );
+    admitted.sort((a, b) => a - b);
+    expect(admitted.slice(0, 5).every((ms) => ms < 300)).toBe(true);
+    expect(admitted[5]).toBeGreaterThanOrEqual(1_000);
+    expect(admitted[5]).toBeLessThan(1_600);
+  });
+
+  it("shares one budget between two limiter instances on the same Redis and prefix", async () => {
+    redis = testRedis();
+    const a = createRateLimiter({ redis: redis.connect(), keyPrefix: redis.prefix });
+    const b = createRateLimiter({ redis: redis.connect(), keyPrefix: redis.prefix });
+    const other = createRateLimiter({ redis: redis.connect(), keyPrefix: `${redis.prefix}other:` });
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 5 }, () => a.acquire(["aml"])));
+    expect(Date.now() - started).toBeLessThan(300);
+    // Another prefix is another budget...
+    await other.acquire(["aml"]);
+    expect(Date.now() - started).toBeLessThan(300);
+    // ...but instance b, on the same prefix, finds the budget spent by instance a.
+    await b.acquire(["aml"]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it("keeps the whole log in Redis, one sorted set per window", async () => {
+    redis = testRedis();
+    const raw = redis.connect();
+    const limiter = createRateLimiter({ redis: raw, keyPrefix: redis.prefix });
+    await limiter.acquire(["aml", "aml_v1"]);
+    await limiter.acquire(["aml"]);
+    expect(await raw.zcard(`${redis.prefix}aml:1000`)).toBe(2);
+    expect(await raw.zcard(`${redis.prefix}aml:60000`)).toBe(2);
+    expect(await raw.zcard(`${redis.prefix}aml_v1:1000`)).toBe(1);
+    expect(await raw.pttl(`${redis.prefix}aml:60000`)).toBeGreaterThan(59_000);
+  });
+
+  it("takes no point from a window while another window refuses (Redis, fake clock)", async () => {
+    redis = testRedis();
+    const clock = fakeTime(Date.now());
+    const limiter = createRateLimiter({ redis: redis.connect(), keyPrefix: redis.prefix, ...clock });
+    await leakCheck(limiter, clock);
+  });
+});
+
+/**
+ * aml_v1 allows 2/s and every v1 call also spends the shared aml budget (5/s). A v1 call that
+ * waits for aml_v1 must not spend aml meanwhile: 3 plain aml calls still fit in the first second.
+ */
+async function leakCheck(
+  limiter: ReturnType<typeof createRateLimiter>,
+  clock: ReturnType<typeof fakeTime>,
+): Promise<void> {
+  const v1 = await admitTimes(limiter, clock, ["aml_v1", "aml"], 2);
+  expect(v1.map((t) => t - v1[0]!)).toEqual([0, 0]);
+  const t0 = clock.now();
+  // Refused by aml_v1 only; with a leaking union it would have taken an aml point as well.
+  const plain: number[] = [];
+  clock.duringSleep = async () => {
+    clock.duringSleep = undefined;
+    // While the v1 call sleeps, plain aml calls must still find 3 free points at once (a
+    // limiter that charged aml for the refused v1 attempt would make the third one wait)...
+    for (let i = 0; i < 3; i += 1) {
+      await limiter.acquire(["aml"]);
+      plain.push(clock.now() - t0);
+    }
+  };
+  await limiter.acquire(["aml_v1", "aml"]);
+  expect(plain).toEqual([0, 0, 0]);
+  // ...and the v1 call itself waited exactly for its own window, once.
+  expect(clock.sleeps).toEqual([1_000 + MARGIN]);
+}
+
+describe("rate limiter in memory", () => {
+  it("lets 5 AML calls through at once and makes the 6th wait for the window plus margin", async () => {
+    const clock = fakeTime();
+    const limiter = createRateLimiter({ keyPrefix: "rl:", ...clock });
+    const times = await admitTimes(limiter, clock, ["aml"], 6);
+    expect(times.map((t) => t - times[0]!)).toEqual([0, 0, 0, 0, 0, 1_000 + MARGIN]);
+  });
+
+  it("behaves the same with the real clock", async () => {
+    const limiter = createRateLimiter({ keyPrefix: "rl:" });
+    const started = Date.now();
+    const done: number[] = [];
+    await Promise.all(
+      Array.from({ length: 6 }, () => limiter.acquire(["aml"]).then(() => done.push(Date.now() - started))),
+    );
+    done.sort((a, b) => a - b);
+    expect(done[4]).toBeLessThan(100);
+    expect(done[5]).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it("slides: calls spread over a second free their slots one by one, not all at a boundary", async () => {
+    const clock = fakeTime();
+    const limiter = createRateLimiter({ keyPrefix: "rl:", ...clock });
+    await limiter.acquire(["aml"]);
+    clock.advance(900);
+    const times = await admitTimes(limiter, clock, ["aml"], 6);
+    // A fixed window starting at the first call would admit 5 more at 1000 (9 in 100 ms).
+    expect(times.map((t) => t - (clock.now() - clock.elapsed()))).toEqual([
+      900,
+      900,
+      900,
+      900,
+      1_000 + MARGIN,
+      1_900 + MARGIN,
+    ]);
+  });
+
+  it("honours the minute window of AML: 150 per minute even at 5 per second", async () => {
+    const clock = fakeTime();
+    const limiter = createRateLimiter({ keyPrefix: "rl:", ...clock });
+    const times = await admitTimes(limiter, clock, ["aml"], 151);
+    const start = times[0]!;
+    expect(times[149]! - start).toBeLessThan(60_000);
+    expect(times[150]! - start).toBe(60_000 + MARGIN);
+    // Never more than 5 in any sliding second.
+    for (let i = 5; i < times.length; i += 1) expect(times[i]! - times[i - 5]!).toBeGreaterThan(1_000);
+  });
+
+  it("takes no point from a window while another window refuses", async () => {
+    const clock = fakeTime();
+    await leakCheck(createRateLimiter({ keyPrefix: "rl:", ...clock }), clock);
+  });
+
+  it("keeps separate budgets for separate buckets and prefixes", async () => {
+    const clock = fakeTime();
+    const limiter = createRateLimiter({ keyPrefix: "rl:", ...clock });
+    await admitTimes(limiter, clock, ["order5m"], RATE_BUCKETS.order5m[0].points);
+    expect(await admitTimes(limiter, clock, ["orchestrator"], 1)).toEqual([clock.now()]);
+    expect(clock.elapsed()).toBe(0);
+    await limiter.acquire(["order5m"]);
+    expect(clock.elapsed()).toBe(1_000 + MARGIN);
+  });
+
+  it("admits waiting callers in arrival order", async () => {
+    const clock = fakeTime();
+    const limiter = createRateLimiter({ keyPrefix: "rl:", ...clock, windows: smallWindows() });
+    const order: number[] = [];
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) => limiter.acquire(["aml"]).then(() => order.push(i))),
+    );
+    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it("returns at once for no bucket and refuses an unknown one", async () => {
+    const limiter = createRateLimiter({ keyPrefix: "rl:" });
+    await limiter.acquire([]);
+    await expect(limiter.acquire(["nope" as RateBucket])).rejects.toThrow(/unknown rate-limit bucket: nope/);
+  });
+});
+
+function smallWindows() {
+  return { ...RATE_BUCKETS, aml: [{ points: 2, durationMs: 100 }] };
+}

@@ -1,0 +1,420 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, ENV_VARIABLES, loadConfig, readConfigOrExit, secretValues } from "../../src/config.js";
+
+const REMOTE = {
+  SERVICE_BASE_URL: "https://api.example.com",
+  SERVICE_API_KEY: "key-123",
+  SERVICE_REAL_IP: "203.0.113.7",
+};
+const SLACK = { SLACK_BOT_TOKEN: "xoxb-1-2-abc", SLACK_SIGNING_SECRET: "8f742231b10e8888abcd99yyyzzz85a5" };
+const TELEGRAM_TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
+
+/** The message of the ConfigError that `env` raises (fails the test when none is raised). */
+function refusal(env: Record<string, string | undefined>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).message;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(Object.keys(env))}`);
+}
+
+describe("loadConfig", () => {
+  it("starts the demo from an empty environment", () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      publicUrl: undefined,
+      service: { mode: "sandbox" },
+      redisUrl: undefined,
+      slack: undefined,
+      telegram: undefined,
+      roles: { admins: [], operators: [] },
+      alerts: { slackChannel: undefined, telegramChat: undefined },
+      webhookSecrets: { orders: [], reports: [] },
+      hostCallbackToken: undefined,
+      limits: { maxOrderTrx: undefined, dailyLimitTrx: undefined },
+      logLevel: "info",
+    });
+  });
+
+  it("treats empty and blank values as unset, and ignores variables it does not know", () => {
+    const config = loadConfig({ PORT: "", REDIS_URL: "  ", SLACK_BOT_TOKEN: "", HOME: "/root" });
+    expect(config.port).toBe(3000);
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.slack).toBeUndefined();
+  });
+
+  describe("PORT", () => {
+    it("accepts 1 to 65535", () => {
+      expect(loadConfig({ PORT: "8080" }).port).toBe(8080);
+      expect(loadConfig({ PORT: " 1 " }).port).toBe(1);
+      expect(loadConfig({ PORT: "65535" }).port).toBe(65535);
+    });
+    it.each(["0", "65536", "80.5", "-1", "http", "1e3"])("refuses %s with one line", (value) => {
+      expect(refusal({ PORT: value })).toBe("PORT: must be a whole number from 1 to 65535");
+    });
+  });
+
+  it("normalises PUBLIC_URL without its trailing slash and refuses other schemes", () => {
+    expect(loadConfig({ PUBLIC_URL: "https://bot.example.com/" }).publicUrl).toBe("https://bot.example.com");
+    expect(loadConfig({ PUBLIC_URL: "http://127.0.0.1:3000/ops//" }).publicUrl).toBe(
+      "http://127.0.0.1:3000/ops",
+    );
+    for (const bad of [
+      "ftp://x.example",
+      "bot.example.com",
+      "https://x.example/?a=1",
+      "https://u:p@x.example",
+    ]) {
+      expect(refusal({ PUBLIC_URL: bad })).toMatch(/^PUBLIC_URL: must be an http\(s\) URL/);
+    }
+  });
+
+  describe("service", () => {
+    it("uses the sandbox without SERVICE_BASE_URL and the remote service with it", () => {
+      expect(loadConfig({}).service).toEqual({ mode: "sandbox" });
+      expect(loadConfig({ ...REMOTE, SERVICE_BASE_URL: "https://api.example.com/" }).service).toEqual({
+        mode: "remote",
+        baseUrl: "https://api.example.com",
+        apiKey: "key-123",
+        realIp: "203.0.113.7",
+      });
+      expect(loadConfig({ ...REMOTE, SERVICE_REAL_IP: "2001:db8::1" }).service).toMatchObject({
+        realIp: "2001:db8::1",
+      });
+    });
+
+    it("requires the key and the IP with a base URL", () => {
+      expect(refusal({ SERVICE_BASE_URL: REMOTE.SERVICE_BASE_URL, SERVICE_REAL_IP: "203.0.113.7" })).toBe(
+        "SERVICE_API_KEY: required when SERVICE_BASE_URL is set",
+      );
+      expect(refusal({ SERVICE_BASE_URL: REMOTE.SERVICE_BASE_URL, SERVICE_API_KEY: "k" })).toBe(
+        "SERVICE_REAL_IP: required when SERVICE_BASE_URL is set",
+      );
+    });
+
+    it("refuses a key without a base URL rather than drive the sandbox with it", () => {
+      expect(refusal({ SERVICE_API_KEY: "key-123" })).toBe(
+        "SERVICE_API_KEY: only used with SERVICE_BASE_URL: set it too, or unset this one",
+      );
+    });
+
+    it("refuses a base URL that already contains /apiv2, and an IP that is not one", () => {
+      expect(refusal({ ...REMOTE, SERVICE_BASE_URL: "https://api.example.com/apiv2/" })).toMatch(
+        /^SERVICE_BASE_URL: must be an http\(s\) URL without query and without \/apiv2/,
+      );
+      expect(refusal({ ...REMOTE, SERVICE_REAL_IP: "203.0.113.300" })).toBe(
+        "SERVICE_REAL_IP: must be an IPv4 or IPv6 address",
+      );
+    });
+  });
+
+  it("accepts redis:// and rediss:// only", () => {
+    expect(loadConfig({ REDIS_URL: "redis://127.0.0.1:6379/0" }).redisUrl).toBe("redis://127.0.0.1:6379/0");
+    expect(loadConfig({ REDIS_URL: "rediss://:pw@cache.internal:6380" }).redisUrl).toBe(
+      "rediss://:pw@cache.internal:6380",
+    );
+    expect(refusal({ REDIS_URL: "http://127.0.0.1:6379" })).toBe(
+      "REDIS_URL: must be a redis:// or rediss:// URL",
+    );
+    expect(refusal({ REDIS_URL: "127.0.0.1:6379" })).toBe("REDIS_URL: must be a redis:// or rediss:// URL");
+  });
+
+  describe("Slack", () => {
+    it("turns on with the bot token and the signing secret together", () => {
+      expect(loadConfig(SLACK).slack).toEqual({
+        botToken: SLACK.SLACK_BOT_TOKEN,
+        signingSecret: SLACK.SLACK_SIGNING_SECRET,
+        appToken: undefined,
+        apiUrl: undefined,
+        teamId: undefined,
+      });
+    });
+
+    it("refuses one without the other", () => {
+      expect(refusal({ SLACK_BOT_TOKEN: SLACK.SLACK_BOT_TOKEN })).toBe(
+        "SLACK_SIGNING_SECRET: required when SLACK_BOT_TOKEN is set",
+      );
+      expect(refusal({ SLACK_SIGNING_SECRET: SLACK.SLACK_SIGNING_SECRET })).toBe(
+        "SLACK_BOT_TOKEN: required when SLACK_SIGNING_SECRET is set",
+      );
+    });
+
+    it("takes the app token, API URL (with a trailing slash) and team id", () => {
+      const slack = loadConfig({
+        ...SLACK,
+        SLACK_APP_TOKEN: "xapp-1-A1-abc",
+        SLACK_API_URL: "http://127.0.0.1:9000/api",
+        SLACK_TEAM_ID: "T0123ABCD",
+      }).slack;
+      expect(slack).toMatchObject({
+        appToken: "xapp-1-A1-abc",
+        apiUrl: "http://127.0.0.1:9000/api/",
+        teamId: "T0123ABCD",
+      });
+      expect(loadConfig({ ...SLACK, SLACK_API_URL: "https://slack.com/api/" }).slack?.apiUrl).toBe(
+        "https://slack.com/api/",
+      );
+    });
+
+    it("refuses the app token without the bot token, and tokens of the wrong kind", () => {
+      expect(refusal({ SLACK_APP_TOKEN: "xapp-1-A1-abc" })).toBe(
+        "SLACK_APP_TOKEN: needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET",
+      );
+      expect(refusal({ ...SLACK, SLACK_BOT_TOKEN: "xoxp-user-token" })).toBe(
+        "SLACK_BOT_TOKEN: must be a Slack bot token starting with xoxb-",
+      );
+      expect(refusal({ ...SLACK, SLACK_APP_TOKEN: "xoxb-swapped" })).toBe(
+        "SLACK_APP_TOKEN: must be a Slack app-level token starting with xapp-",
+      );
+      expect(refusal({ ...SLACK, SLACK_TEAM_ID: "acme" })).toBe(
+        "SLACK_TEAM_ID: must be a Slack workspace id such as T0123ABCD",
+      );
+      expect(refusal({ ...SLACK, SLACK_API_URL: "slack.com/api" })).toBe(
+        "SLACK_API_URL: must be an http(s) URL such as https://slack.com/api/",
+      );
+    });
+  });
+
+  describe("Telegram", () => {
+    it("turns on with a bot token and reads its options", () => {
+      const telegram = loadConfig({
+        TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN,
+        TELEGRAM_API_ROOT: "http://127.0.0.1:9001/",
+        TELEGRAM_WEBHOOK_SECRET: "s3cr3t_Token-x",
+        TELEGRAM_ALLOWED_CHATS: "-1001234567890, 42,",
+      }).telegram;
+      expect(telegram).toEqual({
+        botToken: TELEGRAM_TOKEN,
+        apiRoot: "http://127.0.0.1:9001",
+        webhookSecret: "s3cr3t_Token-x",
+        allowedChats: [-1001234567890, 42],
+      });
+      expect(loadConfig({ TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN }).telegram?.allowedChats).toEqual([]);
+    });
+
+    it("refuses a token without the <digits>:<token> form", () => {
+      expect(refusal({ TELEGRAM_BOT_TOKEN: "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw" })).toBe(
+        "TELEGRAM_BOT_TOKEN: must be a bot token of the form <digits>:<token> as given by @BotFather",
+      );
+    });
+
+    it("holds the webhook secret to Telegram's alphabet and length", () => {
+      const withToken = { TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN };
+      const rule = "TELEGRAM_WEBHOOK_SECRET: must be 1 to 256 characters of A-Z a-z 0-9 _ -";
+      expect(
+        loadConfig({ ...withToken, TELEGRAM_WEBHOOK_SECRET: "a".repeat(256) }).telegram?.webhookSecret,
+      ).toHaveLength(256);
+      expect(refusal({ ...withToken, TELEGRAM_WEBHOOK_SECRET: "a".repeat(257) })).toBe(rule);
+      expect(refusal({ ...withToken, TELEGRAM_WEBHOOK_SECRET: "has space" })).toBe(rule);
+      expect(refusal({ ...withToken, TELEGRAM_WEBHOOK_SECRET: "dot.not.allowed" })).toBe(rule);
+      expect(refusal({ TELEGRAM_WEBHOOK_SECRET: "fine" })).toBe(
+        "TELEGRAM_WEBHOOK_SECRET: needs TELEGRAM_BOT_TOKEN",
+      );
+    });
+
+    it("refuses chat ids that are not integers", () => {
+      for (const bad of ["abc", "12,x", "1.5", "99999999999999999"]) {
+        expect(refusal({ TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN, TELEGRAM_ALLOWED_CHATS: bad })).toBe(
+          "TELEGRAM_ALLOWED_CHATS: must be a comma list of chat ids (integers, negative for groups)",
+        );
+      }
+    });
+  });
+
+  it("reads roles as slack:<id> / telegram:<id> lists", () => {
+    const config = loadConfig({ OPS_ADMINS: "slack:U0123ABCD, telegram:42", OPS_OPERATORS: "slack:W99XYZ" });
+    expect(config.roles).toEqual({ admins: ["slack:U0123ABCD", "telegram:42"], operators: ["slack:W99XYZ"] });
+    for (const bad of ["U0123ABCD", "slack:bob", "telegram:-5", "discord:1"]) {
+      expect(refusal({ OPS_OPERATORS: bad })).toBe(
+        "OPS_OPERATORS: must be a comma list of slack:<user id> or telegram:<user id>",
+      );
+    }
+  });
+
+  it("reads the alert destinations", () => {
+    expect(loadConfig({ ALERT_SLACK_CHANNEL: "C0123ABCD", ALERT_TELEGRAM_CHAT: "-100987" }).alerts).toEqual({
+      slackChannel: "C0123ABCD",
+      telegramChat: -100987,
+    });
+    expect(loadConfig({ ALERT_SLACK_CHANNEL: "#ops-alerts" }).alerts.slackChannel).toBe("#ops-alerts");
+    expect(refusal({ ALERT_TELEGRAM_CHAT: "ops" })).toBe(
+      "ALERT_TELEGRAM_CHAT: must be a chat id (an integer, negative for groups)",
+    );
+    expect(refusal({ ALERT_SLACK_CHANNEL: "ops alerts" })).toMatch(
+      /^ALERT_SLACK_CHANNEL: must be a Slack channel/,
+    );
+  });
+
+  it("reads webhook secrets that start with whsec_, without duplicates", () => {
+    const config = loadConfig({
+      ORDER_WEBHOOK_SECRETS: "whsec_primary,whsec_backup,whsec_primary",
+      REPORT_WEBHOOK_SECRETS: "whsec_r1",
+    });
+    expect(config.webhookSecrets).toEqual({
+      orders: ["whsec_primary", "whsec_backup"],
+      reports: ["whsec_r1"],
+    });
+    expect(refusal({ REPORT_WEBHOOK_SECRETS: "whsec_ok,plain" })).toBe(
+      "REPORT_WEBHOOK_SECRETS: must be a comma list of secrets that each start with whsec_",
+    );
+    expect(refusal({ ORDER_WEBHOOK_SECRETS: "whsec_" })).toMatch(/^ORDER_WEBHOOK_SECRETS: /);
+  });
+
+  it("holds HOST_CALLBACK_TOKEN to 16+ URL-safe characters", () => {
+    expect(loadConfig({ HOST_CALLBACK_TOKEN: "abcdefghij_-1234" }).hostCallbackToken).toBe(
+      "abcdefghij_-1234",
+    );
+    const rule = "HOST_CALLBACK_TOKEN: must be 16 to 256 characters of A-Z a-z 0-9 _ -";
+    expect(refusal({ HOST_CALLBACK_TOKEN: "short_token_15ch".slice(0, 15) })).toBe(rule);
+    expect(refusal({ HOST_CALLBACK_TOKEN: "has/slash/in/it/long" })).toBe(rule);
+  });
+
+  it("keeps TRX limits as decimal strings and refuses what is not a positive amount", () => {
+    expect(loadConfig({ OPS_MAX_ORDER_TRX: "500", OPS_DAILY_LIMIT_TRX: "0.000001" }).limits).toEqual({
+      maxOrderTrx: "500",
+      dailyLimitTrx: "0.000001",
+    });
+    for (const bad of ["0", "0.0", "-5", "1e3", "12.3456789", "1,5", ".5", "abc"]) {
+      expect(refusal({ OPS_MAX_ORDER_TRX: bad })).toBe(
+        "OPS_MAX_ORDER_TRX: must be a positive amount of TRX with at most 6 decimals, such as 500 or 12.5",
+      );
+    }
+  });
+
+  it("reads LOG_LEVEL as one of pino's levels", () => {
+    expect(loadConfig({ LOG_LEVEL: "DEBUG" }).logLevel).toBe("debug");
+    expect(loadConfig({ LOG_LEVEL: "silent" }).logLevel).toBe("silent");
+    expect(refusal({ LOG_LEVEL: "verbose" })).toBe(
+      "LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent",
+    );
+  });
+
+  it("names every bad variable on one line", () => {
+    const message = refusal({ PORT: "x", REDIS_URL: "nope" });
+    expect(message).toBe(
+      "PORT: must be a whole number from 1 to 65535; REDIS_URL: must be a redis:// or rediss:// URL",
+    );
+    expect(message).not.toContain("\n");
+  });
+});
+
+describe("secrets", () => {
+  // Each value is malformed, and each carries a marker that must not reach the message.
+  const secrets = {
+    SERVICE_API_KEY: "bad key with spaces leak1",
+    SLACK_BOT_TOKEN: "xoxp-leak2",
+    SLACK_SIGNING_SECRET: "leak 3",
+    TELEGRAM_BOT_TOKEN: "leak-4",
+    TELEGRAM_WEBHOOK_SECRET: "leak.5",
+    ORDER_WEBHOOK_SECRETS: "leak-6",
+    HOST_CALLBACK_TOKEN: "leak7",
+    REDIS_URL: "http://:leak-8@host",
+  };
+
+  it("never appear in a ConfigError message", () => {
+    const message = refusal({
+      SERVICE_BASE_URL: "https://api.example.com",
+      SERVICE_REAL_IP: "1.2.3.4",
+      ...secrets,
+    });
+    for (const name of Object.keys(secrets)) expect(message).toContain(`${name}:`);
+    expect(message).not.toMatch(/leak/);
+  });
+
+  it("are all listed by secretValues for the logger", () => {
+    const config = loadConfig({
+      ...REMOTE,
+      ...SLACK,
+      SLACK_APP_TOKEN: "xapp-app",
+      TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN,
+      TELEGRAM_WEBHOOK_SECRET: "tg_secret",
+      ORDER_WEBHOOK_SECRETS: "whsec_o",
+      REPORT_WEBHOOK_SECRETS: "whsec_r",
+      HOST_CALLBACK_TOKEN: "host_callback_token_1",
+      REDIS_URL: "redis://user:p%40ss@cache:6379",
+    });
+    expect(secretValues(config).sort()).toEqual(
+      [
+        "key-123",
+        SLACK.SLACK_BOT_TOKEN,
+        SLACK.SLACK_SIGNING_SECRET,
+        "xapp-app",
+        TELEGRAM_TOKEN,
+        "tg_secret",
+        "whsec_o",
+        "whsec_r",
+        "host_callback_token_1",
+        "p%40ss",
+        "p@ss",
+      ].sort(),
+    );
+  });
+});
+
+describe("readConfigOrExit", () => {
+  it("prints one line without a stack and exits 1", () => {
+    const lines: string[] = [];
+    const exit = (code: number): never => {
+      throw new Error(`exit ${code}`);
+    };
+    expect(() =>
+      readConfigOrExit({ PORT: "99999", SERVICE_API_KEY: "leak me" }, (l) => lines.push(l), exit),
+    ).toThrow("exit 1");
+    expect(lines).toEqual([
+      "PORT: must be a whole number from 1 to 65535; SERVICE_API_KEY: must be visible ASCII characters without spaces",
+    ]);
+  });
+
+  it("returns the config when the environment is valid", () => {
+    const config = readConfigOrExit({ PORT: "4000" }, () => {
+      throw new Error("must not write");
+    });
+    expect(config.port).toBe(4000);
+  });
+});
+
+describe(".env.example", () => {
+  const text = readFileSync(".env.example", "utf8");
+
+  it("starts the demo when copied as is", () => {
+    const env = Object.fromEntries(
+      text
+        .split("\n")
+        .filter((line) => line.trim() !== "" && !line.trimStart().startsWith("#"))
+        .map((line) => [line.slice(0, line.indexOf("=")).trim(), line.slice(line.indexOf("=") + 1)]),
+    );
+    expect(loadConfig(env)).toEqual(loadConfig({}));
+  });
+
+  it("documents every variable the config reads, each after a comment line", () => {
+    const lines = text.split("\n");
+    for (const variable of ENV_VARIABLES) {
+      const at = lines.findIndex((line) => new RegExp(`^#? ?${variable}=`).test(line));
+      expect(at, variable).toBeGreaterThan(0);
+      expect(lines[at - 1], variable).toMatch(/^# (?![A-Z_]+=)/);
+    }
+  });
+});
+
+describe("process.env", () => {
+  it("is read by src/config.ts alone", () => {
+    const readers = ["src", "adapters"]
+      .flatMap((dir) => sourceFiles(dir))
+      .filter((file) => {
+        return file !== join("src", "config.ts") && readFileSync(file, "utf8").includes("process.env");
+      });
+    expect(readers).toEqual([]);
+  });
+});
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.(ts|mts|js|mjs)$/.test(name) ? [path] : [];
+  });
+}
