@@ -1,5 +1,16 @@
 import type { ComplianceVerdict } from "../../service/compliance.js";
-import { type Block, code, context, fields, header, plain, publicReply, type Reply, type Span, text } from "../reply.js";
+import {
+  type Block,
+  code,
+  context,
+  fields,
+  header,
+  plain,
+  publicReply,
+  type Reply,
+  type Span,
+  text,
+} from "../reply.js";
 import { capList, clip, formatTime, moreLine, plural } from "./format.js";
 
 /** A batch of at most this many addresses lists every address; a larger one lists only the flagged ones. */
@@ -12,8 +23,10 @@ const LINES_PER_BLOCK = 10;
 /** What each deny-list category means (the spec's table), for people who do not know the codes. */
 const MEANING: Record<string, string> = {
   aml_risk: "on the central deny list (sanctions, scams, ransomware, stolen assets, fraud, law enforcement)",
-  usdt_frozen: "frozen by the stablecoin issuer; it cannot move that stablecoin and delegation to it is refused",
-  smart_contract: "a smart contract: a technical block (delegation to a contract is impossible), not an AML risk flag",
+  usdt_frozen:
+    "frozen by the stablecoin issuer; it cannot move that stablecoin and delegation to it is refused",
+  smart_contract:
+    "a smart contract: a technical block (delegation to a contract is impossible), not an AML risk flag",
   spam_sender: "a confirmed mass-spam sender",
 };
 
@@ -120,15 +133,14 @@ export function renderBatch(rows: readonly ComplianceRow[], checkedAt?: string):
   const blocks: Block[] = [header(title), text(counts)];
   const numbered = rows.map((row, index) => ({ row, index }));
   const listed =
-    rows.length <= COMPLIANCE_LIST_ALL_MAX
-      ? numbered
-      : numbered.filter(({ row }) => kindOf(row) !== "clean");
+    rows.length <= COMPLIANCE_LIST_ALL_MAX ? numbered : numbered.filter(({ row }) => kindOf(row) !== "clean");
   const { shown, more } = capList(listed, COMPLIANCE_FLAGGED_MAX);
   const lines = shown.map(({ row, index }) => rowSpans(row, index));
   if (more > 0) lines.push([plain(moreLine(more))]);
   blocks.push(...lineBlocks(lines));
   const notes: string[] = [];
-  if (rows.length > COMPLIANCE_LIST_ALL_MAX && listed.length > 0) notes.push("Clean addresses are not listed.");
+  if (rows.length > COMPLIANCE_LIST_ALL_MAX && listed.length > 0)
+    notes.push("Clean addresses are not listed.");
   if (checkedAt !== undefined) notes.push(`Checked ${formatTime(checkedAt)}.`);
   if (notes.length > 0) blocks.push(context(notes.join(" ")));
   return publicReply(`${title}: ${counts}`, blocks);

@@ -71,12 +71,7 @@ function renderCompleted(order: ScreeningOrder): Reply {
   const level = levelText(order);
   const blocks: Block[] = [
     header(`Screening: ${level}`),
-    fields(
-      ...requestItems(order),
-      ["Score", score],
-      ["Level", level],
-      ["Sanctions", sanctionsText(order)],
-    ),
+    fields(...requestItems(order), ["Score", score], ["Level", level], ["Sanctions", sanctionsText(order)]),
     ...exposureBlocks(order),
     ...ruleBlocks(order),
     ...entityBlocks(order),

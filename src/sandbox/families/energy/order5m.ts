@@ -37,6 +37,13 @@ interface Placed {
   body: Record<string, unknown>;
 }
 
+interface Admitted {
+  account: SandboxAccount;
+  order: Validated;
+  cacheKey: string;
+  lifetimeMs: number;
+}
+
 interface Validated {
   amount: number;
   receiveAddress: string;
@@ -118,11 +125,11 @@ export function createOrder5m(ctx: SandboxContext, chain: Chain, options: Order5
     return { record, activation, body: { detail: { code: 10000, msg, data } } };
   }
 
-  async function handle(req: SandboxRequest): Promise<SandboxReply> {
+  /** Who asks, with which key, for what: or the reply that refuses it. */
+  function admit(req: SandboxRequest): Admitted | SandboxReply {
     const auth = ctx.accounts.authenticate(req, { checkIp: true });
     if (!auth.ok && auth.reason === "blocked") return detailReply(403, 1005, "API key is blocked");
     if (!auth.ok) return json(401, { detail: "Invalid API key or IP address not whitelisted" });
-    const account = auth.account;
     const key = headerValue(req, "x-idempotency-key");
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
       return json(400, {
@@ -131,10 +138,24 @@ export function createOrder5m(ctx: SandboxContext, chain: Chain, options: Order5
     }
     const order = validate(bodyObject(req));
     if ("status" in order) return order;
+    const { account } = auth;
+    // With a key only the key decides; without one, amount + receiver + API key inside the window.
     const cacheKey =
       key !== undefined
         ? `${account.userId}:${key}`
         : `${account.userId}:implicit:${account.apiKey}:${order.amount}:${order.receiveAddress}`;
+    return {
+      account,
+      order,
+      cacheKey,
+      lifetimeMs: key !== undefined ? KEY_LIFETIME_MS : options.duplicateWindowMs,
+    };
+  }
+
+  async function handle(req: SandboxRequest): Promise<SandboxReply> {
+    const admitted = admit(req);
+    if ("status" in admitted) return admitted;
+    const { account, order, cacheKey, lifetimeMs } = admitted;
     const previous = lookup(cacheKey);
     if (previous) return repeatReply(previous);
     if (payerMissing.has(account.userId)) return detailReply(400, 1005, "Payer address not configured");
@@ -151,13 +172,8 @@ export function createOrder5m(ctx: SandboxContext, chain: Chain, options: Order5
     cache.set(cacheKey, { state: "running", startedAt, readyAt: startedAt + options.latencyMs });
     // Delivery takes a moment; repeats meanwhile get 409.
     await wait(ctx, options.latencyMs);
-    const lifetime = key !== undefined ? KEY_LIFETIME_MS : options.duplicateWindowMs;
-    cache.set(cacheKey, {
-      state: "completed",
-      body: placed.body,
-      createdAt: startedAt,
-      expiresAt: startedAt + lifetime,
-    });
+    const expiresAt = startedAt + lifetimeMs;
+    cache.set(cacheKey, { state: "completed", body: placed.body, createdAt: startedAt, expiresAt });
     // Two webhooks with separate deliveries when the order also activated the address.
     if (placed.activation) chain.announceActivation(account, placed.activation);
     chain.announceDelegation(account, placed.record);
