@@ -3,6 +3,7 @@ import { userInfo } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { Redis } from "ioredis";
 import { createConsoleAdapter } from "../adapters/console/index.js";
+import { createTelegramAdapter, type TelegramAdapter } from "../adapters/telegram/index.js";
 import type { Config } from "./config.js";
 import { actionHandlers, commands } from "./core/commands/index.js";
 import { type Core, createCore } from "./core/core.js";
@@ -22,6 +23,7 @@ import { createSandbox, type Sandbox } from "./sandbox/server.js";
 import { createServiceClient } from "./service/client.js";
 import { createRateLimiter } from "./service/limiter.js";
 import { createMemoryStore, createRedisStore, type Store } from "./store/index.js";
+import { alertConversations, registerDemoWebhooks, startWebhooks, WEBHOOK_QUEUE } from "./webhooks/index.js";
 
 /** The public origin the demo sandbox believes the bot has; it delivers callbacks to the real port. */
 export const DEMO_PUBLIC_URL = "https://opsbot.sandbox";
@@ -137,15 +139,45 @@ export async function startApp(options: AppOptions): Promise<App> {
     closers.push(() => consoleAdapter.close());
     health.add({ name: "console", ready: () => true });
   }
+  let telegram: TelegramAdapter | undefined;
+  if (config.telegram) {
+    telegram = createTelegramAdapter({
+      config: config.telegram,
+      publicUrl: config.publicUrl,
+      core,
+      store,
+      logger,
+      notifier: deps.notifier,
+    });
+    adapters.set("telegram", telegram);
+    if (telegram.route) routes.push(telegram.route);
+    health.add({ name: "telegram", ready: () => telegram?.ready() ?? false });
+    await telegram.start();
+  }
 
   const workers: JobWorker[] = [
     await startTrackedWorker(queues, createTrackedHandlers(deps), { logger }),
     await startNotifyWorker(queues, { adapters, logger }),
   ];
+  // Webhooks and Host Mode callbacks: routes on the one server, and the worker that posts them.
+  const consoleAlerts: ConversationRef | undefined = consoleEnabled
+    ? { platform: "console", id: "console" }
+    : undefined;
+  const webhooks = await startWebhooks({
+    deps,
+    queues,
+    secrets: config.webhookSecrets,
+    alerts: alertConversations(config, consoleAlerts),
+  });
+  routes.push(...webhooks.routes);
+  workers.push(webhooks.worker);
+  if (sandbox) await registerDemoWebhooks(deps);
   closers.push(() => queues.close());
   closers.push(async () => {
     await Promise.all(workers.map((w) => w.close()));
   });
+  // Stops taking updates and finishes those in flight while the queues still take their replies.
+  if (telegram) closers.push(() => telegram.stop());
   health.add({ name: "queues", ready: () => true });
 
   let stopped = false;
@@ -158,7 +190,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     async drain(timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        const counts = await Promise.all([queues.counts("tracked"), queues.counts("notify")]);
+        const counts = await Promise.all(["tracked", "notify", WEBHOOK_QUEUE].map((q) => queues.counts(q)));
         if (counts.every((c) => c.waiting + c.active + c.delayed === 0)) return;
         await new Promise((r) => setTimeout(r, 200));
       }

@@ -37,12 +37,17 @@ function compile(route: HttpRoute): CompiledRoute {
 
 /** The bot's one HTTP server: every inbound route of CONTRACT.md on `PORT`. */
 export function createHttpServer(options: HttpServerOptions) {
-  const routes = options.routes.map(compile);
+  // Compiled on first use after a change: parts of the app add their routes after the server exists.
+  let compiled: CompiledRoute[] = [];
+  const routes = (): CompiledRoute[] => {
+    if (compiled.length !== options.routes.length) compiled = options.routes.map(compile);
+    return compiled;
+  };
 
   async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://bot").pathname;
     let pathKnown = false;
-    for (const { route, regex, names } of routes) {
+    for (const { route, regex, names } of routes()) {
       const found = regex.exec(path);
       if (!found) continue;
       pathKnown = true;

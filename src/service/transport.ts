@@ -121,7 +121,7 @@ export function createTransport(options: TransportOptions): Transport {
       {
         retries: maxAttempts - 1,
         factor: 2,
-        minTimeout: 250,
+        minTimeout: Math.min(250, maxRetryWaitMs),
         maxTimeout: maxRetryWaitMs,
         randomize: true,
         onFailedAttempt: async (error) => {

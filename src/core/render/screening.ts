@@ -77,7 +77,8 @@ function renderCompleted(order: ScreeningOrder): Reply {
     ...entityBlocks(order),
     context(billingLine(order), ` · order ${order.order.client_order_id}`, checkedAt(order)),
   ];
-  const summary = `Screening of ${shortAddress(order.request.address)} on ${order.request.network}: ${level}, score ${score}`;
+  const scored = order.risk.score === null ? "" : `, score ${score}`;
+  const summary = `Screening of ${shortAddress(order.request.address)} on ${order.request.network}: ${level}${scored}`;
   return publicReply(summary, blocks);
 }
 

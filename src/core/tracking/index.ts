@@ -1,5 +1,9 @@
 import type { CoreDeps } from "../deps.js";
 import type { TrackedJob } from "../ports.js";
+import { createWatchDeliveryHandler } from "./delivery-watch.js";
+import { createPollOrchestratorHandler } from "./orchestrator.js";
+import { createPollScreeningHandler } from "./screening.js";
+import { createStatementPoller } from "./statement.js";
 
 export type PollAnswer = { done: true } | { again: true; delayMs: number };
 
@@ -9,14 +13,10 @@ export type TrackedHandlerMap = {
 
 /** One handler per kind of tracked work; the job system calls them (src/jobs/scheduler.ts). */
 export function createTrackedHandlers(deps: CoreDeps): TrackedHandlerMap {
-  const pending = async (job: TrackedJob): Promise<PollAnswer> => {
-    deps.logger.warn({ kind: job.kind }, "no handler for this tracked job yet");
-    return { done: true };
-  };
   return {
-    "poll-screening": pending,
-    "poll-statement": pending,
-    "poll-orchestrator": pending,
-    "watch-delivery": pending,
+    "poll-screening": createPollScreeningHandler(deps),
+    "poll-statement": createStatementPoller(deps),
+    "poll-orchestrator": createPollOrchestratorHandler(deps),
+    "watch-delivery": createWatchDeliveryHandler(deps),
   };
 }

@@ -1,13 +1,17 @@
-import { type PollAnswer, pollDelayMs, type TrackedHandlers } from "../../jobs/scheduler.js";
+import { type PollAnswer, pollDelayMs } from "../../jobs/scheduler.js";
 import { isServiceError } from "../../service/errors.js";
 import { FINAL_SCREENING_STATUSES } from "../../service/screening.js";
 import type { CoreDeps } from "../deps.js";
 import { toUserLine } from "../errors.js";
 import { conversationKey } from "../invocation.js";
+import type { TrackedJob } from "../ports.js";
 import { renderScreeningOrder } from "../render/screening.js";
 import { publicReply, text } from "../reply.js";
 
-export type PollScreeningHandler = TrackedHandlers["poll-screening"];
+/** Takes only the job, so it fits both the jobs' `TrackedHandlers` and the core's handler map. */
+export type PollScreeningHandler = (
+  job: Extract<TrackedJob, { kind: "poll-screening" }>,
+) => Promise<PollAnswer>;
 
 export interface PollScreeningOptions {
   /** Delay before poll `attempt + 1`, or null to stop (default: the jobs' ramp, ~10 minutes in all). */

@@ -1,0 +1,75 @@
+import type { App, BlockAction, ButtonAction } from "@slack/bolt";
+import type { Invocation } from "../../src/core/invocation.js";
+import type { Logger } from "../../src/core/logger.js";
+import type { Reply } from "../../src/core/reply.js";
+import type { Delivery, Interaction } from "./deliver.js";
+import type { Inflight } from "./inflight.js";
+import { ACTION_ID_PREFIX, pressedByBlock } from "./render/blocks.js";
+
+/**
+ * Button clicks (`block_actions`): the button's `value` is the core's one-time token. The click
+ * is acked at once; the core claims the button (once, for everyone, on every instance) and runs
+ * it; the answer then replaces the message that carried the buttons, topped with who pressed
+ * what, so the buttons are gone for everyone. Refusals ("Already handled.", a role too low) go
+ * only to the user who clicked, and leave the message and its buttons as they were.
+ */
+export interface ActionListenerOptions {
+  core: { handle(invocation: Invocation): Promise<Reply> };
+  delivery: Delivery;
+  inflight: Inflight;
+  logger: Logger;
+}
+
+type Click = BlockAction<ButtonAction>;
+
+const str = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
+
+export function toActionInvocation(body: Click, action: ButtonAction): Extract<Invocation, { kind: "action" }> {
+  const threadTs = str(body.message?.thread_ts) ?? str(body.container.thread_ts);
+  return {
+    kind: "action",
+    actor: {
+      platform: "slack",
+      userId: body.user.id,
+      ...((body.user.username || body.user.name) && { displayName: body.user.username || body.user.name }),
+    },
+    conversation: {
+      platform: "slack",
+      id: channelOf(body),
+      ...(threadTs !== undefined && { threadId: threadTs }),
+    },
+    token: action.value ?? "",
+  };
+}
+
+const channelOf = (body: Click): string => body.channel?.id ?? str(body.container.channel_id) ?? "";
+
+export function registerActions(app: App, options: ActionListenerOptions): void {
+  app.action({ type: "block_actions" }, async ({ ack, body, action }) => {
+    await ack();
+    // Buttons of other apps or link buttons: nothing of ours to run.
+    if (action.type !== "button" || !action.action_id.startsWith(ACTION_ID_PREFIX)) return;
+    await options.inflight.run(() => runAction(body as Click, action, options));
+  });
+}
+
+async function runAction(body: Click, action: ButtonAction, options: ActionListenerOptions): Promise<void> {
+  const invocation = toActionInvocation(body, action);
+  const messageTs = str(body.message?.ts) ?? str(body.container.message_ts);
+  const target: Interaction = {
+    channel: invocation.conversation.id,
+    user: body.user.id,
+    ...(str(body.response_url) !== undefined && { responseUrl: body.response_url }),
+    ...(invocation.conversation.threadId !== undefined && { threadTs: invocation.conversation.threadId }),
+    ...(messageTs !== undefined && {
+      message: { ts: messageTs, ephemeral: body.container.is_ephemeral === true },
+    }),
+  };
+  try {
+    const reply = await options.core.handle(invocation);
+    const lead = reply.replacesOriginal ? [pressedByBlock(action.text.text, body.user.id)] : [];
+    await options.delivery.answer(target, reply, lead);
+  } catch (error) {
+    options.logger.error({ err: error, channel: target.channel }, "could not deliver the answer to a Slack button");
+  }
+}

@@ -1,0 +1,65 @@
+import type { FileAttachment } from "../../src/core/reply.js";
+import { SlackApiError } from "./errors.js";
+import { plainText } from "./render/mrkdwn.js";
+import type { SlackWeb } from "./web.js";
+
+/**
+ * Files go up the way Slack requires since `files.upload` was retired: ask for an upload URL
+ * (`files.getUploadURLExternal`), send the bytes there, then share every file of the reply into
+ * the conversation at once (`files.completeUploadExternal`). The upload URL comes from the
+ * authenticated Web API answer, so it is trusted as given.
+ */
+export const FILE_UPLOAD_TIMEOUT_MS = 30_000;
+
+export interface ShareOptions {
+  threadTs?: string;
+  /** Escaped mrkdwn posted with the files (used when the reply has nothing but files). */
+  initialComment?: string;
+}
+
+/** Uploads `files` and shares them into `channel`; returns the Slack file ids. */
+export async function shareFiles(
+  web: SlackWeb,
+  channel: string,
+  files: readonly FileAttachment[],
+  options: ShareOptions = {},
+): Promise<string[]> {
+  if (files.length === 0) return [];
+  const uploaded: { id: string; title: string }[] = [];
+  for (const file of files) {
+    const name = safeFilename(file.filename);
+    const target = await web.getUploadUrl(name, file.bytes.byteLength);
+    await sendBytes(target.uploadUrl, file);
+    uploaded.push({ id: target.fileId, title: plainText(file.title ?? name) || name });
+  }
+  await web.completeUpload(uploaded, channel, options);
+  return uploaded.map((f) => f.id);
+}
+
+async function sendBytes(url: string, file: FileAttachment): Promise<void> {
+  let status: number;
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": file.contentType || "application/octet-stream" },
+      body: file.bytes,
+      signal: AbortSignal.timeout(FILE_UPLOAD_TIMEOUT_MS),
+    });
+    await response.arrayBuffer();
+    status = response.status;
+  } catch (error) {
+    const timedOut = (error as { name?: unknown }).name === "TimeoutError";
+    throw new SlackApiError("file_upload", timedOut ? "timeout" : "network", { cause: error });
+  }
+  if (status !== 200) {
+    // The URL is single-use and short-lived: a retry must start over with a new one, which the
+    // notify queue does by calling the whole send again.
+    throw new SlackApiError("file_upload", `http_${status}`, { retryable: status >= 500 || status === 429 });
+  }
+}
+
+/** The base name only, without control characters; Slack shows it as the file's name. */
+export function safeFilename(name: string): string {
+  const base = plainText(name).split(/[/\\]/).pop()?.trim() ?? "";
+  return base === "" || base === "." || base === ".." ? "file" : base.slice(0, 255);
+}

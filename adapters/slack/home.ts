@@ -1,0 +1,31 @@
+import type { App } from "@slack/bolt";
+import type { Actor } from "../../src/core/invocation.js";
+import type { Logger } from "../../src/core/logger.js";
+import type { Reply } from "../../src/core/reply.js";
+import { isSlackApiError } from "./errors.js";
+import { renderReply } from "./render/blocks.js";
+import type { SlackWeb } from "./web.js";
+
+/**
+ * The App Home tab: when a user opens it (`app_home_opened`, tab `home`), the core's home summary
+ * (balance, prices, active Host Mode addresses) is rendered and published as their Home view.
+ * Buttons on it, if the core ever adds some, arrive as ordinary `block_actions`.
+ */
+export interface HomeListenerOptions {
+  homeReply: (actor: Actor) => Promise<Reply>;
+  web: SlackWeb;
+  logger: Logger;
+}
+
+export function registerHome(app: App, options: HomeListenerOptions): void {
+  app.event("app_home_opened", async ({ event }) => {
+    if (event.tab !== "home") return;
+    try {
+      const reply = await options.homeReply({ platform: "slack", userId: event.user });
+      await options.web.publishHome(event.user, renderReply(reply).blocks);
+    } catch (error) {
+      const fields = isSlackApiError(error) ? { method: error.method, code: error.code } : { err: error };
+      options.logger.warn({ ...fields, user: event.user }, "could not publish the Slack App Home view");
+    }
+  });
+}

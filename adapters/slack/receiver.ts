@@ -1,0 +1,99 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HTTPReceiver } from "@slack/bolt";
+import type { Clock } from "../../src/clock.js";
+import type { Logger } from "../../src/core/logger.js";
+import { type HttpRoute, readRawBody, sendText } from "../../src/http/server.js";
+import { parseSlackBody, type SlackGate } from "./gate.js";
+import { verifyFailureHint, verifySlackSignature } from "./verify.js";
+
+/**
+ * `POST /slack/events` on the bot's one HTTP server. Our route reads the raw bytes, verifies the
+ * signature (both ends of the 5-minute window), checks the workspace and claims the request's
+ * identity; only then does Bolt's HTTPReceiver get the request (its `requestListener`, with the
+ * bytes already buffered), parse it, ack it and run the listeners. Bolt's own signature check is
+ * off because ours ran on the same bytes and is the stricter one; nothing else reaches Bolt.
+ */
+export const SLACK_EVENTS_PATH = "/slack/events";
+/** Slack's payloads are small; a large body is not Slack. */
+export const SLACK_MAX_BODY_BYTES = 1_048_576;
+const FORM = "application/x-www-form-urlencoded";
+
+export interface EventsRouteOptions {
+  receiver: Pick<HTTPReceiver, "requestListener">;
+  signingSecrets: readonly string[];
+  gate: SlackGate;
+  logger: Logger;
+  now: Clock;
+  /** False while shutting down: new requests get 503 and Slack shows the user an error. */
+  accepting: () => boolean;
+}
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+export function createEventsRoute(options: EventsRouteOptions): HttpRoute {
+  return {
+    method: "POST",
+    path: SLACK_EVENTS_PATH,
+    handler: (req, res) => handle(req, res, options),
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, options: EventsRouteOptions): Promise<void> {
+  if (!options.accepting()) return sendText(res, 503, "shutting down");
+  let raw: Buffer;
+  try {
+    raw = await readRawBody(req, SLACK_MAX_BODY_BYTES);
+  } catch {
+    return sendText(res, 413, "request body too large");
+  }
+  const contentType = header(req, "content-type");
+  // Slack's certificate check is unsigned by design and does nothing.
+  if (contentType?.startsWith(FORM) && raw.toString("utf8").startsWith("ssl_check=1")) {
+    return sendText(res, 200, "");
+  }
+  const verdict = verifySlackSignature({
+    secrets: options.signingSecrets,
+    rawBody: raw,
+    timestamp: header(req, "x-slack-request-timestamp"),
+    signature: header(req, "x-slack-signature"),
+    nowMs: options.now(),
+  });
+  if (!verdict.ok) {
+    options.logger.warn({ reason: verdict.reason }, `refused a Slack request: ${verifyFailureHint(verdict.reason)}`);
+    return sendText(res, 401, "invalid signature");
+  }
+  const body = parseSlackBody(raw, contentType);
+  if (body === undefined) return sendText(res, 400, "unreadable body");
+  if (!(await admitted(body, res, options))) return;
+  // Bolt reads `rawBody` instead of the (already consumed) stream, and wants the bare form type.
+  if (contentType?.startsWith(FORM)) req.headers["content-type"] = FORM;
+  Object.assign(req, { rawBody: raw });
+  options.receiver.requestListener(req, res);
+}
+
+async function admitted(body: Record<string, unknown>, res: ServerResponse, options: EventsRouteOptions) {
+  let admission: Awaited<ReturnType<SlackGate["admit"]>>;
+  try {
+    admission = await options.gate.admit(body);
+  } catch (error) {
+    options.logger.error({ err: error }, "could not check a Slack request against the store; refusing it");
+    sendText(res, 503, "store unavailable");
+    return false;
+  }
+  if (admission.ok) return true;
+  if (admission.reason === "other_team") {
+    options.logger.warn(
+      { team: admission.team },
+      "refused a Slack request from another workspace than SLACK_TEAM_ID: the app is installed there too, or SLACK_TEAM_ID is wrong",
+    );
+    sendText(res, 403, "workspace not served");
+    return false;
+  }
+  // A retry of a request already taken: acknowledge it so Slack stops, and run nothing.
+  options.logger.info({ identity: admission.identity }, "Slack re-sent a request already handled; ignored");
+  sendText(res, 200, "");
+  return false;
+}

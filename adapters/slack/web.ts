@@ -1,0 +1,94 @@
+import type { webApi } from "@slack/bolt";
+import { fromWebApiError } from "./errors.js";
+import type { SlackBlock } from "./render/blocks.js";
+
+/**
+ * The Slack Web API methods the adapter uses, over Bolt's WebClient. The client is built with
+ * no retries of its own and with rate-limited calls rejected at once (see `webClientOptions`):
+ * @slack/web-api would otherwise retry for about 30 minutes, holding a job-queue slot, while the
+ * notify queue already retries with backoff and honours `retryAfterMs`.
+ */
+export interface MessageBody {
+  text: string;
+  blocks?: readonly SlackBlock[];
+}
+
+export interface UploadTarget {
+  uploadUrl: string;
+  fileId: string;
+}
+
+export interface SlackWeb {
+  postMessage(channel: string, message: MessageBody, threadTs?: string): Promise<string>;
+  postEphemeral(channel: string, user: string, message: MessageBody, threadTs?: string): Promise<void>;
+  update(channel: string, ts: string, message: MessageBody): Promise<void>;
+  publishHome(user: string, blocks: readonly SlackBlock[]): Promise<void>;
+  getUploadUrl(filename: string, length: number): Promise<UploadTarget>;
+  completeUpload(
+    files: readonly { id: string; title: string }[],
+    channel: string,
+    options: { threadTs?: string; initialComment?: string },
+  ): Promise<void>;
+  authTest(): Promise<{ userId?: string; teamId?: string }>;
+}
+
+/** A per-call bound for the Web API: long enough for an upload completion, short for a job slot. */
+export const WEB_API_TIMEOUT_MS = 15_000;
+
+export function webClientOptions(slackApiUrl: string | undefined, logger: webApi.WebClientOptions["logger"]) {
+  return {
+    ...(slackApiUrl !== undefined && { slackApiUrl }),
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: WEB_API_TIMEOUT_MS,
+    // The original axios error carries the request, Authorization header included.
+    attachOriginalToWebAPIRequestError: false,
+    logger,
+  } satisfies webApi.WebClientOptions;
+}
+
+export function createSlackWeb(client: webApi.WebClient): SlackWeb {
+  async function call(method: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    try {
+      return (await client.apiCall(method, args)) as unknown as Record<string, unknown>;
+    } catch (error) {
+      throw fromWebApiError(method, error);
+    }
+  }
+  const thread = (threadTs?: string) => (threadTs === undefined ? {} : { thread_ts: threadTs });
+
+  return {
+    async postMessage(channel, message, threadTs) {
+      const result = await call("chat.postMessage", { channel, ...message, ...thread(threadTs) });
+      return String(result.ts ?? "");
+    },
+    async postEphemeral(channel, user, message, threadTs) {
+      await call("chat.postEphemeral", { channel, user, ...message, ...thread(threadTs) });
+    },
+    async update(channel, ts, message) {
+      await call("chat.update", { channel, ts, ...message });
+    },
+    async publishHome(user, blocks) {
+      await call("views.publish", { user_id: user, view: { type: "home", blocks } });
+    },
+    async getUploadUrl(filename, length) {
+      const result = await call("files.getUploadURLExternal", { filename, length });
+      return { uploadUrl: String(result.upload_url ?? ""), fileId: String(result.file_id ?? "") };
+    },
+    async completeUpload(files, channel, options) {
+      await call("files.completeUploadExternal", {
+        files,
+        channel_id: channel,
+        ...thread(options.threadTs),
+        ...(options.initialComment !== undefined && { initial_comment: options.initialComment }),
+      });
+    },
+    async authTest() {
+      const result = await call("auth.test", {});
+      return {
+        ...(typeof result.user_id === "string" && { userId: result.user_id }),
+        ...(typeof result.team_id === "string" && { teamId: result.team_id }),
+      };
+    },
+  };
+}

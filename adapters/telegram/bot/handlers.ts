@@ -1,0 +1,147 @@
+import { Composer, type Context, type Filter, type NextFunction } from "grammy";
+import type { CommandDefinition } from "../../../src/core/command.js";
+import type { ConversationRef, Invocation } from "../../../src/core/invocation.js";
+import type { Logger } from "../../../src/core/logger.js";
+import { errorReply, type Reply } from "../../../src/core/reply.js";
+import { renderReply } from "../render/html.js";
+import type { PostOptions, TelegramSender } from "../send.js";
+import { knownVerbs, readCommand } from "./commands.js";
+import { actorOf, conversationOf, topicOf } from "./identity.js";
+
+/**
+ * The bot's update handling, as grammY middleware: only allowed chats are served, commands go to
+ * the core, button clicks are claimed by the core and answered, and the message that carried
+ * the buttons is replaced by the result. The adapter turns Telegram into Invocations and
+ * Replies into Telegram; every decision is the core's.
+ */
+export interface ChatCore {
+  handle(invocation: Invocation): Promise<Reply>;
+  readonly commands: readonly CommandDefinition[];
+}
+
+export interface HandlerDeps {
+  core: ChatCore;
+  sender: TelegramSender;
+  allowedChats: ReadonlySet<string>;
+  logger: Logger;
+  /** A reply that could not be posted now: handed to the durable notification queue. */
+  redeliver(conversation: ConversationRef, reply: Reply, error: unknown): Promise<void>;
+  /**
+   * How long a click may run before its spinner is stopped. Telegram expects the answer within
+   * seconds; a slower action (placing an order) answers first and posts the result when done.
+   */
+  answerWithinMs: number;
+}
+
+const PRIVATE_HINT = "Commands start with a slash: type /help to see what I can do.";
+/** Telegram's limit on the text of a callback answer. */
+const TOAST_MAX = 200;
+
+export const refusalLine = (chatId: number): string =>
+  `This chat is not served by this bot (chat id ${chatId}). An admin can add it to TELEGRAM_ALLOWED_CHATS.`;
+
+export function createHandlers(deps: HandlerDeps): Composer<Context> {
+  const verbs = knownVerbs(deps.core.commands);
+  const composer = new Composer<Context>();
+  composer.use((ctx, next) => servedOnly(ctx, next, deps, verbs));
+  composer.on("message:text", (ctx) => onText(ctx, deps, verbs));
+  composer.on("callback_query:data", (ctx) => onButton(ctx, deps));
+  // A query without data (a game button) is not ours, but still answered so no spinner hangs.
+  composer.on("callback_query", (ctx) => answer(ctx, deps));
+  return composer;
+}
+
+/** Any chat outside TELEGRAM_ALLOWED_CHATS gets one refusal line and nothing else. */
+async function servedOnly(ctx: Context, next: NextFunction, deps: HandlerDeps, verbs: ReadonlySet<string>) {
+  const chat = ctx.chat;
+  if (chat === undefined) {
+    if (ctx.callbackQuery) await answer(ctx, deps);
+    return;
+  }
+  if (deps.allowedChats.has(String(chat.id))) return next();
+  if (ctx.callbackQuery) return answer(ctx, deps, { text: refusalLine(chat.id), show_alert: true });
+  const text = ctx.message?.text;
+  if (text === undefined) return;
+  const read = readCommand({ text, entities: ctx.message?.entities }, ctx.me.username, chat.type === "private", verbs);
+  if (read.kind === "ignore" || (read.kind === "text" && chat.type !== "private")) return;
+  deps.logger.info(
+    { chatId: chat.id, chatType: chat.type },
+    "telegram: refused a chat that is not in TELEGRAM_ALLOWED_CHATS; add its id there to serve it",
+  );
+  await ctx.reply(refusalLine(chat.id));
+}
+
+async function onText(ctx: Filter<Context, "message:text">, deps: HandlerDeps, verbs: ReadonlySet<string>) {
+  const { message, chat } = ctx;
+  const privateChat = chat.type === "private";
+  const read = readCommand(message, ctx.me.username, privateChat, verbs);
+  if (read.kind === "ignore") return;
+  const conversation = conversationOf(chat, topicOf(message));
+  if (read.kind === "text") {
+    if (privateChat) await deliver(deps, conversation, errorReply(PRIVATE_HINT), {});
+    return;
+  }
+  const invocation: Invocation = { kind: "command", actor: actorOf(ctx.from), conversation, text: read.text };
+  const reply = await deps.core.handle(invocation);
+  await deliver(deps, conversation, reply, privateChat ? {} : { replyTo: message.message_id });
+}
+
+async function onButton(ctx: Filter<Context, "callback_query:data">, deps: HandlerDeps) {
+  const query = ctx.callbackQuery;
+  const message = query.message;
+  const topic = message && "is_topic_message" in message ? topicOf(message) : undefined;
+  const conversation = conversationOf(ctx.chat ?? { id: query.from.id }, topic);
+  const invocation: Invocation = { kind: "action", actor: actorOf(query.from), conversation, token: query.data };
+  const work = deps.core.handle(invocation);
+  const quick = await settledWithin(work, deps.answerWithinMs);
+  if (quick === undefined) await answer(ctx, deps);
+  const reply = quick ?? (await work);
+  if (reply.visibility === "private" && !reply.replacesOriginal) {
+    // "Already handled", "expired", "needs the operator role": for the clicker only, as a toast.
+    if (quick !== undefined) return answer(ctx, deps, { text: toast(reply.summary), show_alert: true });
+    return deliver(deps, conversation, reply, {});
+  }
+  if (quick !== undefined) await answer(ctx, deps);
+  const rendered = renderReply(reply);
+  try {
+    // date 0: a message Telegram no longer lets us touch (older than 48 h).
+    if (message && message.date !== 0) await deps.sender.replace(conversation, message.message_id, rendered);
+    else await deps.sender.post(conversation, rendered);
+  } catch (error) {
+    await deps.redeliver(conversation, { ...reply, replacesOriginal: false }, error);
+  }
+}
+
+async function deliver(deps: HandlerDeps, conversation: ConversationRef, reply: Reply, options: PostOptions) {
+  try {
+    await deps.sender.post(conversation, renderReply(reply), options);
+  } catch (error) {
+    await deps.redeliver(conversation, reply, error);
+  }
+}
+
+type AnswerOptions = { text?: string; show_alert?: boolean };
+
+/** Every callback query is answered; a failed answer (query too old) must not stop the result. */
+async function answer(ctx: Context, deps: HandlerDeps, options?: AnswerOptions): Promise<void> {
+  try {
+    await ctx.answerCallbackQuery(options);
+  } catch (error) {
+    deps.logger.warn({ err: error }, "telegram: could not answer a button click");
+  }
+}
+
+const toast = (line: string): string => (line.length > TOAST_MAX ? `${line.slice(0, TOAST_MAX - 1)}…` : line);
+
+/** The value of `promise` if it settles within `ms`, else undefined (the promise keeps running). */
+async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

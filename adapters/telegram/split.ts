@@ -1,0 +1,84 @@
+/**
+ * Splits Telegram HTML into messages that each fit Telegram's 4096-character limit. Cuts fall on a
+ * line break when one is in reach, else after a space, else between two characters — never
+ * inside a tag or an entity (`&amp;`). Tags open at a cut are closed at the end of one message
+ * and reopened at the start of the next, so every message is valid HTML on its own.
+ *
+ * Telegram counts the text after parsing; measuring the HTML (which is never shorter) keeps
+ * every message under the limit whatever the markup.
+ */
+export const TELEGRAM_TEXT_LIMIT = 4096;
+
+interface OpenTag {
+  name: string;
+  raw: string;
+}
+
+/** A tag, an entity, a newline, or one character (code point) of text. */
+const UNIT = /<[^>]*>|&[#A-Za-z0-9]+;|\n|[\s\S]/gu;
+
+export function splitHtml(html: string, limit = TELEGRAM_TEXT_LIMIT): string[] {
+  if (html.length <= limit) return html.trim() === "" ? [] : [html];
+  const units = html.match(UNIT) ?? [];
+  const chunks: string[] = [];
+  let start = 0;
+  let stack: OpenTag[] = [];
+  while (start < units.length) {
+    const cut = findCut(units, start, stack, limit);
+    chunks.push(openTags(stack) + units.slice(start, cut.end).join("") + closeTags(cut.stack));
+    stack = cut.stack;
+    // The newline a message ends at is the break between the two messages.
+    start = units[cut.end] === "\n" ? cut.end + 1 : cut.end;
+  }
+  return chunks.filter(hasVisibleText);
+}
+
+interface Cut {
+  /** Index of the first unit of the next message. */
+  end: number;
+  /** The tags open at `end`. */
+  stack: OpenTag[];
+}
+
+/** The last good cut from `start` that fits: at a newline, else after a space, else anywhere. */
+function findCut(units: readonly string[], start: number, opening: OpenTag[], limit: number): Cut {
+  const stack = [...opening];
+  let length = openTags(opening).length;
+  let atNewline: Cut | undefined;
+  let afterSpace: Cut | undefined;
+  let anywhere: Cut | undefined;
+  for (let i = start; i < units.length; i++) {
+    const unit = units[i] ?? "";
+    const next = applyTag(unit, stack);
+    if (i > start && length + unit.length + closeTags(next).length > limit) break;
+    length += unit.length;
+    stack.splice(0, stack.length, ...next);
+    if (units[i + 1] === "\n") atNewline = { end: i + 1, stack: [...stack] };
+    else if (unit === " ") afterSpace = { end: i + 1, stack: [...stack] };
+    anywhere = { end: i + 1, stack: [...stack] };
+    if (i + 1 === units.length) return anywhere;
+  }
+  const cut = atNewline ?? afterSpace ?? anywhere;
+  if (!cut) throw new Error("splitHtml: nothing fits in one message");
+  return cut;
+}
+
+function applyTag(unit: string, stack: readonly OpenTag[]): OpenTag[] {
+  if (!unit.startsWith("<") || unit.length < 3) return [...stack];
+  if (unit.startsWith("</")) {
+    const name = unit.slice(2, -1).trim().toLowerCase();
+    const at = stack.map((t) => t.name).lastIndexOf(name);
+    return at === -1 ? [...stack] : stack.slice(0, at);
+  }
+  const name = /^<([a-z-]+)/i.exec(unit)?.[1]?.toLowerCase();
+  return name ? [...stack, { name, raw: unit }] : [...stack];
+}
+
+const openTags = (stack: readonly OpenTag[]): string => stack.map((t) => t.raw).join("");
+const closeTags = (stack: readonly OpenTag[]): string =>
+  [...stack]
+    .reverse()
+    .map((t) => `</${t.name}>`)
+    .join("");
+
+const hasVisibleText = (chunk: string): boolean => chunk.replace(/<[^>]*>/g, "").trim() !== "";

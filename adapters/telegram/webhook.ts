@@ -1,0 +1,71 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Update } from "grammy/types";
+import type { Logger } from "../../src/core/logger.js";
+import { type HttpRoute, readRawBody, sendText } from "../../src/http/server.js";
+
+/**
+ * `POST /telegram/webhook`. Telegram re-sends an update it did not see acknowledged quickly, so
+ * the route only checks, deduplicates and hands the update over: the work that waits on the
+ * service runs after the 200 (`accept` must not wait for it). A wrong or missing secret header
+ * is a 401 with no effect; a store failure is a 500, so Telegram delivers the update again.
+ */
+export const TELEGRAM_WEBHOOK_PATH = "/telegram/webhook";
+export const SECRET_HEADER = "x-telegram-bot-api-secret-token";
+/** Updates are small; anything larger is not from Telegram. */
+const BODY_LIMIT_BYTES = 1_048_576;
+
+export interface WebhookOptions {
+  secret: string;
+  logger: Logger;
+  /** False until the bot knows who it is (getMe), and again while stopping: Telegram retries a 503. */
+  accepting(): boolean;
+  /** True when this update_id is new (store SET NX shared by every instance). */
+  claim(updateId: number): Promise<boolean>;
+  /** Starts handling the update in the background; must return at once. */
+  accept(update: Update): void;
+}
+
+export function createWebhookRoute(options: WebhookOptions): HttpRoute {
+  return {
+    method: "POST",
+    path: TELEGRAM_WEBHOOK_PATH,
+    async handler(req, res) {
+      if (!secretMatches(req.headers[SECRET_HEADER], options.secret)) {
+        options.logger.warn(
+          {},
+          "telegram webhook: refused a request with a wrong or missing secret token; check that setWebhook used TELEGRAM_WEBHOOK_SECRET",
+        );
+        return sendText(res, 401, "unauthorized");
+      }
+      if (!options.accepting()) return sendText(res, 503, "not ready");
+      const update = parseUpdate(await readRawBody(req, BODY_LIMIT_BYTES).catch(() => undefined));
+      if (update === undefined) return sendText(res, 400, "not a Telegram update");
+      if (await options.claim(update.update_id)) options.accept(update);
+      else options.logger.debug({ updateId: update.update_id }, "telegram webhook: update seen before");
+      sendText(res, 200, "ok");
+    },
+  };
+}
+
+/**
+ * Constant time whatever the input: both sides are hashed first, so neither the length nor a
+ * common prefix of the expected secret leaks through the timing.
+ */
+export function secretMatches(given: string | string[] | undefined, expected: string): boolean {
+  if (typeof given !== "string" || given === "") return false;
+  const a = createHash("sha256").update(given).digest();
+  const b = createHash("sha256").update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+function parseUpdate(body: Buffer | undefined): Update | undefined {
+  if (body === undefined) return undefined;
+  try {
+    const value = JSON.parse(body.toString("utf8")) as unknown;
+    if (typeof value !== "object" || value === null) return undefined;
+    const id = (value as { update_id?: unknown }).update_id;
+    return Number.isSafeInteger(id) ? (value as Update) : undefined;
+  } catch {
+    return undefined;
+  }
+}

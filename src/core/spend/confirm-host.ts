@@ -1,0 +1,116 @@
+import { z } from "zod";
+import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
+import type { ActionContext, ActionHandler } from "../command.js";
+import type { CoreSettings } from "../deps.js";
+import { rememberOrigin } from "../origins.js";
+import { outcomeLine } from "../render/energy.js";
+import { renderHostStarted } from "../render/host.js";
+import type { Reply } from "../reply.js";
+import { checkSpend } from "../spend-guard.js";
+import { forgetBalance } from "./balance-cache.js";
+import { whoName } from "./energy-payload.js";
+import { hostFailureLine } from "./host-errors.js";
+import { auditSpend, recordSpendOnce } from "./record.js";
+
+/** The Start button of a Host Mode quote. */
+export const HOST_CONFIRM_KIND = "host.confirm";
+
+export const hostConfirmPayloadSchema = z.object({
+  address: z.string().regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/),
+  firstCycleTrx: z.string().regex(/^\d+(\.\d+)?$/),
+});
+export type HostConfirmPayload = z.infer<typeof hostConfirmPayloadSchema>;
+
+/** `${PUBLIC_URL}/callbacks/host/${HOST_CALLBACK_TOKEN}`, or undefined without PUBLIC_URL. Secret: never shown. */
+export function hostCallbackUrl(
+  settings: Pick<CoreSettings, "publicUrl" | "hostCallbackToken">,
+): string | undefined {
+  if (!settings.publicUrl) return undefined;
+  return `${settings.publicUrl.replace(/\/+$/, "")}/callbacks/host/${encodeURIComponent(settings.hostCallbackToken)}`;
+}
+
+const auditBase = (ctx: ActionContext, p: HostConfirmPayload) => ({
+  actor: ctx.invocation.actor,
+  conversation: ctx.invocation.conversation,
+  verb: "host start",
+  address: p.address,
+  quoteTrx: p.firstCycleTrx,
+});
+
+/**
+ * Registers the address (with the callback URL when the bot has a public URL), then starts
+ * infinity mode. Starting carries no idempotency key, so it is never resent blindly: a lost answer
+ * is reported as unknown, and running the command again is safe (an active address answers -5).
+ */
+export const hostConfirmAction: ActionHandler = {
+  kind: HOST_CONFIRM_KIND,
+  role: "operator",
+  async run(ctx, payload) {
+    const parsed = hostConfirmPayloadSchema.safeParse(payload);
+    if (!parsed.success) throw new Error(`bad ${HOST_CONFIRM_KIND} payload: ${parsed.error.message}`);
+    const p = parsed.data;
+    const { deps } = ctx;
+    const spend = await checkSpend({
+      store: deps.store,
+      actor: ctx.invocation.actor,
+      quoteTrx: p.firstCycleTrx,
+      settings: deps.settings,
+      now: deps.now,
+    });
+    if (!spend.ok) return fail(ctx, p, `Not started: ${spend.line}`);
+    const callbackUrl = hostCallbackUrl(deps.settings);
+    try {
+      await deps.service.hostMode.add({ address: p.address, ...(callbackUrl && { callbackUrl }) });
+    } catch (error) {
+      return fail(ctx, p, hostFailureLine(error, p.address, "add"), error);
+    }
+    let started: HostReply<HostInfinityStarted>;
+    try {
+      started = await deps.service.hostMode.infinityStart(p.address);
+    } catch (error) {
+      const line = `${hostFailureLine(error, p.address, "start")} (The address is registered for Host Mode, but infinity mode did not start.)`;
+      return fail(ctx, p, line, error);
+    }
+    await afterStart(ctx, p, started);
+    return renderHostStarted(started.data, {
+      callback: callbackUrl !== undefined,
+      by: whoName(ctx.invocation.actor),
+      message: started.message,
+    });
+  },
+};
+
+async function fail(
+  ctx: ActionContext,
+  p: HostConfirmPayload,
+  line: string,
+  error?: unknown,
+): Promise<Reply> {
+  if (error !== undefined) ctx.deps.logger.warn({ err: error, address: p.address }, "host start failed");
+  await auditSpend(ctx.deps, { ...auditBase(ctx, p), result: "failed", message: line });
+  return outcomeLine(line);
+}
+
+async function afterStart(
+  ctx: ActionContext,
+  p: HostConfirmPayload,
+  started: HostReply<HostInfinityStarted>,
+) {
+  const { deps } = ctx;
+  const orderId = String(started.data.order_id);
+  try {
+    // Cycle callbacks for this address are posted where Host Mode was started.
+    await rememberOrigin(deps.store, "host", p.address, ctx.invocation.conversation);
+    // The first cycle is charged moments after the start; later cycles are not known in advance.
+    await recordSpendOnce(deps, ctx.record.confirmationId, ctx.invocation.actor, p.firstCycleTrx);
+    await forgetBalance(deps);
+  } catch (error) {
+    deps.logger.error({ err: error, address: p.address }, "Host Mode started, but its bookkeeping failed");
+  }
+  await auditSpend(deps, {
+    ...auditBase(ctx, p),
+    result: "ok",
+    message: `${started.message}; infinity order ${orderId}`,
+    orderIds: [orderId],
+  });
+}

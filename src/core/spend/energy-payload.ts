@@ -1,0 +1,30 @@
+import { z } from "zod";
+import type { ActionContext } from "../command.js";
+
+/** The Confirm button of an energy quote: what was quoted, so the confirmation spends exactly that. */
+export const ENERGY_CONFIRM_KIND = "energy.confirm";
+
+export const energyConfirmPayloadSchema = z.object({
+  address: z.string().regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/),
+  amount: z.number().int().positive(),
+  route: z.enum(["order5m", "orchestrator"]),
+  quoteTrx: z.string().regex(/^\d+(\.\d+)?$/),
+  unitPriceSun: z.number(),
+  periodLabel: z.string(),
+});
+
+export type EnergyConfirmPayload = z.infer<typeof energyConfirmPayloadSchema>;
+
+/** The confirmer's name for replies: the display name, else `slack:U…`. */
+export const whoName = (actor: { displayName?: string; platform: string; userId: string }): string =>
+  actor.displayName ?? `${actor.platform}:${actor.userId}`;
+
+/** The audit fields every outcome of one energy confirmation shares. */
+export const auditBase = (ctx: ActionContext, p: EnergyConfirmPayload) => ({
+  actor: ctx.invocation.actor,
+  conversation: ctx.invocation.conversation,
+  verb: "energy",
+  address: p.address,
+  amount: String(p.amount),
+  quoteTrx: p.quoteTrx,
+});

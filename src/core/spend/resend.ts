@@ -1,0 +1,54 @@
+import { sleep as realSleep } from "../../clock.js";
+import { isServiceError } from "../../service/errors.js";
+import type { Logger } from "../logger.js";
+
+/**
+ * Sending a money POST again, only with the same idempotency key (the caller's `call` always
+ * carries it): the service answers a repeat with the first order (208) instead of charging twice.
+ * After a network error or a timeout it is sent once more; while the first is still running the
+ * service answers 409 duplicate_request_processing with a wait, which is honoured a few times.
+ */
+export const BUSY_RETRIES = 3;
+/** Cap on one wait for duplicate_request_processing, whatever `retry_after_seconds` says. */
+export const BUSY_WAIT_MAX_MS = 5_000;
+const BUSY_WAIT_DEFAULT_MS = 1_000;
+
+export interface ResendOptions {
+  logger: Logger;
+  /** For the log lines. */
+  endpoint: string;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export async function withResend<T>(call: () => Promise<T>, options: ResendOptions): Promise<T> {
+  const sleep = options.sleep ?? realSleep;
+  let resent = false;
+  let busy = 0;
+  for (;;) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!isServiceError(error)) throw error;
+      const lost = error.kind === "timeout" || error.kind === "network";
+      if (lost && !resent) {
+        resent = true;
+        options.logger.warn(
+          { endpoint: options.endpoint, kind: error.kind },
+          "no answer; sending again with the same idempotency key",
+        );
+        continue;
+      }
+      if (error.code === "duplicate_request_processing" && busy < BUSY_RETRIES) {
+        busy += 1;
+        const waitMs = Math.min(error.retryAfterMs ?? BUSY_WAIT_DEFAULT_MS, BUSY_WAIT_MAX_MS);
+        options.logger.info(
+          { endpoint: options.endpoint, waitMs },
+          "order still processing; asking again after the wait",
+        );
+        await sleep(waitMs);
+        continue;
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import type { WebhookFamily } from "../core/notifications/events.js";
+import { attemptsWithin, type Backoff, type JobQueue } from "../jobs/queue.js";
+
+/**
+ * The inbox: every accepted delivery (order or report webhook, Host Mode callback) is stored as a
+ * job on the `webhooks` queue BEFORE the sender gets its 2xx. The stored record is the job, so a
+ * crash between the acknowledgement and the chat post still posts after a restart, on whichever
+ * instance picks the job up. The job id is the delivery's identity: a repeat that arrives while
+ * the first is still queued adds nothing; one that arrives later finds the router's done mark.
+ */
+export const WEBHOOK_QUEUE = "webhooks";
+
+export type InboundSource = WebhookFamily | "host";
+
+export interface InboundJob {
+  source: InboundSource;
+  /** `notificationKey` of the event: the delivery's identity. */
+  key: string;
+  /** The verified body (webhooks) or query (callbacks), as received: parsed again by the worker. */
+  body: unknown;
+  receivedAt: number;
+  /** How many times the router deferred it (waiting for its origin to be recorded). */
+  deferrals: number;
+}
+
+const INBOUND_BACKOFF: Backoff = { delayMs: 1_000, maxDelayMs: 5 * 60_000 };
+/** Errors only (the store or the queue down): retried for about a day, like the notifications. */
+export const INBOUND_RETRY = {
+  attempts: attemptsWithin(24 * 3_600_000, INBOUND_BACKOFF),
+  backoff: INBOUND_BACKOFF,
+};
+
+export const inboundJobId = (key: string): string => `inbound:${key}`;
+
+/** Resolves once the delivery is stored durably (in Redis with BullMQ); throws when it could not be. */
+export async function storeInbound(queues: JobQueue, job: Omit<InboundJob, "deferrals">): Promise<void> {
+  const data: InboundJob = { ...job, deferrals: 0 };
+  await queues.add(WEBHOOK_QUEUE, job.source, data, { jobId: inboundJobId(job.key), ...INBOUND_RETRY });
+}

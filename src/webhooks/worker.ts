@@ -1,0 +1,44 @@
+import type { Logger } from "../core/logger.js";
+import { parseNotification } from "../core/notifications/events.js";
+import type { NotificationRouter } from "../core/notifications/route.js";
+import {
+  isPermanentError,
+  type JobContext,
+  type JobOutcome,
+  type JobQueue,
+  type JobWorker,
+  PermanentJobError,
+} from "../jobs/queue.js";
+import { type InboundJob, WEBHOOK_QUEUE } from "./inbox.js";
+
+/** Routing is a few store reads and a queue add per delivery; the chat sends run in the notify queue. */
+export const INBOUND_CONCURRENCY = 16;
+
+/** Takes stored deliveries off the inbox and hands them to the core's router. */
+export function startInboundWorker(
+  queues: JobQueue,
+  router: NotificationRouter,
+  options: { logger: Logger; concurrency?: number },
+): Promise<JobWorker> {
+  const handle = async (job: JobContext<InboundJob>): Promise<JobOutcome<InboundJob>> => {
+    const { source, body, key, deferrals } = job.data;
+    const notification = parseNotification(source, body);
+    try {
+      if (notification === undefined) {
+        // Verified and readable when it was stored: only a deploy that changed the schemas gets here.
+        throw new PermanentJobError(`stored ${source} delivery ${key} is no longer readable`);
+      }
+      const outcome = await router.route(notification, { deferrals });
+      if (outcome === "done") return "done";
+      return { laterMs: outcome.laterMs, data: { ...job.data, deferrals: deferrals + 1 } };
+    } catch (error) {
+      const final = isPermanentError(error) || job.attemptsMade + 1 >= job.maxAttempts;
+      const fields = { key, source, attempt: job.attemptsMade + 1, err: error };
+      if (final)
+        options.logger.error(fields, "webhook delivery dropped after errors; nothing was posted for it");
+      else options.logger.warn(fields, "webhook delivery could not be routed yet; it will be retried");
+      throw error;
+    }
+  };
+  return queues.process(WEBHOOK_QUEUE, handle, { concurrency: options.concurrency ?? INBOUND_CONCURRENCY });
+}

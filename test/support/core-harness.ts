@@ -1,0 +1,311 @@
+/**
+ * A whole core over real parts, for command tests of any verb:
+ *
+ * - the sandbox service on a free port (`createSandbox`), rate limits off unless asked for, short
+ *   screening durations (override with `sandbox`);
+ * - the real service client over HTTP (`createServiceClient`, `DEFAULT_API_KEY`, `realIp:
+ *   DEFAULT_REAL_IP`), one attempt per call by default so each command makes a predictable
+ *   number of calls (override with `client`);
+ * - a memory store on the harness clock (real time plus whatever the test `advance`s, so TTLs
+ *   can be skipped without sleeping);
+ * - the real job system on the in-process queue: `createJobScheduler` + `startTrackedWorker`
+ *   with the core's tracked handlers (`createTrackedHandlers`, or `tracked`), and
+ *   `createNotifier` + `startNotifyWorker` delivering to a recording chat adapter per platform.
+ *   Every delay of the queue (poll delays, retries) is multiplied by `timeScale` (default 0.01:
+ *   a 2 s poll runs after 20 ms), so pending work finishes in test time without fake timers;
+ * - `createCore` with the real registry (`commands/index.ts`) unless `registry` is given.
+ *
+ * What the test can read: `scheduled` (every `jobs.schedule` call), `notifications` (every
+ * `notifier.post` call, with its dedup key), `delivered` (what reached a chat adapter),
+ * `sandbox.calls(label)`, `logger.records`. `waitFor` / `settle` wait for the background work.
+ */
+import { Agent, type Dispatcher, errors } from "undici";
+import { afterEach } from "vitest";
+import { sleep } from "../../src/clock.js";
+import { actionHandlers, commands } from "../../src/core/commands/index.js";
+import { type Core, type CoreRegistry, createCore } from "../../src/core/core.js";
+import type { CoreDeps, CoreSettings } from "../../src/core/deps.js";
+import type { Actor, ConversationRef, Platform } from "../../src/core/invocation.js";
+import { createMemoryLogger } from "../../src/core/logger.js";
+import type { ChatAdapter, JobScheduler, Notifier, TrackedJob } from "../../src/core/ports.js";
+import { type Block, type Button, type Reply, spansToText } from "../../src/core/reply.js";
+import { createTrackedHandlers } from "../../src/core/tracking/index.js";
+import { createMemoryQueues } from "../../src/jobs/memory-queue.js";
+import { createNotifier, startNotifyWorker } from "../../src/jobs/notify.js";
+import type { AddOptions, JobHandler, JobQueue, JobWorker } from "../../src/jobs/queue.js";
+import { createJobScheduler, startTrackedWorker, type TrackedHandlers } from "../../src/jobs/scheduler.js";
+import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../src/sandbox/accounts.js";
+import { createSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/server.js";
+import {
+  createServiceClient,
+  type ServiceClient,
+  type ServiceClientOptions,
+} from "../../src/service/client.js";
+import { createMemoryStore } from "../../src/store/memory-store.js";
+import type { Store } from "../../src/store/store.js";
+import { admin, baseSettings, channel, operator, viewer } from "../core/support.js";
+
+export { admin, channel, operator, viewer };
+
+export interface CoreHarnessOptions {
+  /** Merged over the harness defaults (rate limits off, screening checks of 20 ms, wait cap 1 s). */
+  sandbox?: SandboxOptions;
+  /** Merged over the harness defaults of the client. */
+  client?: Partial<ServiceClientOptions>;
+  settings?: Partial<CoreSettings>;
+  registry?: CoreRegistry;
+  /** The tracked handlers (default: the core's `createTrackedHandlers(deps)`). */
+  tracked?: (deps: CoreDeps) => TrackedHandlers;
+  /** Factor applied to every queue delay (default 0.01). */
+  timeScale?: number;
+}
+
+export interface Delivered {
+  conversation: ConversationRef;
+  reply: Reply;
+}
+
+export interface CoreHarness {
+  sandbox: Sandbox;
+  service: ServiceClient;
+  store: Store;
+  deps: CoreDeps;
+  core: Core;
+  logger: ReturnType<typeof createMemoryLogger>;
+  clock: { now: () => number; advance(ms: number): void };
+  scheduled: { job: TrackedJob; options: { delayMs: number; jobId: string } }[];
+  notifications: (Delivered & { dedupKey?: string })[];
+  delivered: Delivered[];
+  /** Runs a command line as `actor` typed it in `conversation` (default the test channel). */
+  run(actor: Actor, line: string, conversation?: ConversationRef): Promise<Reply>;
+  /** Presses the button with `token` as `actor`. */
+  click(actor: Actor, token: string, conversation?: ConversationRef): Promise<Reply>;
+  /** Resolves once `check` is true; fails after `timeoutMs` (default 5 s) naming `what`. */
+  waitFor(check: () => boolean, what: string, timeoutMs?: number): Promise<void>;
+  /** Resolves once no tracked or notify job is waiting, running or delayed. */
+  settle(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The plain text of every block of a reply, one line per block (fields as `label: value`). */
+export function replyText(reply: Reply): string {
+  return reply.blocks.map(blockText).join("\n");
+}
+
+function blockText(block: Block): string {
+  switch (block.type) {
+    case "header":
+      return block.text;
+    case "text":
+    case "context":
+      return spansToText(block.spans);
+    case "fields":
+      return block.fields.map((f) => `${f.label}: ${spansToText(f.value)}`).join("\n");
+    case "buttons":
+      return block.buttons.map((b) => `[${b.label}]`).join(" ");
+    case "file":
+      return `(file ${block.file.filename})`;
+    case "divider":
+      return "---";
+  }
+}
+
+/** Every button of a reply, in order. */
+export const replyButtons = (reply: Reply): Button[] =>
+  reply.blocks.flatMap((b) => (b.type === "buttons" ? b.buttons : []));
+
+/** Multiplies every delay the queue would wait by `scale`. */
+function timeScaled(queues: JobQueue, scale: number): JobQueue {
+  const scaled = (ms: number) => Math.max(0, Math.round(ms * scale));
+  const scaleOptions = (options: AddOptions = {}): AddOptions => ({
+    ...options,
+    ...(options.delayMs !== undefined && { delayMs: scaled(options.delayMs) }),
+    ...(options.backoff && {
+      backoff: { delayMs: scaled(options.backoff.delayMs), maxDelayMs: scaled(options.backoff.maxDelayMs) },
+    }),
+  });
+  return {
+    ...queues,
+    add: (queue, name, data, options) => queues.add(queue, name, data, scaleOptions(options)),
+    process: <T>(queue: string, handler: JobHandler<T>, options: { concurrency: number }) =>
+      queues.process<T>(
+        queue,
+        async (job) => {
+          const outcome = await handler(job);
+          return outcome === "done" ? outcome : { ...outcome, laterMs: scaled(outcome.laterMs) };
+        },
+        options,
+      ),
+    pace: async (key, gapMs) => scaled(await queues.pace(key, gapMs)),
+  };
+}
+
+function recordingAdapters(delivered: Delivered[]): Map<Platform, ChatAdapter> {
+  const adapters = new Map<Platform, ChatAdapter>();
+  for (const platform of ["slack", "telegram", "console"] as const) {
+    adapters.set(platform, {
+      platform,
+      async send(conversation, reply) {
+        delivered.push({ conversation, reply });
+        return { messageId: String(delivered.length) };
+      },
+    });
+  }
+  return adapters;
+}
+
+export async function createCoreHarness(options: CoreHarnessOptions = {}): Promise<CoreHarness> {
+  const sandbox = await createSandbox({
+    enforceRateLimits: false,
+    ...options.sandbox,
+    screening: { durationMs: 20, maxWaitMs: 1_000, ...options.sandbox?.screening },
+  });
+  let offset = 0;
+  const clock = {
+    now: () => Date.now() + offset,
+    advance: (ms: number) => {
+      offset += ms;
+    },
+  };
+  const service = createServiceClient({
+    baseUrl: sandbox.url,
+    apiKey: DEFAULT_API_KEY,
+    realIp: DEFAULT_REAL_IP,
+    maxAttempts: 1,
+    // Not below 250: the transport's first retry waits at least 250 ms (p-retry refuses a smaller cap).
+    maxRetryWaitMs: 250,
+    ...options.client,
+  });
+  const store = createMemoryStore({ now: clock.now });
+  const logger = createMemoryLogger();
+  const queues = timeScaled(createMemoryQueues(), options.timeScale ?? 0.01);
+
+  const scheduled: CoreHarness["scheduled"] = [];
+  const notifications: CoreHarness["notifications"] = [];
+  const delivered: Delivered[] = [];
+  const scheduler = createJobScheduler(queues);
+  const jobs: JobScheduler = {
+    async schedule(job, opts) {
+      scheduled.push({ job, options: opts });
+      await scheduler.schedule(job, opts);
+    },
+  };
+  const realNotifier = createNotifier(queues, { store, gapMs: () => 0 });
+  const notifier: Notifier = {
+    async post(conversation, reply, dedupKey) {
+      notifications.push({ conversation, reply, ...(dedupKey !== undefined && { dedupKey }) });
+      await realNotifier.post(conversation, reply, dedupKey);
+    },
+  };
+  const deps: CoreDeps = {
+    service,
+    store,
+    jobs,
+    notifier,
+    now: clock.now,
+    logger,
+    settings: { ...baseSettings, ...options.settings },
+  };
+  const core = createCore(deps, options.registry ?? { commands, actions: actionHandlers });
+  const workers: JobWorker[] = [
+    await startTrackedWorker(queues, options.tracked?.(deps) ?? createTrackedHandlers(deps), { logger }),
+    await startNotifyWorker(queues, { adapters: recordingAdapters(delivered), logger, gapMs: () => 0 }),
+  ];
+
+  async function waitFor(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      await sleep(10);
+    }
+  }
+
+  async function settle(timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const counts = await Promise.all(["tracked", "notify"].map((q) => queues.counts(q)));
+      if (counts.every((c) => c.waiting + c.active + c.delayed === 0)) return;
+      if (Date.now() > deadline) throw new Error(`jobs still running after ${timeoutMs} ms`);
+      await sleep(10);
+    }
+  }
+
+  return {
+    sandbox,
+    service,
+    store,
+    deps,
+    core,
+    logger,
+    clock,
+    scheduled,
+    notifications,
+    delivered,
+    run: (actor, line, conversation = channel) =>
+      core.handle({ kind: "command", actor, conversation, text: line }),
+    click: (actor, token, conversation = channel) =>
+      core.handle({ kind: "action", actor, conversation, token }),
+    waitFor,
+    settle,
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+      await queues.close();
+      await sandbox.close();
+      await store.close();
+    },
+  };
+}
+
+/**
+ * Harnesses closed after each test: `const harness = useCoreHarness({ …defaults })` at the top of
+ * a file, then `const h = await harness.setup({ …options for this test })` inside a test.
+ */
+export function useCoreHarness(defaults: CoreHarnessOptions = {}) {
+  const open: CoreHarness[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((h) => h.close()));
+  });
+  return {
+    async setup(options: CoreHarnessOptions = {}): Promise<CoreHarness> {
+      const harness = await createCoreHarness({ ...defaults, ...options });
+      open.push(harness);
+      return harness;
+    },
+  };
+}
+
+/**
+ * A dispatcher that gives up on a request whose response headers take longer than `ms`, as
+ * undici's own headers timeout would: `client: { dispatcher: headersTimeoutDispatcher(150) }`
+ * plus `sandbox.inject(label, { kind: "delay", ms: 400 })` gives a timeout in test time. (The
+ * client's own timeouts are seconds long, and undici runs timeouts above 1 s on a coarse timer.)
+ */
+export function headersTimeoutDispatcher(ms: number): Dispatcher {
+  const agent = new Agent();
+  const dispatch = agent.dispatch.bind(agent);
+  agent.dispatch = (options, handler) => {
+    let timer: NodeJS.Timeout | undefined;
+    const stop = () => clearTimeout(timer);
+    const wrapped = new Proxy(handler, {
+      get(target, property) {
+        const t = target as Record<PropertyKey, (...args: unknown[]) => unknown>;
+        if (property === "onConnect") {
+          return (abort: (error: Error) => void, context: unknown) => {
+            timer = setTimeout(() => abort(new errors.HeadersTimeoutError()), ms);
+            return t.onConnect?.call(target, abort, context);
+          };
+        }
+        if (property === "onHeaders" || property === "onError") {
+          return (...args: unknown[]) => {
+            stop();
+            return t[property]?.apply(target, args);
+          };
+        }
+        const value = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    return dispatch(options, wrapped);
+  };
+  return agent;
+}
