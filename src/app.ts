@@ -3,11 +3,13 @@ import { userInfo } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { Redis } from "ioredis";
 import { createConsoleAdapter } from "../adapters/console/index.js";
+import { createSlackAdapter, type SlackAdapter } from "../adapters/slack/index.js";
 import { createTelegramAdapter, type TelegramAdapter } from "../adapters/telegram/index.js";
 import type { Config } from "./config.js";
 import { actionHandlers, commands } from "./core/commands/index.js";
 import { type Core, createCore } from "./core/core.js";
 import type { CoreDeps } from "./core/deps.js";
+import { homeSummary } from "./core/home.js";
 import type { Actor, ConversationRef, Platform } from "./core/invocation.js";
 import type { ChatAdapter } from "./core/ports.js";
 import { createTrackedHandlers } from "./core/tracking/index.js";
@@ -154,6 +156,21 @@ export async function startApp(options: AppOptions): Promise<App> {
     health.add({ name: "telegram", ready: () => telegram?.ready() ?? false });
     await telegram.start();
   }
+  let slack: SlackAdapter | undefined;
+  if (config.slack) {
+    slack = createSlackAdapter({
+      config: config.slack,
+      core,
+      store,
+      logger,
+      homeReply: (actor) => homeSummary(deps, { actor, commands }),
+      fallback: (conversation, reply) => deps.notifier.post(conversation, reply),
+    });
+    adapters.set("slack", slack);
+    if (slack.route) routes.push(slack.route);
+    health.add({ name: "slack", ready: () => slack?.ready() ?? false });
+    await slack.start();
+  }
 
   const workers: JobWorker[] = [
     await startTrackedWorker(queues, createTrackedHandlers(deps), { logger }),
@@ -178,6 +195,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   });
   // Stops taking updates and finishes those in flight while the queues still take their replies.
   if (telegram) closers.push(() => telegram.stop());
+  if (slack) closers.push(() => slack.close());
   health.add({ name: "queues", ready: () => true });
 
   let stopped = false;

@@ -22,9 +22,13 @@ export interface ActionListenerOptions {
 
 type Click = BlockAction<ButtonAction>;
 
-const str = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
+const str = (value: unknown): string | undefined =>
+  typeof value === "string" && value !== "" ? value : undefined;
 
-export function toActionInvocation(body: Click, action: ButtonAction): Extract<Invocation, { kind: "action" }> {
+export function toActionInvocation(
+  body: Click,
+  action: ButtonAction,
+): Extract<Invocation, { kind: "action" }> {
   const threadTs = str(body.message?.thread_ts) ?? str(body.container.thread_ts);
   return {
     kind: "action",
@@ -46,10 +50,12 @@ const channelOf = (body: Click): string => body.channel?.id ?? str(body.containe
 
 export function registerActions(app: App, options: ActionListenerOptions): void {
   app.action({ type: "block_actions" }, async ({ ack, body, action }) => {
-    await ack();
     // Buttons of other apps or link buttons: nothing of ours to run.
-    if (action.type !== "button" || !action.action_id.startsWith(ACTION_ID_PREFIX)) return;
-    await options.inflight.run(() => runAction(body as Click, action, options));
+    if (action.type !== "button" || !action.action_id.startsWith(ACTION_ID_PREFIX)) return ack();
+    await options.inflight.run(async () => {
+      await ack();
+      await runAction(body as Click, action, options);
+    });
   });
 }
 
@@ -70,6 +76,9 @@ async function runAction(body: Click, action: ButtonAction, options: ActionListe
     const lead = reply.replacesOriginal ? [pressedByBlock(action.text.text, body.user.id)] : [];
     await options.delivery.answer(target, reply, lead);
   } catch (error) {
-    options.logger.error({ err: error, channel: target.channel }, "could not deliver the answer to a Slack button");
+    options.logger.error(
+      { err: error, channel: target.channel },
+      "could not deliver the answer to a Slack button",
+    );
   }
 }

@@ -44,8 +44,11 @@ export function toCommandInvocation(command: SlashCommand): Extract<Invocation, 
 
 export function registerCommands(app: App, options: CommandListenerOptions): void {
   app.command(/.*/, async ({ command, ack }) => {
-    await ack();
-    await options.inflight.run(() => runCommand(command, options));
+    // Counted as in flight before the ack, so shutdown and tests never miss the work after it.
+    await options.inflight.run(async () => {
+      await ack();
+      await runCommand(command, options);
+    });
   });
 }
 
@@ -59,7 +62,8 @@ async function runCommand(command: SlashCommand, options: CommandListenerOptions
   try {
     const reply = await options.core.handle(toCommandInvocation(command));
     notice.cancel();
-    const lead = reply.visibility === "public" ? [ranByBlock(`/${commandLine(command)}`, command.user_id)] : [];
+    const lead =
+      reply.visibility === "public" ? [ranByBlock(`/${commandLine(command)}`, command.user_id)] : [];
     await options.delivery.answer(target, reply, lead);
   } catch (error) {
     // core.handle never throws; this is Slack refusing the answer twice and the queue being down.

@@ -42,7 +42,8 @@ export interface Delivery {
 }
 
 /** Slack refuses an empty `blocks` list: a text-only message has none. */
-const body = (m: SlackMessage) => (m.blocks.length > 0 ? { text: m.text, blocks: m.blocks } : { text: m.text });
+const body = (m: SlackMessage) =>
+  m.blocks.length > 0 ? { text: m.text, blocks: m.blocks } : { text: m.text };
 
 export function createDelivery(options: DeliveryOptions): Delivery {
   const { web, responses, logger } = options;
@@ -51,7 +52,10 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   async function viaResponseUrl(target: Interaction, payload: ResponsePayload): Promise<boolean> {
     if (!responses.allows(target.responseUrl)) {
       if (target.responseUrl !== undefined) {
-        logger.warn({ channel: target.channel }, "response_url origin not allowed; answering with the Web API");
+        logger.warn(
+          { channel: target.channel },
+          "response_url origin not allowed; answering with the Web API",
+        );
       }
       return false;
     }

@@ -18,7 +18,10 @@ export class SlackApiError extends Error {
     code: string,
     options: { retryable?: boolean; retryAfterMs?: number; cause?: unknown } = {},
   ) {
-    super(`Slack ${method} failed: ${code}`, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      `Slack ${method} failed: ${code}`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.method = method;
     this.code = code;
     this.retryable = options.retryable ?? isRetryableCode(code);

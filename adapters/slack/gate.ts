@@ -78,7 +78,11 @@ export function createSlackGate(options: GateOptions): SlackGate {
       }
       const identity = requestIdentity(body);
       if (identity === undefined) return { ok: true };
-      const first = await options.store.setIfNotExists(`slack:request:${team ?? "-"}:${identity}`, "1", ttlMs);
+      const first = await options.store.setIfNotExists(
+        `slack:request:${team ?? "-"}:${identity}`,
+        "1",
+        ttlMs,
+      );
       return first ? { ok: true } : { ok: false, reason: "duplicate", identity };
     },
   };

@@ -62,7 +62,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Events
     nowMs: options.now(),
   });
   if (!verdict.ok) {
-    options.logger.warn({ reason: verdict.reason }, `refused a Slack request: ${verifyFailureHint(verdict.reason)}`);
+    options.logger.warn(
+      { reason: verdict.reason },
+      `refused a Slack request: ${verifyFailureHint(verdict.reason)}`,
+    );
     return sendText(res, 401, "invalid signature");
   }
   const body = parseSlackBody(raw, contentType);

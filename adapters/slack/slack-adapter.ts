@@ -1,4 +1,4 @@
-import { App, HTTPReceiver, type Middleware, type AnyMiddlewareArgs, SocketModeReceiver } from "@slack/bolt";
+import { type AnyMiddlewareArgs, App, HTTPReceiver, type Middleware, SocketModeReceiver } from "@slack/bolt";
 import { type Clock, systemClock } from "../../src/clock.js";
 import type { SlackConfig } from "../../src/config.js";
 import type { Actor, ConversationRef, Invocation } from "../../src/core/invocation.js";
@@ -48,6 +48,8 @@ export interface SlackAdapter extends ChatAdapter {
   start(): Promise<void>;
   /** True once Slack accepted the token (and the socket is up, in Socket Mode). */
   ready(): boolean;
+  /** Resolves when no command or click is being worked on (bounded). */
+  idle(timeoutMs?: number): Promise<void>;
   /** Stops taking requests and waits (bounded) for answers still being worked on. */
   close(timeoutMs?: number): Promise<void>;
 }
@@ -65,7 +67,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
         logger: slackLogger,
         installerOptions: { clientOptions: webClientOptions(config.apiUrl, slackLogger) },
       })
-    : new HTTPReceiver({ signingSecret: config.signingSecret, signatureVerification: false, logger: slackLogger });
+    : new HTTPReceiver({
+        signingSecret: config.signingSecret,
+        signatureVerification: false,
+        logger: slackLogger,
+      });
   const app = new App({
     token: config.botToken,
     receiver,
@@ -117,7 +123,10 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     await app.init();
     if (socketMode) await app.start();
     state.ready = true;
-    logger.info({ mode: socketMode ? "socket" : "http", path: socketMode ? undefined : SLACK_EVENTS_PATH }, "Slack adapter ready");
+    logger.info(
+      { mode: socketMode ? "socket" : "http", path: socketMode ? undefined : SLACK_EVENTS_PATH },
+      "Slack adapter ready",
+    );
   }
 
   async function attempt(): Promise<void> {
@@ -140,6 +149,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     start: attempt,
     ready: () => state.ready && !state.closed,
     send: (conversation, reply) => delivery.send(conversation, reply),
+    idle: (timeoutMs = 10_000) => inflight.idle(timeoutMs),
     async close(timeoutMs = 10_000) {
       state.closed = true;
       clearTimeout(state.retry);

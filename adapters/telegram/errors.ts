@@ -25,7 +25,8 @@ export function classifySendError(error: unknown): SendFailure {
       return { code: "telegram_rate_limited", retryable: true, retryAfterMs: seconds * 1000 };
     }
     if (status >= 500) return { code: "telegram_unavailable", retryable: true };
-    if (status === 403 || GONE.test(error.description)) return { code: "telegram_chat_gone", retryable: false };
+    if (status === 403 || GONE.test(error.description))
+      return { code: "telegram_chat_gone", retryable: false };
     return { code: "telegram_refused", retryable: false };
   }
   if (error instanceof HttpError) return { code: "telegram_network", retryable: true };
@@ -49,7 +50,12 @@ export const isNotModified = (error: unknown): boolean =>
  */
 export function logSafe(error: unknown): Record<string, unknown> {
   if (error instanceof GrammyError) {
-    return { name: error.name, method: error.method, error_code: error.error_code, description: error.description };
+    return {
+      name: error.name,
+      method: error.method,
+      error_code: error.error_code,
+      description: error.description,
+    };
   }
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;

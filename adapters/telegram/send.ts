@@ -36,7 +36,7 @@ export function createTelegramSender(api: Api): TelegramSender {
     const ids: number[] = [];
     for (const [index, chunk] of chunks.entries()) {
       const last = index === chunks.length - 1;
-      const message = await api.sendMessage(conversation.id, chunk, {
+      const message = await api.sendMessage(chatIdOf(conversation), chunk, {
         ...textOptions,
         ...threadOf(conversation),
         ...(index === 0 &&
@@ -54,10 +54,14 @@ export function createTelegramSender(api: Api): TelegramSender {
     const ids: number[] = [];
     for (const file of rendered.files) {
       const caption = captionOf(file, ids.length === 0 ? rendered.caption : undefined);
-      const message = await api.sendDocument(conversation.id, new InputFile(file.bytes, safeFilename(file.filename)), {
-        ...threadOf(conversation),
-        ...(caption !== undefined && { caption, parse_mode: "HTML" as const }),
-      });
+      const message = await api.sendDocument(
+        chatIdOf(conversation),
+        new InputFile(file.bytes, safeFilename(file.filename)),
+        {
+          ...threadOf(conversation),
+          ...(caption !== undefined && { caption, parse_mode: "HTML" as const }),
+        },
+      );
       ids.push(message.message_id);
     }
     return ids;
@@ -76,9 +80,11 @@ export function createTelegramSender(api: Api): TelegramSender {
     try {
       if (first === undefined) {
         // A result of only files: the old text stays, its buttons go.
-        await api.editMessageReplyMarkup(conversation.id, messageId, { reply_markup: { inline_keyboard: [] } });
+        await api.editMessageReplyMarkup(chatIdOf(conversation), messageId, {
+          reply_markup: { inline_keyboard: [] },
+        });
       } else {
-        await api.editMessageText(conversation.id, messageId, first, {
+        await api.editMessageText(chatIdOf(conversation), messageId, first, {
           ...textOptions,
           ...(rest.length === 0 && rendered.keyboard && { reply_markup: rendered.keyboard }),
         });
@@ -100,6 +106,10 @@ export function createTelegramSender(api: Api): TelegramSender {
 }
 
 const textOptions = { parse_mode: "HTML", link_preview_options: { is_disabled: true } } as const;
+
+/** Chat ids travel as strings in the core; the Bot API takes numeric ids as numbers. */
+const chatIdOf = (conversation: ConversationRef): number | string =>
+  /^-?\d{1,16}$/.test(conversation.id) ? Number(conversation.id) : conversation.id;
 
 /** Telegram forum topics: the thread a conversation lives in. */
 function threadOf(conversation: ConversationRef): { message_thread_id?: number } {

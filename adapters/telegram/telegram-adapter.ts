@@ -89,12 +89,18 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     const failure = classifySendError(error);
     const fields = { chatId: conversation.id, code: failure.code, err: logSafe(error) };
     if (!failure.retryable || options.notifier === undefined) {
-      logger.warn(fields, "telegram: could not post a reply; check that the bot is still a member of this chat");
+      logger.warn(
+        fields,
+        "telegram: could not post a reply; check that the bot is still a member of this chat",
+      );
       return;
     }
     logger.warn(fields, "telegram: reply not sent now; queued for retry");
     await options.notifier.post(conversation, reply).catch((queueError: unknown) => {
-      logger.error({ ...fields, queueError: logSafe(queueError) }, "telegram: a reply was lost (queue failed)");
+      logger.error(
+        { ...fields, queueError: logSafe(queueError) },
+        "telegram: a reply was lost (queue failed)",
+      );
     });
   }
 
@@ -116,7 +122,10 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     }),
   );
   bot.catch((error) => {
-    logger.error({ updateId: error.ctx.update.update_id, err: logSafe(error.error) }, "telegram: update failed");
+    logger.error(
+      { updateId: error.ctx.update.update_id, err: logSafe(error.error) },
+      "telegram: update failed",
+    );
   });
 
   const handle = async (update: Update) => {
@@ -178,7 +187,10 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
         logger.info({}, "telegram: webhook mode without PUBLIC_URL; register the webhook yourself");
       }
       state = "running";
-      logger.info({ bot: bot.botInfo.username, mode: webhookSecret ? "webhook" : "polling" }, "telegram: ready");
+      logger.info(
+        { bot: bot.botInfo.username, mode: webhookSecret ? "webhook" : "polling" },
+        "telegram: ready",
+      );
     },
     ready: () => state === "running",
     async send(conversation, reply) {

@@ -50,7 +50,9 @@ export const hostServiceSchema = z.object({
     standard_131k_initial: z.number(),
     frequent_65k: z.number(),
     frequent_131k: z.number(),
-  }),
+  })
+    // Rates are data: a rate the spec does not name yet is kept, not dropped.
+    .catchall(z.number()),
 });
 
 export const amlServiceSchema = z.object({

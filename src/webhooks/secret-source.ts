@@ -18,7 +18,7 @@ export interface SecretSourceOptions {
   now?: Clock;
   /** How long stored secrets are trusted without reloading (default 10 s). */
   ttlMs?: number;
-  /** Least time between two reloads forced by a mismatch (default 1 s). */
+  /** Least time between two reloads forced by a mismatch (default 250 ms). */
   minReloadMs?: number;
 }
 
@@ -37,7 +37,7 @@ interface Entry {
 export function createSecretSource(options: SecretSourceOptions): SecretSource {
   const now = options.now ?? Date.now;
   const ttlMs = options.ttlMs ?? 10_000;
-  const minReloadMs = options.minReloadMs ?? 1_000;
+  const minReloadMs = options.minReloadMs ?? 250;
   const cache = new Map<WebhookFamily, Entry>();
   const loading = new Map<WebhookFamily, Promise<Entry>>();
 

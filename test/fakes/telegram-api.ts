@@ -40,7 +40,11 @@ export type FakeFailure =
   | { kind: "error"; code: number; description: string };
 
 type Answer = { status: number; body: unknown };
-type Handler = (params: Record<string, unknown>, files: UploadedFile[], res: ServerResponse) => Promise<Answer>;
+type Handler = (
+  params: Record<string, unknown>,
+  files: UploadedFile[],
+  res: ServerResponse,
+) => Promise<Answer>;
 
 export interface FakeTelegramOptions {
   token?: string;
@@ -56,7 +60,12 @@ export type FakeTelegramApi = Awaited<ReturnType<typeof createFakeTelegramApi>>;
 
 export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
   const token = options.token ?? FAKE_BOT_TOKEN;
-  const me = { id: options.botId ?? 123456, is_bot: true, first_name: "Ops", username: options.username ?? "opsbot_test_bot" };
+  const me = {
+    id: options.botId ?? 123456,
+    is_bot: true,
+    first_name: "Ops",
+    username: options.username ?? "opsbot_test_bot",
+  };
   const calls: TelegramCall[] = [];
   const failures: { method: string; failure: FakeFailure; remaining: number }[] = [];
   const messages: FakeMessage[] = [];
@@ -97,8 +106,10 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
     const raw = typeof params[key] === "string" ? (params[key] as string) : "";
     const parsed = params.parse_mode === "HTML" ? parseTelegramHtml(raw) : { ok: true as const, text: raw };
     if (!parsed.ok) return { error: bad(400, parsed.error) };
-    if (key === "text" && parsed.text.trim() === "") return { error: bad(400, "Bad Request: message text is empty") };
-    if (parsed.text.length > limit) return { error: bad(400, `Bad Request: message ${key === "text" ? "is" : "caption is"} too long`) };
+    if (key === "text" && parsed.text.trim() === "")
+      return { error: bad(400, "Bad Request: message text is empty") };
+    if (parsed.text.length > limit)
+      return { error: bad(400, `Bad Request: message ${key === "text" ? "is" : "caption is"} too long`) };
     return { text: parsed.text, html: raw };
   }
 
@@ -122,7 +133,14 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
     chat: { id: Number(m.chatId), type: m.chatId.startsWith("-") ? "supergroup" : "private" },
     text: m.text,
     ...(m.replyMarkup && { reply_markup: m.replyMarkup }),
-    ...(m.document && { document: { file_id: `file-${m.message_id}`, file_unique_id: `u${m.message_id}`, file_name: m.document.filename, file_size: m.document.bytes.length } }),
+    ...(m.document && {
+      document: {
+        file_id: `file-${m.message_id}`,
+        file_unique_id: `u${m.message_id}`,
+        file_name: m.document.filename,
+        file_size: m.document.bytes.length,
+      },
+    }),
   });
 
   const findMessage = (params: Record<string, unknown>) =>
@@ -131,7 +149,10 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
   const handlers: Record<string, Handler> = {
     getMe: async () => ok(me),
     setWebhook: async (p) => {
-      state.webhook = { url: String(p.url ?? ""), ...(typeof p.secret_token === "string" && { secretToken: p.secret_token }) };
+      state.webhook = {
+        url: String(p.url ?? ""),
+        ...(typeof p.secret_token === "string" && { secretToken: p.secret_token }),
+      };
       return ok(true);
     },
     deleteWebhook: async () => {
@@ -142,7 +163,8 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
       const list = p.commands as { command: string; description: string }[];
       for (const c of list) {
         if (!/^[a-z0-9_]{1,32}$/.test(c.command)) return bad(400, "Bad Request: BOT_COMMAND_INVALID");
-        if (c.description.length < 1 || c.description.length > 256) return bad(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID");
+        if (c.description.length < 1 || c.description.length > 256)
+          return bad(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID");
       }
       state.commands = list;
       return ok(true);
@@ -153,7 +175,9 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
       const read = readText(p, "text", TEXT_LIMIT);
       if ("error" in read) return read.error as Answer;
       const markup = p.reply_markup as InlineMarkup | undefined;
-      return ok(toApiMessage(store(p, { text: read.text, html: read.html, ...(markup && { replyMarkup: markup }) })));
+      return ok(
+        toApiMessage(store(p, { text: read.text, html: read.html, ...(markup && { replyMarkup: markup }) })),
+      );
     },
     editMessageText: async (p) => {
       const refusal = chatRefusal(p) ?? checkMarkup(p.reply_markup);
@@ -164,7 +188,10 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
       if ("error" in read) return read.error as Answer;
       const markup = p.reply_markup as InlineMarkup | undefined;
       if (read.html === message.html && JSON.stringify(markup) === JSON.stringify(message.replyMarkup)) {
-        return bad(400, "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message");
+        return bad(
+          400,
+          "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
+        );
       }
       Object.assign(message, { text: read.text, html: read.html });
       if (markup) message.replyMarkup = markup;
@@ -197,7 +224,11 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
       if (file.bytes.length === 0) return bad(400, "Bad Request: file must be non-empty");
       const caption = p.caption === undefined ? undefined : readText(p, "caption", CAPTION_LIMIT);
       if (caption && "error" in caption) return caption.error as Answer;
-      const document = { filename: file.filename, bytes: file.bytes, ...(caption && { caption: caption.text }) };
+      const document = {
+        filename: file.filename,
+        bytes: file.bytes,
+        ...(caption && { caption: caption.text }),
+      };
       return ok(toApiMessage(store(p, { document, text: caption?.text ?? "", html: caption?.html ?? "" })));
     },
     getUpdates: async (p, _files, res) => ok(await polling.take(p, res)),
@@ -214,13 +245,20 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
 
   function failureAnswer(failure: FakeFailure): Answer {
     if (failure.kind === "429") {
-      return bad(429, `Too Many Requests: retry after ${failure.retryAfter}`, { retry_after: failure.retryAfter });
+      return bad(429, `Too Many Requests: retry after ${failure.retryAfter}`, {
+        retry_after: failure.retryAfter,
+      });
     }
     if (failure.kind === "500") return bad(500, "Internal Server Error");
     return bad(failure.code, failure.description);
   }
 
-  async function answer(res: ServerResponse, method: string, params: Record<string, unknown>, files: UploadedFile[]): Promise<Answer> {
+  async function answer(
+    res: ServerResponse,
+    method: string,
+    params: Record<string, unknown>,
+    files: UploadedFile[],
+  ): Promise<Answer> {
     const failure = method === "getUpdates" ? undefined : takeFailure(method);
     if (failure) return failureAnswer(failure);
     const handler = handlers[method];
@@ -234,7 +272,10 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
     if (!match) return reply(res, bad(404, "Not Found"));
     if (match[1] !== token) return reply(res, bad(401, "Unauthorized"));
     const method = match[2] ?? "";
-    const { params, files } = parseBotApiBody(String(req.headers["content-type"] ?? ""), Buffer.concat(chunks));
+    const { params, files } = parseBotApiBody(
+      String(req.headers["content-type"] ?? ""),
+      Buffer.concat(chunks),
+    );
     const result = await answer(res, method, params, files);
     calls.push({ method, params, files, at: Date.now(), status: result.status });
     reply(res, result);
@@ -251,13 +292,18 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
     url,
     token,
     me,
-    calls: (method?: string): TelegramCall[] => (method ? calls.filter((c) => c.method === method) : [...calls]),
+    calls: (method?: string): TelegramCall[] =>
+      method ? calls.filter((c) => c.method === method) : [...calls],
     /** The next `times` calls of `method` ("*": any method) fail this way. */
     fail(method: string, failure: FakeFailure, times = 1): void {
       failures.push({ method, failure, remaining: times });
     },
     /** Every later call into this chat fails like Telegram's 403 for a bot the user blocked. */
-    refuseChat(chatId: number | string, status = 403, description = "Forbidden: bot was blocked by the user"): void {
+    refuseChat(
+      chatId: number | string,
+      status = 403,
+      description = "Forbidden: bot was blocked by the user",
+    ): void {
       refusedChats.set(String(chatId), bad(status, description));
     },
     /** The bot's messages in a chat, oldest first, with edits applied. */

@@ -1,5 +1,5 @@
 import type { Block, Button, Field, FileAttachment, Reply } from "../../../src/core/reply.js";
-import { clipMrkdwn, clipPlain, inertText, plainText, spanToMrkdwn, spansToMrkdwn } from "./mrkdwn.js";
+import { clipMrkdwn, clipPlain, inertText, plainText, spansToMrkdwn, spanToMrkdwn } from "./mrkdwn.js";
 
 /**
  * Reply → Block Kit. Every text passes through `mrkdwn.ts`; every Block Kit limit is enforced
@@ -164,7 +164,9 @@ function fitBlockCount(blocks: SlackBlock[]): SlackBlock[] {
   const dropped = others.length - keep;
   const notice: SlackBlock = {
     type: "context",
-    elements: [mrkdwn(`… ${dropped} more part${dropped === 1 ? "" : "s"} not shown (Slack shows 50 blocks).`)],
+    elements: [
+      mrkdwn(`… ${dropped} more part${dropped === 1 ? "" : "s"} not shown (Slack shows 50 blocks).`),
+    ],
   };
   return [...others.slice(0, keep), notice, ...actions];
 }

@@ -67,4 +67,5 @@ export function publishedCommands(commands: readonly CommandDefinition[]): BotCo
 }
 
 const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-const clip = (s: string): string => (s.length > DESCRIPTION_MAX ? `${s.slice(0, DESCRIPTION_MAX - 1)}…` : s || "-");
+const clip = (s: string): string =>
+  s.length > DESCRIPTION_MAX ? `${s.slice(0, DESCRIPTION_MAX - 1)}…` : s || "-";

@@ -62,7 +62,12 @@ async function servedOnly(ctx: Context, next: NextFunction, deps: HandlerDeps, v
   if (ctx.callbackQuery) return answer(ctx, deps, { text: refusalLine(chat.id), show_alert: true });
   const text = ctx.message?.text;
   if (text === undefined) return;
-  const read = readCommand({ text, entities: ctx.message?.entities }, ctx.me.username, chat.type === "private", verbs);
+  const read = readCommand(
+    { text, entities: ctx.message?.entities },
+    ctx.me.username,
+    chat.type === "private",
+    verbs,
+  );
   if (read.kind === "ignore" || (read.kind === "text" && chat.type !== "private")) return;
   deps.logger.info(
     { chatId: chat.id, chatType: chat.type },
@@ -91,7 +96,12 @@ async function onButton(ctx: Filter<Context, "callback_query:data">, deps: Handl
   const message = query.message;
   const topic = message && "is_topic_message" in message ? topicOf(message) : undefined;
   const conversation = conversationOf(ctx.chat ?? { id: query.from.id }, topic);
-  const invocation: Invocation = { kind: "action", actor: actorOf(query.from), conversation, token: query.data };
+  const invocation: Invocation = {
+    kind: "action",
+    actor: actorOf(query.from),
+    conversation,
+    token: query.data,
+  };
   const work = deps.core.handle(invocation);
   const quick = await settledWithin(work, deps.answerWithinMs);
   if (quick === undefined) await answer(ctx, deps);

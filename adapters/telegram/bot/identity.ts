@@ -3,7 +3,9 @@ import type { Actor, ConversationRef } from "../../../src/core/invocation.js";
 
 /** A Telegram user as the core knows them: roles are looked up as `telegram:<id>`. */
 export function actorOf(user: User): Actor {
-  const name = user.username ? `@${user.username}` : [user.first_name, user.last_name].filter(Boolean).join(" ");
+  const name = user.username
+    ? `@${user.username}`
+    : [user.first_name, user.last_name].filter(Boolean).join(" ");
   return { platform: "telegram", userId: String(user.id), ...(name && { displayName: name }) };
 }
 
@@ -17,6 +19,9 @@ export function conversationOf(chat: Pick<Chat, "id">, topicId?: number): Conver
 }
 
 /** Forum topics only: in a plain group `message_thread_id` names a reply thread, not a place to post. */
-export function topicOf(message: { is_topic_message?: boolean; message_thread_id?: number }): number | undefined {
+export function topicOf(message: {
+  is_topic_message?: boolean;
+  message_thread_id?: number;
+}): number | undefined {
   return message.is_topic_message ? message.message_thread_id : undefined;
 }

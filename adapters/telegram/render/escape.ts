@@ -5,7 +5,7 @@
  * we never meant to post.
  */
 export function escapeHtml(text: string): string {
-  return clean(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return clean(text);
 }
 
 /** For attribute values (`href`), where a `"` would end the attribute. */
@@ -13,7 +13,8 @@ export const escapeAttribute = (text: string): string => escapeHtml(text).replac
 
 // C0 controls other than tab and newline, DEL, and lone surrogates: Telegram rejects text that
 // is not valid UTF-8, and control characters have no business in a chat message.
-const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 export const clean = (text: string): string => text.replace(UNSAFE, "");
 

@@ -68,7 +68,8 @@ function renderSpan(span: Span, muted: boolean): string {
   if (body === "") return "";
   // Telegram does not nest entities inside <code>, so a code span with a link stays a link.
   if (span.href !== undefined && isSafeHref(span.href)) {
-    const inner = span.style === "bold" ? `<b>${body}</b>` : span.style === "italic" ? `<i>${body}</i>` : body;
+    const inner =
+      span.style === "bold" ? `<b>${body}</b>` : span.style === "italic" ? `<i>${body}</i>` : body;
     return `<a href="${escapeAttribute(span.href)}">${inner}</a>`;
   }
   switch (span.style) {

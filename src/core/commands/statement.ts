@@ -7,7 +7,7 @@ import { actorKey, conversationKey } from "../invocation.js";
 import { rememberOrigin } from "../origins.js";
 import { statementTokenId } from "../parse/dates.js";
 import { parseStatementArgs, type StatementArgs } from "../parse/statement-args.js";
-import { renderStatementOrdered, statementErrorLine } from "../render/statement.js";
+import { renderStatementOrdered, specificStatementLine } from "../render/statement.js";
 import { errorReply } from "../reply.js";
 import { STATEMENT_FIRST_POLL_MS, statementPollJobId, wasStatementDelivered } from "../tracking/statement.js";
 
@@ -90,8 +90,10 @@ async function order(ctx: CommandContext, args: StatementArgs): Promise<ReportRe
     }
     return reply;
   } catch (error) {
-    const line = statementErrorLine(error);
-    await audit(ctx, args, { error: line });
+    const line = specificStatementLine(error);
+    await audit(ctx, args, { error: line ?? (error instanceof Error ? error.message : String(error)) });
+    // Undocumented failures go to the core as they are: its line and its log share one ref.
+    if (line === undefined) throw error;
     throw new UserError(line, { code: "statement_refused", cause: error });
   }
 }

@@ -98,8 +98,15 @@ export const renderStatementGaveUp = (orderNo: string, hours: string): Reply =>
 const codeOf = (code: number | string | undefined): string => (code === undefined ? "" : ` (code ${code})`);
 
 /** One line for a failed reports call; `orderNo` when the order exists already. */
-export function statementErrorLine(error: unknown, orderNo?: string): string {
-  if (!isServiceError(error)) return toUserLine(error);
+export const statementErrorLine = (error: unknown, orderNo?: string): string =>
+  specificStatementLine(error, orderNo) ?? toUserLine(error);
+
+/**
+ * The line for a reports error the spec documents (400 checksum, 402, 409, 410, 422, 429, a
+ * sha256 mismatch); undefined for the rest, which the core's generic error lines cover.
+ */
+export function specificStatementLine(error: unknown, orderNo?: string): string | undefined {
+  if (!isServiceError(error)) return undefined;
   const which = orderNo === undefined ? "the statement" : `statement ${orderNo}`;
   const said = clip(error.message, 160).replace(/[.\s]+$/, "");
   if (error.kind === "invalid_reply" && error.endpoint === "reports.download") {
@@ -123,6 +130,6 @@ export function statementErrorLine(error: unknown, orderNo?: string): string {
       return `The service rejected the statement request: ${details}.`;
     }
     default:
-      return toUserLine(error);
+      return undefined;
   }
 }

@@ -30,6 +30,8 @@ const CONTEXT_TTL_MS = 3 * 24 * 60 * 60_000;
 /** Big orders take a while (50 chunks, external providers' late hashes): poll for up to 6 hours. */
 export const ORCHESTRATOR_POLL_BUDGET_MS = 6 * 60 * 60_000;
 export const ORCHESTRATOR_FIRST_POLL_MS = 5_000;
+/** How many polls must find no order before the bot says it was never accepted. */
+const NOT_FOUND_POLLS = 3;
 
 const contextKey = (key: string): string => `orchestrator-order:${key}`;
 export const orchestratorJobId = (key: string): string => `poll-orchestrator:${key}`;
@@ -102,6 +104,10 @@ export function createPollOrchestratorHandler(
       status = await deps.service.orchestrator.status(key);
     } catch (error) {
       if (!isServiceError(error) || error.httpStatus !== 404) throw error;
+      // A create whose answer was lost may still be on its way: look again before concluding.
+      const attempt = job.attempt ?? 0;
+      const again = attempt < NOT_FOUND_POLLS - 1 ? delayFor(attempt) : null;
+      if (again !== null) return { again: true, delayMs: again };
       await post(
         job,
         `The orchestrator has no order with key ${key}: it was never accepted, so nothing was charged.`,

@@ -10,7 +10,12 @@ const spend = useSpendHarness();
 const START_SUN = 500 * SUN_PER_TRX;
 const DAY_COST_SUN = 48 * 65_000;
 
-const detail = (status: number, code: number, msg: string, headers?: Record<string, string>): SandboxReply => ({
+const detail = (
+  status: number,
+  code: number,
+  msg: string,
+  headers?: Record<string, string>,
+): SandboxReply => ({
   status,
   json: { detail: { code, msg } },
   ...(headers && { headers }),
@@ -51,7 +56,10 @@ describe("energy Confirm: service refusals, each one line saying nothing was cha
   it("1003 amount out of range", async () => {
     const h = await spend.setup();
     const { text } = await confirmWith(h, () =>
-      h.sandbox.inject("order5m.create", { kind: "reply", reply: detail(400, 1003, "Energy amount must be between 61000 and 650000") }),
+      h.sandbox.inject("order5m.create", {
+        kind: "reply",
+        reply: detail(400, 1003, "Energy amount must be between 61000 and 650000"),
+      }),
     );
     expect(text).toBe(
       "Not ordered: the service refused the amount (code 1003: Energy amount must be between 61000 and 650000). Nothing was charged.",
@@ -61,7 +69,9 @@ describe("energy Confirm: service refusals, each one line saying nothing was cha
 
   it("1005 payer address not configured", async () => {
     const h = await spend.setup();
-    const { text } = await confirmWith(h, () => h.sandbox.energy.setPayerConfigured(h.sandbox.account, false));
+    const { text } = await confirmWith(h, () =>
+      h.sandbox.energy.setPayerConfigured(h.sandbox.account, false),
+    );
     expect(text).toBe(
       "Not ordered: the service account has no payer address configured (code 1005); an admin must set it on the service. Nothing was charged.",
     );
@@ -110,7 +120,9 @@ describe("energy Confirm: service refusals, each one line saying nothing was cha
         reply: { status: 429, json: { message: "API rate limit exceeded" }, headers: { "retry-after": "2" } },
       }),
     );
-    expect(text).toBe("Not ordered: the service is busy (rate limit). Nothing was charged. Try again in 2 s.");
+    expect(text).toBe(
+      "Not ordered: the service is busy (rate limit). Nothing was charged. Try again in 2 s.",
+    );
     expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
     await expectNothingCharged(h, text);
   });

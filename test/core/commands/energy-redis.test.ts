@@ -35,10 +35,20 @@ describe("energy on Redis: two instances", () => {
   it("Confirm pressed on both instances at once places one order and charges once", async () => {
     const { h, a, b } = await twoInstances();
     const address = freshAddress("redis");
-    const quoteReply = await a.core.handle({ kind: "command", actor: operator, conversation: channel, text: `energy ${address} 65k` });
+    const quoteReply = await a.core.handle({
+      kind: "command",
+      actor: operator,
+      conversation: channel,
+      text: `energy ${address} 65k`,
+    });
     const confirm = tokenOf(quoteReply, /^Confirm/);
     const click = { kind: "action" as const, actor: operator, conversation: channel, token: confirm };
-    const replies = await Promise.all([a.core.handle(click), b.core.handle(click), a.core.handle(click), b.core.handle(click)]);
+    const replies = await Promise.all([
+      a.core.handle(click),
+      b.core.handle(click),
+      a.core.handle(click),
+      b.core.handle(click),
+    ]);
 
     const texts = replies.map(replyText);
     expect(texts.filter((t) => t.includes("Energy delegated"))).toHaveLength(1);
@@ -53,8 +63,18 @@ describe("energy on Redis: two instances", () => {
 
   it("Confirm on one instance and Cancel on the other: exactly one of them wins", async () => {
     const { h, a, b } = await twoInstances();
-    const quoteReply = await b.core.handle({ kind: "command", actor: operator, conversation: channel, text: `energy ${freshAddress("redis")} 65k` });
-    const press = (token: string) => ({ kind: "action" as const, actor: operator, conversation: channel, token });
+    const quoteReply = await b.core.handle({
+      kind: "command",
+      actor: operator,
+      conversation: channel,
+      text: `energy ${freshAddress("redis")} 65k`,
+    });
+    const press = (token: string) => ({
+      kind: "action" as const,
+      actor: operator,
+      conversation: channel,
+      token,
+    });
     const [confirmed, cancelled] = await Promise.all([
       a.core.handle(press(tokenOf(quoteReply, /^Confirm/))),
       b.core.handle(press(tokenOf(quoteReply, "Cancel"))),
@@ -67,9 +87,19 @@ describe("energy on Redis: two instances", () => {
 
   it("the daily limit is shared by every instance", async () => {
     const { h, a, b } = await twoInstances({ settings: { dailyLimitTrx: "5" } });
-    const run = (text: string) => ({ kind: "command" as const, actor: operator, conversation: channel, text });
+    const run = (text: string) => ({
+      kind: "command" as const,
+      actor: operator,
+      conversation: channel,
+      text,
+    });
     const first = await a.core.handle(run(`energy ${freshAddress("redis")} 65k`));
-    await a.core.handle({ kind: "action", actor: operator, conversation: channel, token: tokenOf(first, /^Confirm/) });
+    await a.core.handle({
+      kind: "action",
+      actor: operator,
+      conversation: channel,
+      token: tokenOf(first, /^Confirm/),
+    });
     const second = await b.core.handle(run(`energy ${freshAddress("redis")} 65k`));
     expect(replyText(second)).toContain("only 1.88 TRX is left today");
     expect(h.sandbox.calls("order5m.create")).toHaveLength(1);

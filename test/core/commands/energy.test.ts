@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { readAudit } from "../../../src/core/audit.js";
 import { findOrigin } from "../../../src/core/origins.js";
 import { spentTodaySun } from "../../../src/core/spend-guard.js";
-import { order5mIdempotencyKey } from "../../../src/service/idempotency.js";
 import { SUN_PER_TRX } from "../../../src/sandbox/accounts.js";
+import { order5mIdempotencyKey } from "../../../src/service/idempotency.js";
 import { channel, operator, replyButtons, replyText, viewer } from "../../support/core-harness.js";
 import { freshAddress, quote, useSpendHarness } from "../../support/spend-harness.js";
 
@@ -91,14 +91,45 @@ describe("energy: the quote", () => {
     expect(h.sandbox.calls("userinfo.get")).toHaveLength(2);
   });
 
+  it("shares its balance read with the balance command, and reads again after a spend", async () => {
+    const h = await spend.setup();
+    const { confirm } = await quote(h, `energy ${freshAddress()} 65k`);
+    expect(replyText(await h.run(operator, "balance"))).toContain("500");
+    expect(h.sandbox.calls("userinfo.get")).toHaveLength(1);
+    await h.click(operator, confirm);
+    const after = replyText((await quote(h, `energy ${freshAddress()} 65k`)).reply);
+    expect(after).toContain("Balance: 496.88 TRX, covers it");
+    expect(h.sandbox.calls("userinfo.get")).toHaveLength(2);
+  });
+
+  it("names the last known balance when a fresh read fails", async () => {
+    const h = await spend.setup();
+    await quote(h, `energy ${freshAddress()} 65k`);
+    h.clock.advance(16_000);
+    h.sandbox.inject("userinfo.get", {
+      kind: "reply",
+      reply: { status: 500, json: { status: "error", message: "internal error" } },
+    });
+    const body = replyText((await quote(h, `energy ${freshAddress()} 65k`)).reply);
+    expect(body).toMatch(
+      /Balance: unknown \(The service had a problem \(HTTP 500\); try again later; last read 500 TRX at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)/,
+    );
+  });
+
   it("still quotes when the balance cannot be read, and says so", async () => {
     const h = await spend.setup();
     h.sandbox.inject("userinfo.get", {
       kind: "reply",
-      reply: { status: 429, json: { message: "API rate limit exceeded", request_id: "r1" }, headers: { "retry-after": "40" } },
+      reply: {
+        status: 429,
+        json: { message: "API rate limit exceeded", request_id: "r1" },
+        headers: { "retry-after": "40" },
+      },
     });
     const { reply } = await quote(h, `energy ${freshAddress()} 65k`);
-    expect(replyText(reply)).toContain("Balance: unknown (The service is busy (rate limit); try again in 40 s)");
+    expect(replyText(reply)).toContain("Balance: unknown (the account endpoint allows 6 reads a minute)");
+    // Unknown is not "too low": the service still checks funds when the order is placed.
+    expect(replyButtons(reply)).toHaveLength(2);
   });
 });
 
@@ -277,7 +308,12 @@ describe("energy: Confirm", () => {
     await h.click(operator, confirm);
     const key = h.sandbox.calls("order5m.create")[0]?.headers["x-idempotency-key"];
     expect(key).toBe(
-      order5mIdempotencyKey({ confirmationId: record.confirmationId, period: "5m", receiveAddress: address, amount: 65_000 }),
+      order5mIdempotencyKey({
+        confirmationId: record.confirmationId,
+        period: "5m",
+        receiveAddress: address,
+        amount: 65_000,
+      }),
     );
   });
 
@@ -297,7 +333,11 @@ describe("energy: Confirm", () => {
     const h = await spend.setup();
     const address = freshAddress();
     const { confirm, cancel } = await quote(h, `energy ${address} 65k`);
-    const replies = await Promise.all([h.click(operator, confirm), h.click(operator, confirm), h.click(operator, cancel)]);
+    const replies = await Promise.all([
+      h.click(operator, confirm),
+      h.click(operator, confirm),
+      h.click(operator, cancel),
+    ]);
     const texts = replies.map(replyText);
     expect(texts.filter((t) => t.includes("Energy delegated"))).toHaveLength(1);
     expect(texts.filter((t) => t === "Already handled.")).toHaveLength(2);

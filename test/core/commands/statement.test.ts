@@ -264,4 +264,23 @@ describe("statement: service errors, one line each", () => {
     const [entry] = await readAudit(h.store, 1);
     expect(entry).toMatchObject({ verb: "statement", result: "failed", message: line });
   });
+
+  it("leaves an undocumented failure to the core's generic line, and audits it", async () => {
+    const h = await harness.setup();
+    h.sandbox.inject("reports.statement", {
+      kind: "reply",
+      reply: { status: 500, json: { detail: "boom" } },
+    });
+    const answer = await h.run(operator, JANUARY);
+    expect(answer).toMatchObject({
+      summary: "The service had a problem (HTTP 500); try again later.",
+      visibility: "private",
+    });
+    expect(h.scheduled).toHaveLength(0);
+    expect((await readAudit(h.store, 1))[0]).toMatchObject({
+      verb: "statement",
+      result: "failed",
+      message: "boom",
+    });
+  });
 });

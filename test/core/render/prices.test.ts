@@ -7,10 +7,29 @@ import { replyText } from "../../support/core-harness.js";
 
 const TUESDAY_MORNING = Date.parse("2025-03-04T09:30:00Z");
 
+interface RawPeriodic {
+  current_period: string;
+  periods: { id: string; is_current: boolean; tiers: unknown[] | null; [field: string]: unknown }[];
+}
+
+/** The parts of the raw JSON the tests edit. */
+interface RawList {
+  data: {
+    trx_rate_usd: number | string;
+    units_meta: Record<string, { base: string; multiplier: number }>;
+    services: {
+      energy_5m: RawPeriodic;
+      energy_1h: RawPeriodic;
+      host: { rates: Record<string, number> };
+      aml: { providers: Record<string, unknown> };
+    };
+  };
+}
+
 /** The sandbox's list as the client would parse it; `edit` changes the raw JSON first. */
-function listFrom(edit: (raw: Record<string, any>) => void = () => {}): PriceList {
+function listFrom(edit: (raw: RawList) => void = () => {}): PriceList {
   const account = createAccountBook().add({ apiKey: DEFAULT_API_KEY });
-  const raw = JSON.parse(
+  const raw: RawList = JSON.parse(
     JSON.stringify(
       priceList(account, TUESDAY_MORNING, ["energy_1h", "energy_5m", "host", "aml", "bandwidth"]),
     ),
@@ -32,7 +51,7 @@ describe("renderPrices", () => {
         price: 30,
         tiers: [{ min_energy: 61000, max_energy: null, price: 29, label: "all" }],
       });
-      e5m.periods[1].tiers.push({ min_energy: 500000, max_energy: null, price: 41, label: "whale" });
+      e5m.periods[1]!.tiers!.push({ min_energy: 500000, max_energy: null, price: 41, label: "whale" });
       raw.data.services.host.rates.frequent_131k = 3.5;
       raw.data.services.aml.providers.provider_z = { price: "2.10", price_trx: "7", available: false };
     });
@@ -62,7 +81,7 @@ describe("renderPrices", () => {
   it("converts with units_meta and rounds USD half-up on exact decimals", () => {
     const list = listFrom((raw) => {
       raw.data.trx_rate_usd = "0.125";
-      raw.data.units_meta.sun.multiplier = 1_000_000;
+      raw.data.units_meta.sun = { base: "trx", multiplier: 1_000_000 };
     });
     // Peak 65 SUN × 65,000 = 4.225 TRX; × 0.125 = 0.528125 → $0.53.
     expect(replyText(renderPrices(list, ["energy_1h"]))).toContain("65,000 energy: 4.225 TRX ($0.53)");

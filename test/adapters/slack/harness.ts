@@ -1,0 +1,363 @@
+/**
+ * The Slack adapter over real parts, driven over HTTP as Slack drives it:
+ *
+ * - the fake Slack Web API (`test/fakes/slack-api.ts`) as SLACK_API_URL, which also mints the
+ *   `response_url`s of commands and clicks;
+ * - the sandbox service on a free port with short durations, and the real service client;
+ * - the real core (registry of `commands/index.ts`), store (memory, or the one given), job system
+ *   (in-process queue, delays scaled by `timeScale`) with the notify worker delivering through
+ *   the adapter under test;
+ * - the bot's HTTP server with the adapter's `POST /slack/events` route.
+ *
+ * Requests are signed with the signing secret (`v0`), as Slack signs them; the test reads what the
+ * fake Slack API recorded and what the sandbox was asked.
+ */
+import { randomBytes } from "node:crypto";
+import { afterEach } from "vitest";
+import { createSlackAdapter, type SlackAdapter } from "../../../adapters/slack/index.js";
+import { signSlackRequest } from "../../../adapters/slack/verify.js";
+import { actionHandlers, commands } from "../../../src/core/commands/index.js";
+import { type Core, createCore } from "../../../src/core/core.js";
+import type { CoreDeps } from "../../../src/core/deps.js";
+import { homeSummary } from "../../../src/core/home.js";
+import { createMemoryLogger } from "../../../src/core/logger.js";
+import type { ChatAdapter } from "../../../src/core/ports.js";
+import { createTrackedHandlers } from "../../../src/core/tracking/index.js";
+import { createHttpServer } from "../../../src/http/server.js";
+import { createMemoryQueues } from "../../../src/jobs/memory-queue.js";
+import { createNotifier, startNotifyWorker } from "../../../src/jobs/notify.js";
+import type { AddOptions, JobHandler, JobQueue, JobWorker } from "../../../src/jobs/queue.js";
+import { createJobScheduler, startTrackedWorker } from "../../../src/jobs/scheduler.js";
+import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../../src/sandbox/accounts.js";
+import { createSandbox, type Sandbox, type SandboxOptions } from "../../../src/sandbox/server.js";
+import { createServiceClient } from "../../../src/service/client.js";
+import { createMemoryStore } from "../../../src/store/memory-store.js";
+import type { Store } from "../../../src/store/store.js";
+import {
+  createFakeSlackApi,
+  FAKE_SLACK_BOT_TOKEN,
+  FAKE_SLACK_TEAM,
+  type FakeSlackApi,
+  type FakeSlackMessage,
+} from "../../fakes/slack-api.js";
+
+export const SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
+export const CHANNEL = "C0OPS";
+export const OPERATOR = { id: "U0OPER", name: "olga" };
+export const VIEWER = { id: "U0VIEW", name: "vic" };
+export const ADMIN = { id: "U0ADMIN", name: "ada" };
+export type SlackUser = { id: string; name: string };
+
+export interface SlackHarnessOptions {
+  sandbox?: SandboxOptions;
+  store?: Store;
+  /** Another instance's fake Slack (two bots, one Slack). */
+  fake?: FakeSlackApi;
+  /** SLACK_TEAM_ID of the bot. */
+  teamId?: string;
+  timeScale?: number;
+  workingNoticeMs?: number;
+}
+
+export interface RequestOptions {
+  user?: SlackUser;
+  channel?: string;
+  team?: string;
+  /** Seconds; default now. */
+  timestamp?: number;
+  signature?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Signed {
+  raw: string;
+  contentType: string;
+}
+
+export interface SlackHarness {
+  fake: FakeSlackApi;
+  sandbox: Sandbox;
+  store: Store;
+  core: Core;
+  deps: CoreDeps;
+  adapter: SlackAdapter;
+  logger: ReturnType<typeof createMemoryLogger>;
+  url: string;
+  /** POSTs a body to /slack/events, signed unless `signature` is given. */
+  post(body: Signed, options?: RequestOptions): Promise<Response>;
+  /** A slash command line (`/energy T… 65k`) as Slack would POST it. */
+  command(line: string, options?: RequestOptions): Promise<{ response: Response; request: Signed }>;
+  /** A click on the button labelled `label` of `message`. */
+  click(message: FakeSlackMessage, label: string | RegExp, options?: RequestOptions): Promise<Response>;
+  /** The user opens the bot's Home tab. */
+  openHome(user: SlackUser, options?: RequestOptions): Promise<Response>;
+  /** Waits until no command or click is being handled and no job is pending. */
+  settle(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const open: SlackHarness[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((h) => h.close()));
+});
+
+const randomId = (): string => randomBytes(6).toString("hex");
+
+export async function startSlackHarness(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
+  const fake = options.fake ?? (await createFakeSlackApi());
+  const sandbox = await createSandbox({
+    enforceRateLimits: false,
+    ...options.sandbox,
+    screening: { durationMs: 20, maxWaitMs: 1_000, ...options.sandbox?.screening },
+    energy: {
+      order5mLatencyMs: 20,
+      orchestratorStepMs: 15,
+      hostFirstCycleMs: 20,
+      webhookDelayMs: 5,
+      ...options.sandbox?.energy,
+    },
+    account: { reports: { buildMs: 30 }, ...options.sandbox?.account },
+  });
+  const service = createServiceClient({
+    baseUrl: sandbox.url,
+    apiKey: DEFAULT_API_KEY,
+    realIp: DEFAULT_REAL_IP,
+    maxAttempts: 1,
+    maxRetryWaitMs: 250,
+  });
+  const store = options.store ?? createMemoryStore();
+  const logger = createMemoryLogger();
+  const queues = timeScaled(createMemoryQueues(), options.timeScale ?? 0.01);
+  const deps: CoreDeps = {
+    service,
+    store,
+    jobs: createJobScheduler(queues),
+    notifier: createNotifier(queues, { store, gapMs: () => 0 }),
+    now: Date.now,
+    logger,
+    settings: {
+      publicUrl: "https://opsbot.test",
+      hostCallbackToken: "slack-test-callback-token",
+      admins: [`slack:${ADMIN.id}`],
+      operators: [`slack:${OPERATOR.id}`],
+      explorerTxUrl: "https://tronscan.org/#/transaction/",
+    },
+  };
+  const core = createCore(deps, { commands, actions: actionHandlers });
+  const adapter = createSlackAdapter({
+    config: {
+      botToken: FAKE_SLACK_BOT_TOKEN,
+      signingSecret: SIGNING_SECRET,
+      apiUrl: fake.apiUrl,
+      ...(options.teamId !== undefined && { teamId: options.teamId }),
+    },
+    core,
+    store,
+    logger,
+    homeReply: (actor) => homeSummary(deps, { actor, commands }),
+    fallback: (conversation, reply) => deps.notifier.post(conversation, reply),
+    workingNoticeMs: options.workingNoticeMs ?? 0,
+  });
+  const adapters = new Map<"slack", ChatAdapter>([["slack", adapter]]);
+  const workers: JobWorker[] = [
+    await startTrackedWorker(queues, createTrackedHandlers(deps), { logger }),
+    await startNotifyWorker(queues, { adapters, logger, gapMs: () => 0 }),
+  ];
+  const http = createHttpServer({ routes: adapter.route ? [adapter.route] : [] });
+  const port = await http.listen(0, "127.0.0.1");
+  await adapter.start();
+  const url = `http://127.0.0.1:${port}`;
+
+  async function post(body: Signed, o: RequestOptions = {}): Promise<Response> {
+    const timestamp = String(o.timestamp ?? Math.floor(Date.now() / 1000));
+    return fetch(`${url}/slack/events`, {
+      method: "POST",
+      headers: {
+        "content-type": body.contentType,
+        "x-slack-request-timestamp": timestamp,
+        "x-slack-signature": o.signature ?? signSlackRequest(SIGNING_SECRET, timestamp, body.raw),
+        ...o.headers,
+      },
+      body: body.raw,
+    });
+  }
+
+  async function command(line: string, o: RequestOptions = {}) {
+    const [name = "", ...rest] = line.split(" ");
+    const user = o.user ?? OPERATOR;
+    const channel = o.channel ?? CHANNEL;
+    const form = new URLSearchParams({
+      token: "verification-token",
+      team_id: o.team ?? FAKE_SLACK_TEAM,
+      team_domain: "fake",
+      channel_id: channel,
+      channel_name: "ops",
+      user_id: user.id,
+      user_name: user.name,
+      command: name,
+      text: rest.join(" "),
+      api_app_id: "A0OPSBOT",
+      is_enterprise_install: "false",
+      response_url: fake.responseUrl({ channel, user: user.id }),
+      trigger_id: `${Date.now()}.${randomId()}`,
+    });
+    const request = { raw: form.toString(), contentType: "application/x-www-form-urlencoded" };
+    return { response: await post(request, o), request };
+  }
+
+  async function click(message: FakeSlackMessage, label: string | RegExp, o: RequestOptions = {}) {
+    const button = findButton(message, label);
+    const user = o.user ?? OPERATOR;
+    const payload = {
+      type: "block_actions",
+      user: { id: user.id, username: user.name, name: user.name, team_id: o.team ?? FAKE_SLACK_TEAM },
+      api_app_id: "A0OPSBOT",
+      token: "verification-token",
+      container: {
+        type: "message",
+        message_ts: message.ts,
+        channel_id: message.channel,
+        is_ephemeral: message.ephemeralTo !== undefined,
+      },
+      trigger_id: `${Date.now()}.${randomId()}`,
+      team: { id: o.team ?? FAKE_SLACK_TEAM, domain: "fake" },
+      is_enterprise_install: false,
+      channel: { id: message.channel, name: "ops" },
+      ...(message.ephemeralTo === undefined && {
+        message: { type: "message", ts: message.ts, text: message.text, blocks: message.blocks },
+      }),
+      response_url: fake.responseUrl({ channel: message.channel, user: user.id, messageTs: message.ts }),
+      actions: [{ ...button, block_id: randomId(), action_ts: `${Date.now() / 1000}` }],
+    };
+    const form = new URLSearchParams({ payload: JSON.stringify(payload) });
+    return post({ raw: form.toString(), contentType: "application/x-www-form-urlencoded" }, o);
+  }
+
+  async function openHome(user: SlackUser, o: RequestOptions = {}) {
+    const body = {
+      token: "verification-token",
+      team_id: o.team ?? FAKE_SLACK_TEAM,
+      api_app_id: "A0OPSBOT",
+      event: { type: "app_home_opened", user: user.id, channel: "D0HOME", tab: "home", event_ts: `${Date.now() / 1000}` },
+      type: "event_callback",
+      event_id: `Ev${randomId()}`,
+      event_time: Math.floor(Date.now() / 1000),
+      authorizations: [{ team_id: FAKE_SLACK_TEAM, user_id: "U0FAKEBOT", is_bot: true, is_enterprise_install: false }],
+    };
+    return post({ raw: JSON.stringify(body), contentType: "application/json" }, o);
+  }
+
+  async function settle(timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await adapter.idle(timeoutMs);
+      const counts = await Promise.all(["tracked", "notify"].map((q) => queues.counts(q)));
+      if (counts.every((c) => c.waiting + c.active + c.delayed === 0)) {
+        await adapter.idle(timeoutMs);
+        return;
+      }
+      if (Date.now() > deadline) throw new Error(`jobs still running after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  const harness: SlackHarness = {
+    fake,
+    sandbox,
+    store,
+    core,
+    deps,
+    adapter,
+    logger,
+    url,
+    post,
+    command,
+    click,
+    openHome,
+    settle,
+    async close() {
+      await adapter.close(2_000);
+      await http.close();
+      await Promise.all(workers.map((w) => w.close()));
+      await queues.close();
+      await sandbox.close();
+      if (!options.fake) await fake.close();
+      if (!options.store) await store.close();
+    },
+  };
+  open.push(harness);
+  return harness;
+}
+
+/** The button element (as Slack would send it back in `actions[0]`) labelled `label`. */
+export function findButton(message: FakeSlackMessage, label: string | RegExp): Record<string, unknown> {
+  const buttons = (message.blocks ?? [])
+    .filter((b) => b.type === "actions")
+    .flatMap((b) => b.elements as Record<string, unknown>[]);
+  const found = buttons.find((b) => {
+    const text = (b.text as { text: string }).text;
+    return typeof label === "string" ? text === label : label.test(text);
+  });
+  if (!found) {
+    const labels = buttons.map((b) => (b.text as { text: string }).text).join(", ");
+    throw new Error(`no button ${String(label)} in the message; it has: ${labels || "none"}`);
+  }
+  return found;
+}
+
+/** Every text a person would read in a message: its blocks' texts, or its `text`. */
+export function messageText(message: FakeSlackMessage | undefined): string {
+  if (!message) return "";
+  if (!message.blocks) return message.text;
+  const texts: string[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (typeof value === "object" && value !== null) {
+      const v = value as Record<string, unknown>;
+      if ((v.type === "mrkdwn" || v.type === "plain_text") && typeof v.text === "string") texts.push(v.text);
+      else Object.values(v).forEach(visit);
+    }
+  };
+  visit(message.blocks);
+  return texts.join("\n");
+}
+
+export const buttonLabels = (message: FakeSlackMessage | undefined): string[] =>
+  (message?.blocks ?? [])
+    .filter((b) => b.type === "actions")
+    .flatMap((b) => (b.elements as { text: { text: string } }[]).map((e) => e.text.text));
+
+/** Multiplies every delay the queue would wait by `scale`. */
+function timeScaled(queues: JobQueue, scale: number): JobQueue {
+  const scaled = (ms: number) => Math.max(0, Math.round(ms * scale));
+  const scaleOptions = (o: AddOptions = {}): AddOptions => ({
+    ...o,
+    ...(o.delayMs !== undefined && { delayMs: scaled(o.delayMs) }),
+    ...(o.backoff && { backoff: { delayMs: scaled(o.backoff.delayMs), maxDelayMs: scaled(o.backoff.maxDelayMs) } }),
+  });
+  return {
+    ...queues,
+    add: (queue, name, data, o) => queues.add(queue, name, data, scaleOptions(o)),
+    process: <T>(queue: string, handler: JobHandler<T>, o: { concurrency: number }) =>
+      queues.process<T>(
+        queue,
+        async (job) => {
+          const outcome = await handler(job);
+          return outcome === "done" ? outcome : { ...outcome, laterMs: scaled(outcome.laterMs) };
+        },
+        o,
+      ),
+    pace: async (key, gapMs) => scaled(await queues.pace(key, gapMs)),
+  };
+}
+
+/** Resolves with the first truthy value of `check`; fails after `timeoutMs` naming `what`. */
+export async function waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

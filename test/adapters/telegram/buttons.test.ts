@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import { CALLBACK_DATA_MAX_BYTES } from "../../../adapters/telegram/render/html.js";
+import type { FakeMessage } from "../../fakes/telegram-api.js";
+import { freshAddress } from "../../support/spend-harness.js";
+import { buttonData, GROUP_CHAT, OPERATOR, startTelegramHarness, type TelegramHarness, VIEWER } from "./harness.js";
+
+const EVM = "0xde0b295669a9fd93d5f28d9ec85e40f4cb697bae";
+
+/** The quote as posted (a copy: the fake edits its own message in place; the test keeps the buttons). */
+async function quoteEnergy(h: TelegramHarness, address = freshAddress("tg")): Promise<FakeMessage> {
+  await h.say(`/energy ${address} 65k`, { chat: GROUP_CHAT });
+  await h.settle();
+  const quote = h.fake.messages(GROUP_CHAT).at(-1);
+  if (!quote) throw new Error("no quote was posted");
+  return structuredClone(quote);
+}
+
+const answers = (h: TelegramHarness) => h.fake.calls("answerCallbackQuery").map((c) => c.params);
+
+describe("telegram buttons: energy quote → Confirm", () => {
+  it("offers Confirm/Cancel with short callback_data; Confirm places one order and replaces the quote", async () => {
+    const h = await startTelegramHarness();
+    const address = freshAddress("tg");
+    const quote = await quoteEnergy(h, address);
+    expect(quote.text).toMatch(/^Energy quote\n/);
+    expect(quote.text).toContain(`Address: ${address}`);
+    const keyboard = quote.replyMarkup?.inline_keyboard.flat() ?? [];
+    expect(keyboard.map((b) => b.text)).toEqual([expect.stringMatching(/^Confirm \d/), "Cancel"]);
+    for (const b of keyboard) expect(Buffer.byteLength(b.callback_data ?? "")).toBeLessThanOrEqual(CALLBACK_DATA_MAX_BYTES);
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+
+    await h.click(quote, /^Confirm/);
+    await h.settle();
+
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    expect(answers(h)).toHaveLength(1);
+    expect(answers(h)[0]?.text).toBeUndefined();
+    const edits = h.fake.calls("editMessageText");
+    expect(edits).toHaveLength(1);
+    expect(edits[0]?.params).toMatchObject({ chat_id: GROUP_CHAT, message_id: quote.message_id, parse_mode: "HTML" });
+    const [after] = h.fake.messages(GROUP_CHAT).filter((m) => m.message_id === quote.message_id);
+    expect(after?.replyMarkup).toBeUndefined();
+    expect(after?.text).toMatch(/^Energy delegated\nOrder: 5M/);
+    expect(h.sandbox.calls("order5m.create")[0]?.body).toMatchObject({ receiveAddress: address });
+  });
+
+  it("a second click on the spent button is answered 'Already handled.' and orders nothing", async () => {
+    const h = await startTelegramHarness();
+    const quote = await quoteEnergy(h);
+    await h.click(quote, /^Confirm/);
+    await h.settle();
+    await h.click(quote, /^Confirm/);
+    await h.click(quote, "Cancel");
+    await h.settle();
+
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    expect(answers(h)).toEqual([
+      { callback_query_id: expect.any(String) },
+      { callback_query_id: expect.any(String), text: "Already handled.", show_alert: true },
+      { callback_query_id: expect.any(String), text: "Already handled.", show_alert: true },
+    ]);
+    expect(h.fake.calls("editMessageText")).toHaveLength(1);
+  });
+
+  it("Cancel replaces the quote with who cancelled (their name escaped) and orders nothing", async () => {
+    const h = await startTelegramHarness({ operators: [`telegram:${OPERATOR.id}`, `telegram:${VIEWER.id}`] });
+    const quote = await quoteEnergy(h);
+    await h.click(quote, "Cancel", VIEWER);
+    await h.settle();
+
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+    expect(answers(h)).toHaveLength(1);
+    const [after] = h.fake.messages(GROUP_CHAT).filter((m) => m.message_id === quote.message_id);
+    expect(after?.text).toBe("Cancelled by Vic <Viewer> & Co.");
+    expect(after?.html).toBe("Cancelled by Vic &lt;Viewer&gt; &amp; Co.");
+    expect(after?.replyMarkup).toBeUndefined();
+  });
+
+  it("a viewer's Confirm is refused in a toast; the button stays for an operator", async () => {
+    const h = await startTelegramHarness();
+    const quote = await quoteEnergy(h);
+    await h.click(quote, /^Confirm/, VIEWER);
+    await h.settle();
+    expect(answers(h)).toEqual([
+      {
+        callback_query_id: expect.any(String),
+        text: `This button needs the operator role; you are a viewer. Ask an admin to add telegram:${VIEWER.id} to OPS_OPERATORS.`,
+        show_alert: true,
+      },
+    ]);
+    expect(h.fake.calls("editMessageText")).toEqual([]);
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+
+    await h.click(quote, /^Confirm/, OPERATOR);
+    await h.settle();
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
+
+  it("a slow action has its spinner answered first; the result replaces the message when done", async () => {
+    const h = await startTelegramHarness({ answerWithinMs: 50 });
+    const quote = await quoteEnergy(h);
+    h.sandbox.inject("order5m.create", { kind: "delay", ms: 300 });
+    await h.click(quote, /^Confirm/);
+    await h.fake.waitFor(() => answers(h).length === 1);
+    expect(h.fake.calls("editMessageText")).toEqual([]);
+    await h.settle();
+    expect(h.fake.calls("editMessageText")).toHaveLength(1);
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
+});
+
+describe("telegram buttons: screening network choice", () => {
+  it("an address valid on several networks asks with buttons; the choice screens on that network", async () => {
+    const h = await startTelegramHarness();
+    await h.say(`/screen ${EVM}`, { chat: GROUP_CHAT });
+    await h.settle();
+    const question = h.fake.messages(GROUP_CHAT).at(-1);
+    if (!question) throw new Error("no question posted");
+    const labels = question.replyMarkup?.inline_keyboard.flat().map((b) => b.text) ?? [];
+    expect(labels.length).toBeGreaterThan(1);
+    expect(h.sandbox.calls("screening.create")).toEqual([]);
+
+    const network = labels.find((l) => l !== "Cancel") ?? "";
+    expect(buttonData(question, network)).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    await h.click(question, network);
+    await h.settle();
+    const creates = h.sandbox.calls("screening.create");
+    expect(creates).toHaveLength(1);
+    const [after] = h.fake.messages(GROUP_CHAT).filter((m) => m.message_id === question.message_id);
+    expect(after?.replyMarkup).toBeUndefined();
+    expect(after?.text).toMatch(/^Screening/);
+  });
+});

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { TELEGRAM_TEXT_LIMIT } from "../../../adapters/telegram/split.js";
+import { CANCEL_KIND, cancelActionHandler, createActionGroup } from "../../../src/core/actions.js";
+import type { CommandDefinition } from "../../../src/core/command.js";
+import { helpCommand } from "../../../src/core/commands/help.js";
+import { buttons, code, header, publicReply, text } from "../../../src/core/reply.js";
+import { parseTelegramHtml } from "../../fakes/telegram-html.js";
+import { PRIVATE_CHAT, startTelegramHarness } from "./harness.js";
+
+/** A reply of ~13 000 characters: a code block across many lines, text with <, > and &, one button. */
+const LINES = Array.from({ length: 300 }, (_, i) => `line ${String(i).padStart(3, "0")} <tag> & "more" text to fill it`);
+const longCommand: CommandDefinition = {
+  verb: "long",
+  role: "viewer",
+  summary: "a long reply",
+  usage: "long",
+  example: "long",
+  async run(ctx) {
+    const { tokens } = await createActionGroup(
+      ctx.deps.store,
+      { conversation: ctx.invocation.conversation, createdBy: ctx.invocation.actor },
+      [{ kind: CANCEL_KIND, payload: {}, role: "viewer" }],
+    );
+    return publicReply("long", [
+      header("Long <report>"),
+      text(code(LINES.slice(0, 150).join("\n"))),
+      text(LINES.slice(150).join("\n")),
+      buttons({ label: "Cancel", token: tokens[0] ?? "" }),
+    ]);
+  },
+};
+const registry = { commands: [helpCommand, longCommand], actions: [cancelActionHandler] };
+
+describe("telegram limits: long messages", () => {
+  it("splits a reply over 4096 characters at line breaks, valid HTML each, buttons on the last", async () => {
+    const h = await startTelegramHarness({ registry });
+    await h.say("/long");
+    await h.settle();
+
+    const sent = h.fake.calls("sendMessage");
+    expect(sent.length).toBeGreaterThanOrEqual(4);
+    expect(sent.every((c) => c.status === 200)).toBe(true);
+    const messages = h.fake.messages(PRIVATE_CHAT);
+    for (const m of messages) {
+      expect(m.html.length).toBeLessThanOrEqual(TELEGRAM_TEXT_LIMIT);
+      expect(parseTelegramHtml(m.html)).toEqual({ ok: true, text: m.text });
+    }
+    // Nothing lost, nothing cut inside a line: the chunks joined at their breaks are the reply.
+    expect(messages.map((m) => m.text).join("\n")).toBe(["Long <report>", ...LINES].join("\n"));
+    // A cut inside the code block closes it and reopens it in the next message.
+    const cutInCode = messages.findIndex((m) => m.html.endsWith("</code>") && m.text.endsWith("text to fill it"));
+    expect(messages[cutInCode + 1]?.html.startsWith("<code>")).toBe(true);
+    expect(messages.map((m) => m.replyMarkup?.inline_keyboard.flat().map((b) => b.text))).toEqual([
+      ...messages.slice(1).map(() => undefined),
+      ["Cancel"],
+    ]);
+  });
+});
+
+describe("telegram limits: 429 and outages", () => {
+  it("a 429 from the Bot API is retried after retry_after, and the reply is posted once", async () => {
+    const h = await startTelegramHarness();
+    h.fake.fail("sendMessage", { kind: "429", retryAfter: 1 });
+    await h.say("/help");
+    await h.fake.waitFor(() => h.fake.messages(PRIVATE_CHAT).length === 1, 5_000);
+    await h.settle();
+
+    const sends = h.fake.calls("sendMessage");
+    expect(sends.map((c) => c.status)).toEqual([429, 200]);
+    expect((sends[1]?.at ?? 0) - (sends[0]?.at ?? 0)).toBeGreaterThanOrEqual(990);
+    expect(h.fake.messages(PRIVATE_CHAT)).toHaveLength(1);
+  });
+
+  it("a 429 longer than the in-process bound is not waited for: the reply goes to the notify queue", async () => {
+    const h = await startTelegramHarness({ retry: { maxDelaySeconds: 5 } });
+    h.fake.fail("sendMessage", { kind: "429", retryAfter: 60 });
+    const started = Date.now();
+    await h.say("/help");
+    await h.fake.waitFor(() => h.fake.messages(PRIVATE_CHAT).length === 1, 5_000);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(h.fake.calls("sendMessage").map((c) => c.status)).toEqual([429, 200]);
+    expect(h.logger.records.some((r) => r.msg === "telegram: reply not sent now; queued for retry")).toBe(true);
+  });
+
+  it("a reply that meets an outage (500) is queued and delivered when Telegram is back", async () => {
+    const h = await startTelegramHarness();
+    h.fake.fail("sendMessage", { kind: "500" }, 2);
+    await h.say("/balance");
+    await h.fake.waitFor(() => h.fake.messages(PRIVATE_CHAT).length === 1, 5_000);
+    await h.settle();
+    expect(h.fake.calls("sendMessage").map((c) => c.status)).toEqual([500, 500, 200]);
+    expect(h.fake.messages(PRIVATE_CHAT)[0]?.text).toMatch(/^Account balance\n/);
+    expect(h.sandbox.calls("userinfo.get")).toHaveLength(1);
+  });
+
+  it("a click's result that cannot be edited in is posted as a new message", async () => {
+    const h = await startTelegramHarness({ registry });
+    await h.say("/long");
+    await h.settle();
+    const last = structuredClone(h.fake.messages(PRIVATE_CHAT).at(-1));
+    if (!last) throw new Error("no message");
+    h.fake.fail("editMessageText", { kind: "error", code: 400, description: "Bad Request: message can't be edited" });
+    await h.click(last, "Cancel");
+    await h.settle();
+    expect(h.fake.calls("editMessageText").map((c) => c.status)).toEqual([400]);
+    expect(h.fake.messages(PRIVATE_CHAT).at(-1)?.text).toBe("Cancelled by @olga_ops.");
+    expect(h.fake.calls("answerCallbackQuery")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { callbackUpdate, messageUpdate, OPERATOR, PRIVATE_CHAT, startTelegramHarness } from "./harness.js";
+
+describe("telegram long polling (no TELEGRAM_WEBHOOK_SECRET)", () => {
+  it("serves no webhook route, drops the webhook, and answers updates fetched with getUpdates", async () => {
+    const h = await startTelegramHarness({ webhookSecret: null });
+    expect(h.adapter.route).toBeUndefined();
+    expect(h.fake.calls("setWebhook")).toEqual([]);
+    expect(h.fake.calls("deleteWebhook")).toHaveLength(1);
+    expect((await h.postUpdate(messageUpdate("/help", PRIVATE_CHAT, OPERATOR))).status).toBe(404);
+
+    h.fake.pushUpdate(messageUpdate("/balance", PRIVATE_CHAT, OPERATOR));
+    await h.fake.waitFor(() => h.fake.messages(PRIVATE_CHAT).length === 1);
+    expect(h.fake.messages(PRIVATE_CHAT)[0]?.text).toMatch(/^Account balance\n/);
+    expect(h.sandbox.calls("userinfo.get")).toHaveLength(1);
+  });
+
+  it("a button pressed while polling is answered and its message replaced", async () => {
+    const h = await startTelegramHarness({ webhookSecret: null });
+    h.fake.pushUpdate(messageUpdate("/energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k", PRIVATE_CHAT, OPERATOR));
+    await h.fake.waitFor(() => h.fake.messages(PRIVATE_CHAT).length === 1);
+    // The USDT contract is refused before any button: one line, no order.
+    expect(h.fake.messages(PRIVATE_CHAT)[0]?.text).toMatch(/smart contract/);
+
+    h.fake.pushUpdate(messageUpdate("/energy TYmQPLG5rHdn7VWHH9QdWHCxLSBcYwgFkV 65k", PRIVATE_CHAT, OPERATOR));
+    await h.fake.waitFor(() => h.fake.messages(PRIVATE_CHAT).length === 2);
+    const quote = structuredClone(h.fake.messages(PRIVATE_CHAT)[1]);
+    if (!quote) throw new Error("no quote");
+    h.fake.pushUpdate(callbackUpdate(quote, quote.replyMarkup?.inline_keyboard.flat()[1]?.callback_data ?? "", OPERATOR));
+    await h.fake.waitFor(() => h.fake.calls("editMessageText").length === 1);
+    expect(h.fake.calls("answerCallbackQuery")).toHaveLength(1);
+    expect(h.fake.messages(PRIVATE_CHAT)[1]?.text).toBe("Cancelled by @olga_ops.");
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+  });
+
+  it("stops cleanly: the pending getUpdates is abandoned and stop resolves", async () => {
+    const h = await startTelegramHarness({ webhookSecret: null });
+    await h.fake.waitFor(() => h.fake.calls("getUpdates").length >= 1 || undefined);
+    const started = Date.now();
+    await h.adapter.stop();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(h.adapter.ready()).toBe(false);
+  });
+});
