@@ -3,6 +3,7 @@ import type { Actor } from "../../src/core/invocation.js";
 import type { Logger } from "../../src/core/logger.js";
 import type { Reply } from "../../src/core/reply.js";
 import { isSlackApiError } from "./errors.js";
+import type { Inflight } from "./inflight.js";
 import { renderReply } from "./render/blocks.js";
 import type { SlackWeb } from "./web.js";
 
@@ -14,18 +15,23 @@ import type { SlackWeb } from "./web.js";
 export interface HomeListenerOptions {
   homeReply: (actor: Actor) => Promise<Reply>;
   web: SlackWeb;
+  inflight: Inflight;
   logger: Logger;
 }
 
 export function registerHome(app: App, options: HomeListenerOptions): void {
   app.event("app_home_opened", async ({ event }) => {
     if (event.tab !== "home") return;
-    try {
-      const reply = await options.homeReply({ platform: "slack", userId: event.user });
-      await options.web.publishHome(event.user, renderReply(reply).blocks);
-    } catch (error) {
-      const fields = isSlackApiError(error) ? { method: error.method, code: error.code } : { err: error };
-      options.logger.warn({ ...fields, user: event.user }, "could not publish the Slack App Home view");
-    }
+    await options.inflight.run(() => publish(event.user, options));
   });
+}
+
+async function publish(user: string, options: HomeListenerOptions): Promise<void> {
+  try {
+    const reply = await options.homeReply({ platform: "slack", userId: user });
+    await options.web.publishHome(user, renderReply(reply).blocks);
+  } catch (error) {
+    const fields = isSlackApiError(error) ? { method: error.method, code: error.code } : { err: error };
+    options.logger.warn({ ...fields, user }, "could not publish the Slack App Home view");
+  }
 }

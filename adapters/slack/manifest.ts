@@ -63,7 +63,11 @@ export function buildManifest(commands: readonly CommandDefinition[], publicUrl 
       background_color: "#1f2937",
     },
     features: {
-      app_home: { home_tab_enabled: true, messages_tab_enabled: false, messages_tab_read_only_enabled: false },
+      app_home: {
+        home_tab_enabled: true,
+        messages_tab_enabled: false,
+        messages_tab_read_only_enabled: false,
+      },
       bot_user: { display_name: "opsbot", always_online: true },
       slash_commands: slashCommands(commands, publicUrl),
     },

@@ -102,12 +102,17 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     workingNoticeMs: options.workingNoticeMs ?? DEFAULT_WORKING_NOTICE_MS,
   });
   registerActions(app, { core: options.core, delivery, inflight, logger });
-  if (options.homeReply) registerHome(app, { homeReply: options.homeReply, web, logger });
+  if (options.homeReply) registerHome(app, { homeReply: options.homeReply, web, inflight, logger });
   app.error(async (error) => {
     logger.error({ err: error }, "a Slack listener failed");
   });
 
-  const state = { ready: false, closed: false, retry: undefined as NodeJS.Timeout | undefined };
+  const state = {
+    ready: false,
+    closed: false,
+    retry: undefined as NodeJS.Timeout | undefined,
+    closing: undefined as Promise<void> | undefined,
+  };
   const route = socketMode
     ? undefined
     : createEventsRoute({
@@ -150,11 +155,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     ready: () => state.ready && !state.closed,
     send: (conversation, reply) => delivery.send(conversation, reply),
     idle: (timeoutMs = 10_000) => inflight.idle(timeoutMs),
-    async close(timeoutMs = 10_000) {
-      state.closed = true;
-      clearTimeout(state.retry);
-      await inflight.idle(timeoutMs);
-      if (socketMode && state.ready) await app.stop().catch(() => {});
+    close(timeoutMs = 10_000) {
+      state.closing ??= (async () => {
+        state.closed = true;
+        clearTimeout(state.retry);
+        await inflight.idle(timeoutMs);
+        if (socketMode && state.ready) await app.stop().catch(() => {});
+      })();
+      return state.closing;
     },
   };
 }

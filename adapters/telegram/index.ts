@@ -1,8 +1,7 @@
+export { TELEGRAM_RETRY, type TelegramRetry } from "./bot/client.js";
 export {
   createTelegramAdapter,
-  TELEGRAM_RETRY,
   type TelegramAdapter,
   type TelegramAdapterOptions,
-  type TelegramRetry,
 } from "./telegram-adapter.js";
 export { TELEGRAM_WEBHOOK_PATH } from "./webhook.js";

@@ -1,39 +1,30 @@
-import { autoRetry } from "@grammyjs/auto-retry";
-import { Bot } from "grammy";
+import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { TelegramConfig } from "../../src/config.js";
-import type { ConversationRef } from "../../src/core/invocation.js";
 import type { Logger } from "../../src/core/logger.js";
 import type { ChatAdapter, Notifier } from "../../src/core/ports.js";
-import type { Reply } from "../../src/core/reply.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
-import { publishedCommands } from "./bot/commands.js";
+import { createBot, type TelegramRetry } from "./bot/client.js";
 import { type ChatCore, createHandlers } from "./bot/handlers.js";
-import { classifySendError, logSafe, markSendError } from "./errors.js";
+import { logSafe, markSendError } from "./errors.js";
+import { createRedeliver } from "./redeliver.js";
 import { renderReply } from "./render/html.js";
-import { createTelegramSender } from "./send.js";
+import { createTelegramSender, type TelegramSender } from "./send.js";
+import { startBot } from "./startup.js";
 import { createBackgroundTasks, createUpdateClaims } from "./updates.js";
-import { createWebhookRoute, TELEGRAM_WEBHOOK_PATH } from "./webhook.js";
+import { createWebhookRoute } from "./webhook.js";
 
-export interface TelegramRetry {
-  /**
-   * How often one API call is retried after a 429 before the error reaches the caller. The
-   * notify queue retries on its own schedule, so a stuck chat never holds a worker for long.
-   */
-  maxRetryAttempts: number;
-  /** A `retry_after` above this is not waited for in-process: the error carries it to the queue. */
-  maxDelaySeconds: number;
-}
+/*
+ * The Telegram adapter: Telegram updates → Invocations for the core, Replies → Telegram HTML with
+ * inline keyboards. Webhook mode (TELEGRAM_WEBHOOK_SECRET) serves `POST /telegram/webhook` on the
+ * bot's one HTTP server; otherwise it long-polls. Either way an update is claimed once in the
+ * shared store and handled in the background, so Telegram gets its answer at once.
+ */
 
-export const TELEGRAM_RETRY: TelegramRetry = { maxRetryAttempts: 3, maxDelaySeconds: 10 };
-/** One Bot API call may take this long (grammY's default is 500 s); above the long-poll wait. */
-const REQUEST_TIMEOUT_SECONDS = 60;
-const POLL_TIMEOUT_SECONDS = 30;
 /** CONTRACT.md: on SIGTERM, work in flight is finished within ~10 s. */
 const STOP_TIMEOUT_MS = 10_000;
 const ANSWER_WITHIN_MS = 2_500;
-const ALLOWED_UPDATES = ["message", "callback_query"] as const;
 
 export interface TelegramAdapterOptions {
   config: TelegramConfig;
@@ -64,133 +55,40 @@ export interface TelegramAdapter extends ChatAdapter {
 
 export function createTelegramAdapter(options: TelegramAdapterOptions): TelegramAdapter {
   const { config, logger } = options;
-  const bot = new Bot(config.botToken, {
-    client: { timeoutSeconds: REQUEST_TIMEOUT_SECONDS, ...(config.apiRoot && { apiRoot: config.apiRoot }) },
-  });
-  // 5xx and network failures are rethrown: auto-retry would retry those without bound; the
-  // callers (notify queue, redelivery) own that retry.
-  bot.api.config.use(
-    autoRetry({
-      ...TELEGRAM_RETRY,
-      ...options.retry,
-      rethrowInternalServerErrors: true,
-      rethrowHttpErrors: true,
-    }),
-  );
+  const bot = createBot(config, options.retry);
   const sender = createTelegramSender(bot.api);
   const background = createBackgroundTasks(logger);
   const claim = createUpdateClaims(options.store, () => bot.botInfo.id);
-  const webhookSecret = config.webhookSecret;
   const abort = new AbortController();
   let state: "created" | "running" | "stopping" = "created";
   let polling: Promise<void> | undefined;
 
-  async function redeliver(conversation: ConversationRef, reply: Reply, error: unknown): Promise<void> {
-    const failure = classifySendError(error);
-    const fields = { chatId: conversation.id, code: failure.code, err: logSafe(error) };
-    if (!failure.retryable || options.notifier === undefined) {
-      logger.warn(
-        fields,
-        "telegram: could not post a reply; check that the bot is still a member of this chat",
-      );
-      return;
-    }
-    logger.warn(fields, "telegram: reply not sent now; queued for retry");
-    await options.notifier.post(conversation, reply).catch((queueError: unknown) => {
-      logger.error(
-        { ...fields, queueError: logSafe(queueError) },
-        "telegram: a reply was lost (queue failed)",
-      );
-    });
-  }
-
-  if (webhookSecret === undefined) {
-    // Long polling runs updates one after another: hand each to the background, so one slow
-    // command never holds the others, and claim it like a webhook update.
-    bot.use(async (ctx, next) => {
-      if (await claim(ctx.update.update_id)) background.run(() => next());
-    });
-  }
-  bot.use(
-    createHandlers({
-      core: options.core,
-      sender,
-      allowedChats: new Set(config.allowedChats.map(String)),
-      logger,
-      redeliver,
-      answerWithinMs: options.answerWithinMs ?? ANSWER_WITHIN_MS,
-    }),
-  );
-  bot.catch((error) => {
-    logger.error(
-      { updateId: error.ctx.update.update_id, err: logSafe(error.error) },
-      "telegram: update failed",
-    );
-  });
-
-  const handle = async (update: Update) => {
-    await bot.handleUpdate(update).catch((error: unknown) => {
-      const inner = error instanceof Error && "error" in error ? (error as { error: unknown }).error : error;
-      logger.error({ updateId: update.update_id, err: logSafe(inner) }, "telegram: update failed");
-    });
-  };
-  const route =
-    webhookSecret === undefined
-      ? undefined
-      : createWebhookRoute({
-          secret: webhookSecret,
-          logger,
-          accepting: () => state === "running",
-          claim,
-          accept: (update) => background.run(() => handle(update)),
-        });
-
-  async function publishCommands(): Promise<void> {
-    try {
-      await bot.api.setMyCommands(publishedCommands(options.core.commands));
-    } catch (error) {
-      // The commands still work when typed; only the menu is missing.
-      logger.warn({ err: logSafe(error) }, "telegram: setMyCommands failed; the command menu is not updated");
-    }
-  }
-
-  async function startPolling(): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      polling = bot
-        .start({
-          allowed_updates: ALLOWED_UPDATES,
-          timeout: options.pollTimeoutSeconds ?? POLL_TIMEOUT_SECONDS,
-          onStart: () => resolve(),
-        })
-        .catch((error: unknown) => {
-          logger.error({ err: logSafe(error) }, "telegram: long polling stopped; check TELEGRAM_BOT_TOKEN");
-          reject(error);
-        });
-    });
-  }
+  const handle = wireBot(bot, options, { claim, background, sender });
 
   return {
     platform: "telegram",
-    route,
+    route:
+      config.webhookSecret === undefined
+        ? undefined
+        : createWebhookRoute({
+            secret: config.webhookSecret,
+            logger,
+            accepting: () => state === "running",
+            claim,
+            accept: (update) => background.run(() => handle(update)),
+          }),
     async start() {
-      // grammY types the signal with its polyfill; a native one works the same.
-      await bot.init(abort.signal as Parameters<typeof bot.init>[0]);
-      await publishCommands();
-      if (webhookSecret === undefined) {
-        await startPolling();
-      } else if (options.publicUrl !== undefined) {
-        await bot.api.setWebhook(`${options.publicUrl}${TELEGRAM_WEBHOOK_PATH}`, {
-          secret_token: webhookSecret,
-          allowed_updates: ALLOWED_UPDATES,
-        });
-      } else {
-        logger.info({}, "telegram: webhook mode without PUBLIC_URL; register the webhook yourself");
-      }
+      ({ polling } = await startBot(bot, {
+        commands: options.core.commands,
+        logger,
+        webhookSecret: config.webhookSecret,
+        publicUrl: options.publicUrl,
+        pollTimeoutSeconds: options.pollTimeoutSeconds,
+        signal: abort.signal,
+      }));
       state = "running";
-      logger.info(
-        { bot: bot.botInfo.username, mode: webhookSecret ? "webhook" : "polling" },
-        "telegram: ready",
-      );
+      const mode = config.webhookSecret === undefined ? "polling" : "webhook";
+      logger.info({ bot: bot.botInfo.username, mode }, "telegram: ready");
     },
     ready: () => state === "running",
     async send(conversation, reply) {
@@ -210,4 +108,45 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     },
     idle: (timeoutMs = STOP_TIMEOUT_MS) => background.idle(timeoutMs),
   };
+}
+
+/** The middleware: claims (long polling), the handlers, and error logging. Returns the webhook's entry. */
+function wireBot(
+  bot: Bot,
+  options: TelegramAdapterOptions,
+  parts: {
+    claim: (updateId: number) => Promise<boolean>;
+    background: ReturnType<typeof createBackgroundTasks>;
+    sender: TelegramSender;
+  },
+): (update: Update) => Promise<void> {
+  const { config, logger } = options;
+  if (config.webhookSecret === undefined) {
+    // Long polling runs updates one after another: hand each to the background, so one slow
+    // command never holds the others, and claim it like a webhook update.
+    bot.use(async (ctx, next) => {
+      if (await parts.claim(ctx.update.update_id)) parts.background.run(() => next());
+    });
+  }
+  bot.use(
+    createHandlers({
+      core: options.core,
+      sender: parts.sender,
+      allowedChats: new Set(config.allowedChats.map(String)),
+      logger,
+      redeliver: createRedeliver(logger, options.notifier),
+      answerWithinMs: options.answerWithinMs ?? ANSWER_WITHIN_MS,
+    }),
+  );
+  bot.catch((error) => logUpdateFailure(logger, error.ctx.update.update_id, error.error));
+  return (update) =>
+    bot.handleUpdate(update).catch((error: unknown) => {
+      // handleUpdate wraps what the middleware threw in a BotError: log the cause.
+      const cause = error instanceof Error && "error" in error ? (error as { error: unknown }).error : error;
+      logUpdateFailure(logger, update.update_id, cause);
+    });
+}
+
+function logUpdateFailure(logger: Logger, updateId: number, error: unknown): void {
+  logger.error({ updateId, err: logSafe(error) }, "telegram: handling an update failed");
 }

@@ -116,7 +116,7 @@ export function attemptsWithin(windowMs: number, backoff: Backoff): number {
 }
 
 /** The queues this project uses, for `/metrics`. */
-export const QUEUE_NAMES = ["notify", "tracked"] as const;
+export const QUEUE_NAMES = ["notify", "tracked", "webhooks"] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Depth of every queue, for a gauge per queue and state. */

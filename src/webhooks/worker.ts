@@ -35,7 +35,10 @@ export function startInboundWorker(
       const final = isPermanentError(error) || job.attemptsMade + 1 >= job.maxAttempts;
       const fields = { key, source, attempt: job.attemptsMade + 1, err: error };
       if (final)
-        options.logger.error(fields, "webhook delivery dropped after errors; nothing was posted for it");
+        options.logger.error(
+          fields,
+          "webhook delivery dropped after repeated errors; check the store and the chat adapters (its notification may be missing)",
+        );
       else options.logger.warn(fields, "webhook delivery could not be routed yet; it will be retried");
       throw error;
     }

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+// `ws` comes with @slack/socket-mode (Bolt's Socket Mode); the fake plays Slack's side of it.
+import { type WebSocket, WebSocketServer } from "ws";
 import { blocksProblem } from "./slack-blocks.js";
 
 /**
@@ -9,11 +11,14 @@ import { blocksProblem } from "./slack-blocks.js";
  * endpoints the test mints per command or message. It records every call, keeps the messages,
  * ephemeral messages, Home views and files as Slack would show them, refuses what Slack refuses
  * (bad token, unknown message, invalid blocks, a used-up response_url), and can answer 429 with
- * `Retry-After` or 500 to simulate limits and outages.
+ * `Retry-After` or 500 to simulate limits and outages. Socket Mode: `apps.connections.open` (with
+ * the app token) hands out a WebSocket on the same port, which says `hello` and carries envelopes
+ * the test sends (`socket.send`), resolving with the bot's ack.
  */
 export const FAKE_SLACK_BOT_TOKEN = "xoxb-fake-0000-token";
 export const FAKE_SLACK_TEAM = "T0FAKETEAM";
 export const FAKE_SLACK_BOT_USER = "U0FAKEBOT";
+export const FAKE_SLACK_APP_TOKEN = "xapp-1-A0FAKE-0000-apptoken";
 
 export interface SlackCall {
   /** Web API method, or `upload` (the upload URL) or `response_url`. */
@@ -79,7 +84,10 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
 
   const nextTs = () => `${clock++}.${String(++counter).padStart(6, "0")}`;
   const ok = (body: Params = {}): Answer => ({ status: 200, body: { ok: true, ...body } });
-  const bad = (error: string, extra: Params = {}): Answer => ({ status: 200, body: { ok: false, error, ...extra } });
+  const bad = (error: string, extra: Params = {}): Answer => ({
+    status: 200,
+    body: { ok: false, error, ...extra },
+  });
 
   function post(params: Params, fields: Partial<FakeSlackMessage> & { channel: string; via: string }) {
     const message: FakeSlackMessage = {
@@ -109,7 +117,15 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
 
   const methods: Record<string, (p: Params) => Answer> = {
     "auth.test": () =>
-      ok({ url: "https://fake.slack.test/", team: "Fake", user: "opsbot", team_id: teamId, user_id: FAKE_SLACK_BOT_USER, bot_id: "B0FAKEBOT" }),
+      ok({
+        url: "https://fake.slack.test/",
+        team: "Fake",
+        user: "opsbot",
+        team_id: teamId,
+        user_id: FAKE_SLACK_BOT_USER,
+        bot_id: "B0FAKEBOT",
+      }),
+    "apps.connections.open": () => ok({ url: `${origin.replace(/^http/, "ws")}/socket` }),
     "chat.postMessage": (p) => {
       const refusal = channelProblem(p.channel) ?? messageProblem(p);
       if (refusal) return refusal;
@@ -158,7 +174,10 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
         if (f) Object.assign(f, { shared: true, ...(list[i]?.title && { title: list[i]?.title }) });
       }
       const shared = found.filter((f): f is FakeSlackFile => f !== undefined);
-      post({ text: p.initial_comment ?? "", thread_ts: p.thread_ts }, { channel: String(p.channel_id), via: "files.completeUploadExternal", files: shared });
+      post(
+        { text: p.initial_comment ?? "", thread_ts: p.thread_ts },
+        { channel: String(p.channel_id), via: "files.completeUploadExternal", files: shared },
+      );
       return ok({ files: shared.map((f) => ({ id: f.id, title: f.title ?? f.filename })) });
     },
   };
@@ -177,7 +196,8 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
     const problem = messageProblem(p);
     if (problem) return { status: 400, body: "invalid_blocks" };
     target.uses += 1;
-    const original = target.messageTs && messages.find((m) => m.channel === target.channel && m.ts === target.messageTs);
+    const original =
+      target.messageTs && messages.find((m) => m.channel === target.channel && m.ts === target.messageTs);
     if (p.replace_original === true && original) {
       replace(original, p);
       // A replaced message keeps its place; later replies on the same URL still refer to it.
@@ -192,7 +212,8 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
   function upload(id: string, bytes: Buffer, url: URL): Answer {
     const file = files.get(id);
     if (!file || file.bytes) return { status: 404, body: "not found" };
-    if (Number(url.searchParams.get("length")) !== bytes.length) return { status: 400, body: "length mismatch" };
+    if (Number(url.searchParams.get("length")) !== bytes.length)
+      return { status: 400, body: "length mismatch" };
     file.bytes = bytes;
     return { status: 200, body: `OK - ${bytes.length}` };
   }
@@ -203,17 +224,29 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
     entry.remaining -= 1;
     const f = entry.failure;
     if (f.kind === "429") {
-      return { status: 429, body: { ok: false, error: "ratelimited" }, headers: { "retry-after": String(f.retryAfter) } };
+      return {
+        status: 429,
+        body: { ok: false, error: "ratelimited" },
+        headers: { "retry-after": String(f.retryAfter) },
+      };
     }
     if (f.kind === "500") return { status: 500, body: "internal server error" };
     return bad(f.error);
   }
 
-  async function route(req: IncomingMessage, raw: Buffer, url: URL): Promise<{ method: string; params: Params; answer: Answer }> {
+  async function route(
+    req: IncomingMessage,
+    raw: Buffer,
+    url: URL,
+  ): Promise<{ method: string; params: Params; answer: Answer }> {
     const path = url.pathname;
     if (path.startsWith("/upload/")) {
       const method = "upload";
-      return { method, params: { fileId: path.slice(8), bytes: raw.length }, answer: injected(method) ?? upload(path.slice(8), raw, url) };
+      return {
+        method,
+        params: { fileId: path.slice(8), bytes: raw.length },
+        answer: injected(method) ?? upload(path.slice(8), raw, url),
+      };
     }
     const params = parseParams(raw, req.headers["content-type"]);
     if (path.startsWith("/response/")) {
@@ -221,11 +254,14 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
       return { method, params, answer: injected(method) ?? respond(path.slice(10), params) };
     }
     const method = path.replace(/^\/api\//, "");
-    const auth = req.headers.authorization ?? (typeof params.token === "string" ? `Bearer ${params.token}` : "");
+    const auth =
+      req.headers.authorization ?? (typeof params.token === "string" ? `Bearer ${params.token}` : "");
     const handler = methods[method];
+    // Socket Mode's one method takes the app-level token; every other method the bot token.
+    const expected = method === "apps.connections.open" ? FAKE_SLACK_APP_TOKEN : token;
     const answer =
       injected(method) ??
-      (auth !== `Bearer ${token}` ? bad("invalid_auth") : handler ? handler(params) : bad("unknown_method"));
+      (auth !== `Bearer ${expected}` ? bad("invalid_auth") : handler ? handler(params) : bad("unknown_method"));
     return { method, params, answer };
   }
 
@@ -240,6 +276,7 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const socket = createSocketSide(server);
 
   return {
     /** `SLACK_API_URL` for the bot. */
@@ -247,7 +284,8 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
     origin,
     teamId,
     /** Every call, or those of one method. */
-    calls: (method?: string) => (method === undefined ? [...calls] : calls.filter((c) => c.method === method)),
+    calls: (method?: string) =>
+      method === undefined ? [...calls] : calls.filter((c) => c.method === method),
     /** Messages everyone in `channel` sees (not ephemeral), oldest first. */
     channelMessages: (channel: string) => messages.filter((m) => m.channel === channel && !m.ephemeralTo),
     /** Ephemeral messages shown to `user`. */
@@ -269,7 +307,10 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
     refuseChannel(channel: string, error: string): void {
       refusedChannels.set(channel, error);
     },
+    /** Socket Mode: envelopes to the connected bot, and what it sent back. */
+    socket,
     async close(): Promise<void> {
+      await socket.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -302,4 +343,41 @@ function send(res: ServerResponse, answer: Answer): void {
     ...answer.headers,
   });
   res.end(json ? JSON.stringify(answer.body) : answer.body);
+}
+
+/** Slack's side of Socket Mode: `hello` on connect, envelopes out, acks (by `envelope_id`) back. */
+function createSocketSide(server: ReturnType<typeof createServer>) {
+  const wss = new WebSocketServer({ server, path: "/socket" });
+  const clients = new Set<WebSocket>();
+  const received: Record<string, unknown>[] = [];
+  const waiting = new Map<string, (ack: Record<string, unknown>) => void>();
+  wss.on("connection", (ws) => {
+    clients.add(ws);
+    ws.on("close", () => clients.delete(ws));
+    ws.on("message", (data) => {
+      const message = JSON.parse(String(data)) as Record<string, unknown>;
+      received.push(message);
+      waiting.get(String(message.envelope_id))?.(message);
+    });
+    ws.send(JSON.stringify({ type: "hello", num_connections: 1, connection_info: { app_id: "A0OPSBOT" } }));
+  });
+  return {
+    connections: () => clients.size,
+    received: () => [...received],
+    /** Sends an envelope to every connected bot; resolves with the ack (fails after 3 s, Slack's limit). */
+    send(envelope: { envelope_id: string; type: string; payload: unknown; [key: string]: unknown }) {
+      return new Promise<Record<string, unknown>>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ack for ${envelope.envelope_id} within 3 s`)), 3_000);
+        waiting.set(envelope.envelope_id, (ack) => {
+          clearTimeout(timer);
+          resolve(ack);
+        });
+        for (const ws of clients) ws.send(JSON.stringify(envelope));
+      });
+    },
+    async close() {
+      for (const ws of clients) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
 }

@@ -28,7 +28,8 @@ function checkSection(block: Json, i: number): string | undefined {
       if (problem) return problem;
     }
   }
-  if (block.text === undefined && block.fields === undefined) return `blocks[${i}]: section needs text or fields`;
+  if (block.text === undefined && block.fields === undefined)
+    return `blocks[${i}]: section needs text or fields`;
   return undefined;
 }
 

@@ -8,7 +8,7 @@ import { wasDelivered, watchDelivery } from "../../src/core/tracking/delivery-wa
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import type { DeliveryRecord } from "../../src/sandbox/outbound.js";
 import { WEBHOOK_QUEUE } from "../../src/webhooks/index.js";
-import { admin, operator, replyText } from "../support/core-harness.js";
+import { admin, operator, replyButtons, replyText } from "../support/core-harness.js";
 import {
   type Bot,
   type BotOptions,
@@ -320,6 +320,47 @@ describe("routing deliveries", () => {
     expect(again.status).toBe(200);
     await quietPeriod();
     expect(b.chat.delivered).toHaveLength(4);
+  });
+});
+
+describe("from the chat command to the notification", () => {
+  const press = async (b: Bot, room: ConversationRef, line: string): Promise<Reply> => {
+    const quote = await b.core.handle({ kind: "command", actor: operator, conversation: room, text: line });
+    const confirm = replyButtons(quote).find((button) => button.style === "primary");
+    if (!confirm) throw new Error(`no confirming button: ${replyText(quote)}`);
+    return b.core.handle({ kind: "action", actor: operator, conversation: room, token: confirm.token });
+  };
+
+  it("energy, then Confirm: the delivery confirmation comes back to the same conversation", async () => {
+    const b = await bot();
+    await setUp(b);
+    const address = tronAddress("e2e-energy");
+    const done = await press(b, ordersRoom, `energy ${address} 65k`);
+    const [order] = b.sandbox.energy.orders();
+    expect(replyText(done)).toContain(order!.orderId);
+    await waitFor(
+      () => texts(b, ordersRoom).some((t) => t.startsWith("Energy delivered")),
+      "the confirmation",
+    );
+    await quietPeriod();
+    const delivered = texts(b, ordersRoom).filter((t) => t.startsWith("Energy delivered"));
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]).toContain(order!.orderId);
+    expect(texts(b, alertRoom)).toEqual([]);
+  });
+
+  it("host start, then Confirm: the cycles come back to the same conversation", async () => {
+    const b = await bot();
+    const address = tronAddress("e2e-host");
+    await press(b, hostRoom, `host start ${address}`);
+    await waitFor(
+      () => texts(b, hostRoom).some((t) => t.startsWith("Host Mode delegation")),
+      "the first cycle",
+    );
+    expect(texts(b, alertRoom)).toEqual([]);
+    expect(b.sandbox.calls("host.add")[0]?.body).toMatchObject({
+      callback_url: `${PUBLIC_URL}/callbacks/host/${HOST_TOKEN}`,
+    });
   });
 });
 

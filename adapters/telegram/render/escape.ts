@@ -5,16 +5,16 @@
  * we never meant to post.
  */
 export function escapeHtml(text: string): string {
-  return clean(text);
+  return clean(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 /** For attribute values (`href`), where a `"` would end the attribute. */
 export const escapeAttribute = (text: string): string => escapeHtml(text).replace(/"/g, "&quot;");
 
-// C0 controls other than tab and newline, DEL, and lone surrogates: Telegram rejects text that
-// is not valid UTF-8, and control characters have no business in a chat message.
-const UNSAFE =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// Control characters other than tab and newline, and lone surrogates: Telegram rejects text that
+// is not valid UTF-8, and control characters have no business in a chat message. (With the `u`
+// flag a surrogate pair is one code point, so the class matches lone halves only.)
+const UNSAFE = /[^\P{Cc}\n\t]|[\ud800-\udfff]/gu;
 
 export const clean = (text: string): string => text.replace(UNSAFE, "");
 

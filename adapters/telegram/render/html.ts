@@ -99,5 +99,5 @@ function toKeyboardButton(button: Button): InlineKeyboardButton {
     throw new Error(`button token is longer than Telegram's ${CALLBACK_DATA_MAX_BYTES}-byte callback_data`);
   }
   // Button labels are plain text in the Bot API: no escaping, but no control characters either.
-  return { text: button.label.replace(/[\u0000-\u001f\u007f]/g, " "), callback_data: button.token };
+  return { text: button.label.replace(/\p{Cc}/gu, " "), callback_data: button.token };
 }

@@ -69,6 +69,8 @@ async function registerOne(
     if (endpoints.length >= 2) return { family, status: "full", endpoints };
     const created = await api.create({ url });
     await keepSecret(deps, family, created.id, created.secret, url);
+    // A new endpoint can reuse the id of one deleted earlier (a fresh demo sandbox): forget its secrets.
+    await dropWebhookSecrets(deps.store, family, created.id, created.secret);
     const { secret: _secret, ...endpoint } = created;
     deps.logger.info({ family, endpointId: created.id, role: created.role }, "webhook endpoint registered");
     return { family, status: "created", endpoint, resumed: false };

@@ -42,7 +42,10 @@ describe("slash commands: results go to the channel", () => {
     const h = await startSlackHarness();
     const { message, text } = await answerOf(h, "/prices");
     expect(h.sandbox.calls("pricing.get")).toHaveLength(1);
-    expect(message?.blocks?.[1]).toEqual({ type: "header", text: { type: "plain_text", text: "Prices", emoji: true } });
+    expect(message?.blocks?.[1]).toEqual({
+      type: "header",
+      text: { type: "plain_text", text: "Prices", emoji: true },
+    });
     expect(text).toMatch(/energy/i);
     expect(message?.text).toMatch(/\S/);
   });
@@ -74,7 +77,13 @@ describe("slash commands: results go to the channel", () => {
         json: {
           code: 0,
           status: "success",
-          data: { address, blocked: true, category: "aml_risk", label: HOSTILE, checked_at: "2025-03-01T12:00:00Z" },
+          data: {
+            address,
+            blocked: true,
+            category: "aml_risk",
+            label: HOSTILE,
+            checked_at: "2025-03-01T12:00:00Z",
+          },
         },
       },
     });
@@ -130,19 +139,29 @@ describe("slash commands: errors only to the user who typed", () => {
     ]);
     const mine = h.fake.ephemerals(OPERATOR.id).map(messageText);
     expect(mine).toHaveLength(2);
-    expect(mine[1]).toMatch(/unknown command frobnicate/);
+    expect(mine[1]).toMatch(/unknown command "frobnicate"/);
     const viewers = h.fake.ephemerals(VIEWER.id).map(messageText);
     expect(viewers).toEqual([expect.stringContaining(`needs the operator role; you are a viewer`)]);
     expect(h.sandbox.calls("order5m.create")).toEqual([]);
     expect(h.sandbox.calls("compliance.lookup")).toEqual([]);
   });
 
-  it("an admin-only command is refused to an operator and run for an admin", async () => {
+  it("an admin-only command is refused to an operator, and runs for an admin (its answer is private)", async () => {
     const h = await startSlackHarness();
-    await h.command("/help setup", { user: ADMIN });
+    await h.command("/setup status");
     await h.settle();
-    expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
-    expect(h.fake.ephemerals(ADMIN.id)).toEqual([]);
+    expect(h.fake.ephemerals(OPERATOR.id).map(messageText)).toEqual([
+      expect.stringContaining("needs the admin role; you are an operator"),
+    ]);
+    expect(h.sandbox.calls()).toEqual([]);
+
+    await h.command("/setup status", { user: ADMIN });
+    await h.settle();
+    expect(h.fake.ephemerals(ADMIN.id).map(messageText)).toEqual([
+      expect.stringContaining("Webhook endpoints"),
+    ]);
+    expect(h.fake.channelMessages(CHANNEL)).toEqual([]);
+    expect(h.sandbox.calls().length).toBeGreaterThan(0);
   });
 });
 
@@ -173,8 +192,12 @@ describe("slash commands: where the answer goes when the response_url cannot be 
       bad.set("command", "/ops");
       bad.set("text", "frobnicate");
       bad.set("trigger_id", "9.9.origin-test-2");
-      expect((await h.post({ raw: form.toString(), contentType: "application/x-www-form-urlencoded" })).status).toBe(200);
-      expect((await h.post({ raw: bad.toString(), contentType: "application/x-www-form-urlencoded" })).status).toBe(200);
+      expect(
+        (await h.post({ raw: form.toString(), contentType: "application/x-www-form-urlencoded" })).status,
+      ).toBe(200);
+      expect(
+        (await h.post({ raw: bad.toString(), contentType: "application/x-www-form-urlencoded" })).status,
+      ).toBe(200);
       await h.settle();
     } finally {
       await new Promise<void>((r) => trap.close(() => r()));

@@ -30,7 +30,10 @@ const FORM = "application/x-www-form-urlencoded";
 describe("POST /slack/events: request signing", () => {
   it("answers 401 to a forged signature and does nothing", async () => {
     const h = await startSlackHarness();
-    const response = await h.post({ raw: balanceForm(), contentType: FORM }, { signature: `v0=${"0".repeat(64)}` });
+    const response = await h.post(
+      { raw: balanceForm(), contentType: FORM },
+      { signature: `v0=${"0".repeat(64)}` },
+    );
     expect(response.status).toBe(401);
     await h.settle();
     expectNoEffect(h);
@@ -41,10 +44,18 @@ describe("POST /slack/events: request signing", () => {
     const h = await startSlackHarness();
     const ts = String(Math.floor(Date.now() / 1000));
     const other = signSlackRequest("not-the-secret", ts, balanceForm());
-    expect((await h.post({ raw: balanceForm(), contentType: FORM }, { timestamp: Number(ts), signature: other })).status).toBe(401);
+    expect(
+      (await h.post({ raw: balanceForm(), contentType: FORM }, { timestamp: Number(ts), signature: other }))
+        .status,
+    ).toBe(401);
     const signedForOther = signSlackRequest("8f742231b10e8888abcd99yyyzzz85a5", ts, balanceForm("T0OTHER"));
     expect(
-      (await h.post({ raw: balanceForm(), contentType: FORM }, { timestamp: Number(ts), signature: signedForOther })).status,
+      (
+        await h.post(
+          { raw: balanceForm(), contentType: FORM },
+          { timestamp: Number(ts), signature: signedForOther },
+        )
+      ).status,
     ).toBe(401);
     expect((await h.post({ raw: balanceForm(), contentType: FORM }, { signature: "" })).status).toBe(401);
     await h.settle();
@@ -59,7 +70,10 @@ describe("POST /slack/events: request signing", () => {
     expect([stale.status, future.status]).toEqual([401, 401]);
     await h.settle();
     expectNoEffect(h);
-    expect(h.logger.records.filter((r) => r.level === "warn").map((r) => r.obj.reason)).toEqual(["stale", "future"]);
+    expect(h.logger.records.filter((r) => r.level === "warn").map((r) => r.obj.reason)).toEqual([
+      "stale",
+      "future",
+    ]);
   });
 
   it("takes a properly signed request at the edge of the window", async () => {
@@ -73,7 +87,10 @@ describe("POST /slack/events: request signing", () => {
 
   it("answers Slack's unsigned ssl_check with 200 and does nothing", async () => {
     const h = await startSlackHarness();
-    const response = await h.post({ raw: `ssl_check=1&${balanceForm()}`, contentType: FORM }, { signature: "" });
+    const response = await h.post(
+      { raw: `ssl_check=1&${balanceForm()}`, contentType: FORM },
+      { signature: "" },
+    );
     expect(response.status).toBe(200);
     await h.settle();
     expectNoEffect(h);
@@ -81,7 +98,11 @@ describe("POST /slack/events: request signing", () => {
 
   it("echoes the Events API url_verification challenge of a signed request only", async () => {
     const h = await startSlackHarness();
-    const raw = JSON.stringify({ token: "t", challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P", type: "url_verification" });
+    const raw = JSON.stringify({
+      token: "t",
+      challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+      type: "url_verification",
+    });
     const ok = await h.post({ raw, contentType: "application/json" });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" });
@@ -101,13 +122,33 @@ describe("POST /slack/events: workspace", () => {
     const h = await startSlackHarness({ teamId: FAKE_SLACK_TEAM });
     const { response } = await h.command("/balance", { team: "T0OTHERTEAM" });
     expect(response.status).toBe(403);
-    const fakeMessage = { ts: "1.1", channel: CHANNEL, text: "", via: "test", edits: 0, blocks: [
-      { type: "actions", elements: [{ type: "button", action_id: "opsbot:0", text: { type: "plain_text", text: "Confirm" }, value: "tok" }] },
-    ] };
+    const fakeMessage = {
+      ts: "1.1",
+      channel: CHANNEL,
+      text: "",
+      via: "test",
+      edits: 0,
+      blocks: [
+        {
+          type: "actions",
+          elements: [
+            {
+              type: "button",
+              action_id: "opsbot:0",
+              text: { type: "plain_text", text: "Confirm" },
+              value: "tok",
+            },
+          ],
+        },
+      ],
+    };
     expect((await h.click(fakeMessage, "Confirm", { team: "T0OTHERTEAM" })).status).toBe(403);
     await h.settle();
     expectNoEffect(h);
-    expect(h.logger.records.filter((r) => r.level === "warn").map((r) => r.obj.team)).toEqual(["T0OTHERTEAM", "T0OTHERTEAM"]);
+    expect(h.logger.records.filter((r) => r.level === "warn").map((r) => r.obj.team)).toEqual([
+      "T0OTHERTEAM",
+      "T0OTHERTEAM",
+    ]);
 
     // The served workspace still works.
     expect((await h.command("/help")).response.status).toBe(200);
@@ -122,7 +163,9 @@ describe("POST /slack/events: Slack retries", () => {
     const { response, request } = await h.command("/balance");
     expect(response.status).toBe(200);
     await h.settle();
-    const retry = await h.post(request, { headers: { "x-slack-retry-num": "1", "x-slack-retry-reason": "http_timeout" } });
+    const retry = await h.post(request, {
+      headers: { "x-slack-retry-num": "1", "x-slack-retry-reason": "http_timeout" },
+    });
     expect(retry.status).toBe(200);
     expect(await retry.text()).toBe("");
     await h.settle();

@@ -36,9 +36,14 @@ describe("manifest.yml", () => {
 
   it("sends commands, clicks and events to <PUBLIC_URL>/slack/events, with the minimal bot scopes", () => {
     const url = "https://opsbot.example.com/slack/events";
-    expect(new Set((onDisk.features.slash_commands as ManifestCommand[]).map((c) => c.url))).toEqual(new Set([url]));
+    expect(new Set((onDisk.features.slash_commands as ManifestCommand[]).map((c) => c.url))).toEqual(
+      new Set([url]),
+    );
     expect(onDisk.settings.interactivity).toEqual({ is_enabled: true, request_url: url });
-    expect(onDisk.settings.event_subscriptions).toEqual({ request_url: url, bot_events: ["app_home_opened"] });
+    expect(onDisk.settings.event_subscriptions).toEqual({
+      request_url: url,
+      bot_events: ["app_home_opened"],
+    });
     expect(onDisk.oauth_config.scopes.bot).toEqual([...BOT_SCOPES]);
     expect(onDisk.oauth_config.scopes.bot).toEqual(["commands", "chat:write", "files:write"]);
     expect(onDisk.features.app_home.home_tab_enabled).toBe(true);

@@ -139,9 +139,7 @@ describe("Block Kit rendering of the Reply model", () => {
       header("H".repeat(400)),
       text(`${long}\n${long}\n${"y".repeat(4_000)}`),
       fields(...Array.from({ length: 23 }, (_, i): [string, string] => [`F${i}`, "v".repeat(2_500)])),
-      buttons(
-        ...Array.from({ length: 30 }, (_, i) => ({ label: `${"L".repeat(100)}${i}`, token: `t${i}` })),
-      ),
+      buttons(...Array.from({ length: 30 }, (_, i) => ({ label: `${"L".repeat(100)}${i}`, token: `t${i}` }))),
     ]);
     const message = renderReply(reply);
     expect(message.text.length).toBeLessThanOrEqual(BLOCK_KIT_LIMITS.fallbackText);
@@ -152,7 +150,9 @@ describe("Block Kit rendering of the Reply model", () => {
     const texts = message.blocks.filter((b) => b.type === "section" && "text" in b);
     expect(texts.map((b) => sectionText(b).length)).toEqual([2_500, 2_500, 3_000]);
     // 23 fields → sections of 10, 10 and 3.
-    const fieldCounts = message.blocks.flatMap((b) => (b.type === "section" && "fields" in b ? [b.fields.length] : []));
+    const fieldCounts = message.blocks.flatMap((b) =>
+      b.type === "section" && "fields" in b ? [b.fields.length] : [],
+    );
     expect(fieldCounts).toEqual([10, 10, 3]);
     // 30 buttons → rows of 25 and 5, every action_id unique, every label within 75.
     const rows = message.blocks.filter((b) => b.type === "actions");

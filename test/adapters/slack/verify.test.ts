@@ -27,7 +27,9 @@ const check = (overrides: Partial<Parameters<typeof verifySlackSignature>[0]> = 
 describe("Slack request signing (v0)", () => {
   it("computes the documented signature of Slack's example", () => {
     expect(signSlackRequest(VECTOR.secret, VECTOR.timestamp, VECTOR.body)).toBe(VECTOR.signature);
-    expect(signSlackRequest(VECTOR.secret, VECTOR.timestamp, Buffer.from(VECTOR.body))).toBe(VECTOR.signature);
+    expect(signSlackRequest(VECTOR.secret, VECTOR.timestamp, Buffer.from(VECTOR.body))).toBe(
+      VECTOR.signature,
+    );
   });
 
   it("accepts the documented example at its own time, as bytes or as text", () => {
@@ -41,7 +43,10 @@ describe("Slack request signing (v0)", () => {
       reason: "bad_signature",
     });
     expect(check({ secrets: ["another-secret"] })).toEqual({ ok: false, reason: "bad_signature" });
-    expect(check({ signature: VECTOR.signature.slice(0, -2) })).toEqual({ ok: false, reason: "bad_signature" });
+    expect(check({ signature: VECTOR.signature.slice(0, -2) })).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
     expect(check({ signature: VECTOR.signature.replace("v0=", "v1=") })).toEqual({
       ok: false,
       reason: "bad_signature",

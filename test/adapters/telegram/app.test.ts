@@ -31,7 +31,10 @@ async function startBot(): Promise<{ app: App; fake: FakeTelegramApi; url: strin
     OPS_OPERATORS: `telegram:${OPERATOR.id}`,
   });
   // No `secrets`: the adapter itself must keep the token out of the log.
-  const logger = createLogger({ level: "debug", destination: { write: (line: string) => void logs.push(line) } });
+  const logger = createLogger({
+    level: "debug",
+    destination: { write: (line: string) => void logs.push(line) },
+  });
   app = await startApp({ config: { ...config, port: 0 }, logger });
   return { app, fake, url: `http://127.0.0.1:${app.port}`, logs };
 }
@@ -39,7 +42,10 @@ async function startBot(): Promise<{ app: App; fake: FakeTelegramApi; url: strin
 const post = (url: string, update: unknown, secret: string | null = SECRET) =>
   fetch(`${url}/telegram/webhook`, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(secret !== null && { "x-telegram-bot-api-secret-token": secret }) },
+    headers: {
+      "content-type": "application/json",
+      ...(secret !== null && { "x-telegram-bot-api-secret-token": secret }),
+    },
     body: JSON.stringify(update),
   });
 

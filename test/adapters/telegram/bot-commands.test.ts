@@ -6,7 +6,10 @@ import { commands } from "../../../src/core/commands/index.js";
 const verbs = knownVerbs(commands);
 const message = (text: string) => {
   const command = /^\/\S+/.exec(text)?.[0];
-  return { text, ...(command && { entities: [{ type: "bot_command" as const, offset: 0, length: command.length }] }) };
+  return {
+    text,
+    ...(command && { entities: [{ type: "bot_command" as const, offset: 0, length: command.length }] }),
+  };
 };
 const read = (text: string, privateChat = false) => readCommand(message(text), "OpsBot", privateChat, verbs);
 

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { CALLBACK_DATA_MAX_BYTES } from "../../../adapters/telegram/render/html.js";
 import type { FakeMessage } from "../../fakes/telegram-api.js";
 import { freshAddress } from "../../support/spend-harness.js";
-import { buttonData, GROUP_CHAT, OPERATOR, startTelegramHarness, type TelegramHarness, VIEWER } from "./harness.js";
+import {
+  buttonData,
+  GROUP_CHAT,
+  OPERATOR,
+  startTelegramHarness,
+  type TelegramHarness,
+  VIEWER,
+} from "./harness.js";
 
 const EVM = "0xde0b295669a9fd93d5f28d9ec85e40f4cb697bae";
 
@@ -26,7 +33,8 @@ describe("telegram buttons: energy quote → Confirm", () => {
     expect(quote.text).toContain(`Address: ${address}`);
     const keyboard = quote.replyMarkup?.inline_keyboard.flat() ?? [];
     expect(keyboard.map((b) => b.text)).toEqual([expect.stringMatching(/^Confirm \d/), "Cancel"]);
-    for (const b of keyboard) expect(Buffer.byteLength(b.callback_data ?? "")).toBeLessThanOrEqual(CALLBACK_DATA_MAX_BYTES);
+    for (const b of keyboard)
+      expect(Buffer.byteLength(b.callback_data ?? "")).toBeLessThanOrEqual(CALLBACK_DATA_MAX_BYTES);
     expect(h.sandbox.calls("order5m.create")).toEqual([]);
 
     await h.click(quote, /^Confirm/);
@@ -37,7 +45,11 @@ describe("telegram buttons: energy quote → Confirm", () => {
     expect(answers(h)[0]?.text).toBeUndefined();
     const edits = h.fake.calls("editMessageText");
     expect(edits).toHaveLength(1);
-    expect(edits[0]?.params).toMatchObject({ chat_id: GROUP_CHAT, message_id: quote.message_id, parse_mode: "HTML" });
+    expect(edits[0]?.params).toMatchObject({
+      chat_id: GROUP_CHAT,
+      message_id: quote.message_id,
+      parse_mode: "HTML",
+    });
     const [after] = h.fake.messages(GROUP_CHAT).filter((m) => m.message_id === quote.message_id);
     expect(after?.replyMarkup).toBeUndefined();
     expect(after?.text).toMatch(/^Energy delegated\nOrder: 5M/);

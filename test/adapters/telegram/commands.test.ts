@@ -3,7 +3,15 @@ import { refusalLine } from "../../../adapters/telegram/bot/handlers.js";
 import { commands } from "../../../src/core/commands/index.js";
 import { DEMO_ADDRESSES } from "../../../src/sandbox/families/screening.js";
 import { parseTelegramHtml } from "../../fakes/telegram-html.js";
-import { GROUP_CHAT, PRIVATE_CHAT, STRANGER_CHAT, startTelegramHarness, VIEWER } from "./harness.js";
+import {
+  callbackUpdate,
+  GROUP_CHAT,
+  OPERATOR,
+  PRIVATE_CHAT,
+  STRANGER_CHAT,
+  startTelegramHarness,
+  VIEWER,
+} from "./harness.js";
 
 const USDT = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 
@@ -148,6 +156,18 @@ describe("telegram: only allowed chats are served", () => {
     expect(h.fake.messages(STRANGER_CHAT).map((m) => m.text)).toEqual([refusalLine(STRANGER_CHAT)]);
     expect(h.fake.calls("sendMessage")).toHaveLength(1);
     expect(h.sandbox.calls()).toEqual([]);
+  });
+
+  it("a button press from another chat is answered with the refusal, and nothing runs", async () => {
+    const h = await startTelegramHarness();
+    const message = { message_id: 5, chatId: String(STRANGER_CHAT), text: "old", html: "old" };
+    await h.postUpdate(callbackUpdate(message, "AAAAAAAAAAAAAAAAAAAAAA", OPERATOR));
+    await h.settle();
+    expect(h.fake.calls("answerCallbackQuery").map((c) => c.params)).toEqual([
+      { callback_query_id: expect.any(String), text: refusalLine(STRANGER_CHAT), show_alert: true },
+    ]);
+    expect(h.fake.calls("sendMessage")).toEqual([]);
+    expect(h.fake.calls("editMessageText")).toEqual([]);
   });
 
   it("a private chat that is not allowed is refused too", async () => {

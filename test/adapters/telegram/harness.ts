@@ -177,7 +177,12 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
     for (;;) {
       await adapter.idle(timeoutMs);
       const [tracked, notify] = await Promise.all(["tracked", "notify"].map((q) => queues.counts(q)));
-      const busy = (tracked?.waiting ?? 0) + (tracked?.active ?? 0) + (notify?.waiting ?? 0) + (notify?.active ?? 0) + (notify?.delayed ?? 0);
+      const busy =
+        (tracked?.waiting ?? 0) +
+        (tracked?.active ?? 0) +
+        (notify?.waiting ?? 0) +
+        (notify?.active ?? 0) +
+        (notify?.delayed ?? 0);
       if (busy === 0) return;
       if (Date.now() > deadline) throw new Error(`jobs still running after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 10));

@@ -8,7 +8,10 @@ import { parseTelegramHtml } from "../../fakes/telegram-html.js";
 import { PRIVATE_CHAT, startTelegramHarness } from "./harness.js";
 
 /** A reply of ~13 000 characters: a code block across many lines, text with <, > and &, one button. */
-const LINES = Array.from({ length: 300 }, (_, i) => `line ${String(i).padStart(3, "0")} <tag> & "more" text to fill it`);
+const LINES = Array.from(
+  { length: 300 },
+  (_, i) => `line ${String(i).padStart(3, "0")} <tag> & "more" text to fill it`,
+);
 const longCommand: CommandDefinition = {
   verb: "long",
   role: "viewer",
@@ -48,7 +51,9 @@ describe("telegram limits: long messages", () => {
     // Nothing lost, nothing cut inside a line: the chunks joined at their breaks are the reply.
     expect(messages.map((m) => m.text).join("\n")).toBe(["Long <report>", ...LINES].join("\n"));
     // A cut inside the code block closes it and reopens it in the next message.
-    const cutInCode = messages.findIndex((m) => m.html.endsWith("</code>") && m.text.endsWith("text to fill it"));
+    const cutInCode = messages.findIndex(
+      (m) => m.html.endsWith("</code>") && m.text.endsWith("text to fill it"),
+    );
     expect(messages[cutInCode + 1]?.html.startsWith("<code>")).toBe(true);
     expect(messages.map((m) => m.replyMarkup?.inline_keyboard.flat().map((b) => b.text))).toEqual([
       ...messages.slice(1).map(() => undefined),
@@ -79,7 +84,9 @@ describe("telegram limits: 429 and outages", () => {
     await h.fake.waitFor(() => h.fake.messages(PRIVATE_CHAT).length === 1, 5_000);
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(h.fake.calls("sendMessage").map((c) => c.status)).toEqual([429, 200]);
-    expect(h.logger.records.some((r) => r.msg === "telegram: reply not sent now; queued for retry")).toBe(true);
+    expect(h.logger.records.some((r) => r.msg === "telegram: reply not sent now; queued for retry")).toBe(
+      true,
+    );
   });
 
   it("a reply that meets an outage (500) is queued and delivered when Telegram is back", async () => {
@@ -99,7 +106,11 @@ describe("telegram limits: 429 and outages", () => {
     await h.settle();
     const last = structuredClone(h.fake.messages(PRIVATE_CHAT).at(-1));
     if (!last) throw new Error("no message");
-    h.fake.fail("editMessageText", { kind: "error", code: 400, description: "Bad Request: message can't be edited" });
+    h.fake.fail("editMessageText", {
+      kind: "error",
+      code: 400,
+      description: "Bad Request: message can't be edited",
+    });
     await h.click(last, "Cancel");
     await h.settle();
     expect(h.fake.calls("editMessageText").map((c) => c.status)).toEqual([400]);

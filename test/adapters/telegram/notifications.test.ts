@@ -47,7 +47,9 @@ describe("telegram: notifications that come later, in the same chat", () => {
     await h.settle();
 
     const messages = h.fake.messages(PRIVATE_CHAT);
-    expect(messages[0]?.text).toMatch(/^Statement REP[A-Z0-9]{12} ordered; the file will be posted here when ready\./);
+    expect(messages[0]?.text).toMatch(
+      /^Statement REP[A-Z0-9]{12} ordered; the file will be posted here when ready\./,
+    );
     const documents = messages.filter((m) => m.document);
     expect(documents).toHaveLength(1);
     const document = documents[0]?.document;
@@ -57,7 +59,11 @@ describe("telegram: notifications that come later, in the same chat", () => {
     expect(again).toEqual([]);
     const request = checkStatement(ordered?.body);
     if (!request.ok) throw new Error("the sandbox refused the statement request");
-    expect(request.value).toMatchObject({ address: STATEMENT_ADDRESS, date_from: "2025-01-01", date_to: "2025-01-31" });
+    expect(request.value).toMatchObject({
+      address: STATEMENT_ADDRESS,
+      date_from: "2025-01-01",
+      date_to: "2025-01-31",
+    });
     expect(document?.bytes.toString("utf8")).toBe(statementCsv(request.value));
     expect(h.fake.calls("sendDocument")[0]?.params.chat_id).toBe(String(PRIVATE_CHAT));
   });
@@ -86,15 +92,24 @@ describe("telegram: ChatAdapter.send, as the notify worker calls it", () => {
   it("a chat that blocked or removed the bot is permanent: retryable false", async () => {
     const h = await startTelegramHarness();
     h.fake.refuseChat(GROUP_CHAT);
-    await expect(h.adapter.send(chat, reply)).rejects.toMatchObject({ retryable: false, code: "telegram_chat_gone" });
+    await expect(h.adapter.send(chat, reply)).rejects.toMatchObject({
+      retryable: false,
+      code: "telegram_chat_gone",
+    });
     h.fake.refuseChat(GROUP_CHAT, 400, "Bad Request: chat not found");
-    await expect(h.adapter.send(chat, reply)).rejects.toMatchObject({ retryable: false, code: "telegram_chat_gone" });
+    await expect(h.adapter.send(chat, reply)).rejects.toMatchObject({
+      retryable: false,
+      code: "telegram_chat_gone",
+    });
   });
 
   it("an outage (500) stays retryable, and the notify queue delivers once Telegram is back", async () => {
     const h = await startTelegramHarness();
     h.fake.fail("sendMessage", { kind: "500" });
-    await expect(h.adapter.send(chat, reply)).rejects.toMatchObject({ retryable: true, code: "telegram_unavailable" });
+    await expect(h.adapter.send(chat, reply)).rejects.toMatchObject({
+      retryable: true,
+      code: "telegram_unavailable",
+    });
 
     h.fake.fail("sendMessage", { kind: "500" }, 2);
     await h.deps.notifier.post(chat, reply);

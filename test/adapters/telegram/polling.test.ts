@@ -17,16 +17,22 @@ describe("telegram long polling (no TELEGRAM_WEBHOOK_SECRET)", () => {
 
   it("a button pressed while polling is answered and its message replaced", async () => {
     const h = await startTelegramHarness({ webhookSecret: null });
-    h.fake.pushUpdate(messageUpdate("/energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k", PRIVATE_CHAT, OPERATOR));
+    h.fake.pushUpdate(
+      messageUpdate("/energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k", PRIVATE_CHAT, OPERATOR),
+    );
     await h.fake.waitFor(() => h.fake.messages(PRIVATE_CHAT).length === 1);
     // The USDT contract is refused before any button: one line, no order.
     expect(h.fake.messages(PRIVATE_CHAT)[0]?.text).toMatch(/smart contract/);
 
-    h.fake.pushUpdate(messageUpdate("/energy TYmQPLG5rHdn7VWHH9QdWHCxLSBcYwgFkV 65k", PRIVATE_CHAT, OPERATOR));
+    h.fake.pushUpdate(
+      messageUpdate("/energy TYmQPLG5rHdn7VWHH9QdWHCxLSBcYwgFkV 65k", PRIVATE_CHAT, OPERATOR),
+    );
     await h.fake.waitFor(() => h.fake.messages(PRIVATE_CHAT).length === 2);
     const quote = structuredClone(h.fake.messages(PRIVATE_CHAT)[1]);
     if (!quote) throw new Error("no quote");
-    h.fake.pushUpdate(callbackUpdate(quote, quote.replyMarkup?.inline_keyboard.flat()[1]?.callback_data ?? "", OPERATOR));
+    h.fake.pushUpdate(
+      callbackUpdate(quote, quote.replyMarkup?.inline_keyboard.flat()[1]?.callback_data ?? "", OPERATOR),
+    );
     await h.fake.waitFor(() => h.fake.calls("editMessageText").length === 1);
     expect(h.fake.calls("answerCallbackQuery")).toHaveLength(1);
     expect(h.fake.messages(PRIVATE_CHAT)[1]?.text).toBe("Cancelled by @olga_ops.");

@@ -44,7 +44,10 @@ describe("splitHtml", () => {
   });
 
   it("splits a 20 000-character reply into valid messages of at most 4096 characters, losing nothing", () => {
-    const lines = Array.from({ length: 400 }, (_, i) => `<b>${i}</b> <code>x &lt;y&gt; &amp; z</code> ${"w".repeat(i % 40)}`);
+    const lines = Array.from(
+      { length: 400 },
+      (_, i) => `<b>${i}</b> <code>x &lt;y&gt; &amp; z</code> ${"w".repeat(i % 40)}`,
+    );
     const html = `<i>${lines.join("\n")}</i>`;
     const chunks = splitHtml(html);
     expect(chunks.length).toBeGreaterThanOrEqual(5);

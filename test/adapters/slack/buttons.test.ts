@@ -1,0 +1,165 @@
+import { describe, expect, it } from "vitest";
+import type { FakeSlackMessage } from "../../fakes/slack-api.js";
+import { freshAddress } from "../../support/spend-harness.js";
+import {
+  buttonLabels,
+  CHANNEL,
+  findButton,
+  messageText,
+  OPERATOR,
+  type SlackHarness,
+  startSlackHarness,
+  VIEWER,
+} from "./harness.js";
+
+const EVM = "0xde0b295669a9fd93d5f28d9ec85e40f4cb697bae";
+
+async function quoteEnergy(h: SlackHarness, address = freshAddress("slack")): Promise<FakeSlackMessage> {
+  await h.command(`/energy ${address} 65k`);
+  await h.settle();
+  const quote = h.fake.channelMessages(CHANNEL).at(-1);
+  if (!quote) throw new Error("no quote was posted");
+  return structuredClone(quote);
+}
+
+/** The channel's copy of `message` as it is now (after edits). */
+const current = (h: SlackHarness, message: FakeSlackMessage) =>
+  h.fake.channelMessages(CHANNEL).find((m) => m.ts === message.ts);
+
+describe("slack buttons: energy quote → Confirm", () => {
+  it("offers Confirm (primary) and Cancel; Confirm places one order and replaces the quote in place", async () => {
+    const h = await startSlackHarness();
+    const quote = await quoteEnergy(h);
+    expect(messageText(quote)).toContain("Energy quote");
+    expect(buttonLabels(quote)).toEqual([expect.stringMatching(/^Confirm \d/), "Cancel"]);
+    expect(findButton(quote, /^Confirm/).style).toBe("primary");
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+
+    const response = await h.click(quote, /^Confirm/);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("");
+    await h.settle();
+
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    const replaced = h.fake.calls("response_url").at(-1)?.params;
+    expect(replaced?.replace_original).toBe(true);
+    const after = current(h, quote);
+    expect(after?.edits).toBe(1);
+    expect(buttonLabels(after)).toEqual([]);
+    expect(messageText(after)).toMatch(new RegExp(`^\\*Confirm [^*]+\\* by <@${OPERATOR.id}>\\n`));
+    expect(messageText(after)).not.toBe(messageText(quote));
+    // Only the one message: the result replaced the quote instead of adding a message.
+    expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
+  });
+
+  it("a second click on the spent buttons says 'Already handled.' to that user only, and orders nothing", async () => {
+    const h = await startSlackHarness();
+    const quote = await quoteEnergy(h);
+    await h.click(quote, /^Confirm/);
+    await h.settle();
+    await h.click(quote, /^Confirm/);
+    await h.click(quote, "Cancel");
+    await h.settle();
+
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    expect(h.fake.ephemerals(OPERATOR.id).map(messageText)).toEqual(["Already handled.", "Already handled."]);
+    expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
+    expect(current(h, quote)?.edits).toBe(1);
+  });
+
+  it("Cancel replaces the quote with who cancelled, and orders nothing", async () => {
+    const h = await startSlackHarness();
+    const quote = await quoteEnergy(h);
+    await h.click(quote, "Cancel");
+    await h.settle();
+
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+    const after = current(h, quote);
+    expect(buttonLabels(after)).toEqual([]);
+    expect(messageText(after)).toBe(`*Cancel* by <@${OPERATOR.id}>\nCancelled by ${OPERATOR.name}.`);
+  });
+
+  it("a viewer's Confirm is refused privately; the buttons stay for an operator", async () => {
+    const h = await startSlackHarness();
+    const quote = await quoteEnergy(h);
+    await h.click(quote, /^Confirm/, { user: VIEWER });
+    await h.settle();
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+    expect(h.fake.ephemerals(VIEWER.id).map(messageText)).toEqual([
+      expect.stringContaining("needs the operator role; you are a viewer"),
+    ]);
+    expect(current(h, quote)?.edits).toBe(0);
+    expect(buttonLabels(current(h, quote))).toHaveLength(2);
+
+    await h.click(quote, /^Confirm/);
+    await h.settle();
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
+
+  it("a click Slack re-sends (X-Slack-Retry-Num) runs once and answers once", async () => {
+    const h = await startSlackHarness();
+    const quote = await quoteEnergy(h);
+    const button = findButton(quote, /^Confirm/);
+    const payload = {
+      type: "block_actions",
+      user: { id: OPERATOR.id, username: OPERATOR.name, team_id: h.fake.teamId },
+      team: { id: h.fake.teamId, domain: "fake" },
+      container: { type: "message", message_ts: quote.ts, channel_id: CHANNEL, is_ephemeral: false },
+      channel: { id: CHANNEL, name: "ops" },
+      message: { type: "message", ts: quote.ts, text: quote.text, blocks: quote.blocks },
+      response_url: h.fake.responseUrl({ channel: CHANNEL, user: OPERATOR.id, messageTs: quote.ts }),
+      trigger_id: "1.2.retried-click",
+      actions: [{ ...button, block_id: "b1", action_ts: "1700000000.123456" }],
+    };
+    const body = {
+      raw: new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      contentType: "application/x-www-form-urlencoded",
+    };
+    expect((await h.post(body)).status).toBe(200);
+    expect(
+      (await h.post(body, { headers: { "x-slack-retry-num": "1", "x-slack-retry-reason": "http_timeout" } }))
+        .status,
+    ).toBe(200);
+    expect((await h.post(body, { headers: { "x-slack-retry-num": "2" } })).status).toBe(200);
+    await h.settle();
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    expect(h.fake.calls("response_url").filter((c) => c.params.replace_original === true)).toHaveLength(1);
+    // A retry is dropped before the core: not even an "Already handled." line.
+    expect(h.fake.ephemerals(OPERATOR.id)).toEqual([]);
+  });
+
+  it("the message is updated with chat.update when the click's response_url fails", async () => {
+    const h = await startSlackHarness();
+    const quote = await quoteEnergy(h);
+    h.fake.fail("response_url", { kind: "500" });
+    await h.click(quote, "Cancel");
+    await h.settle();
+    expect(h.fake.calls("chat.update").map((c) => [c.params.channel, c.params.ts, c.status])).toEqual([
+      [CHANNEL, quote.ts, 200],
+    ]);
+    expect(buttonLabels(current(h, quote))).toEqual([]);
+    expect(messageText(current(h, quote))).toContain("Cancelled by");
+  });
+});
+
+describe("slack buttons: screen on an ambiguous network", () => {
+  it("asks with a button per network; a click screens on that network and replaces the question", async () => {
+    const h = await startSlackHarness();
+    await h.command(`/screen ${EVM}`);
+    await h.settle();
+    const question = structuredClone(h.fake.channelMessages(CHANNEL).at(-1));
+    if (!question) throw new Error("no question was posted");
+    expect(buttonLabels(question).slice(0, 3)).toEqual(["eth", "bsc", "arb"]);
+    expect(h.sandbox.calls("screening.create")).toEqual([]);
+
+    await h.click(question, "bsc");
+    await h.settle();
+    expect(h.sandbox.calls("screening.create").map((c) => (c.body as { network: string }).network)).toEqual([
+      "bsc",
+    ]);
+    const after = current(h, question);
+    expect(buttonLabels(after)).toEqual([]);
+    expect(messageText(after)).toContain(`*bsc* by <@${OPERATOR.id}>`);
+    expect(messageText(after)).toContain("bsc");
+  });
+});
