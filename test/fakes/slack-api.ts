@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-// `ws` comes with @slack/socket-mode (Bolt's Socket Mode); the fake plays Slack's side of it.
-import { type WebSocket, WebSocketServer } from "ws";
 import { blocksProblem } from "./slack-blocks.js";
+import { type Answer, type Params, parseParams, readBody, send } from "./slack-http.js";
+import { createSocketSide } from "./slack-socket.js";
 
 /**
  * A fake Slack Web API over real HTTP (Bolt's `clientOptions.slackApiUrl` = `<url>/api/`): the
@@ -60,9 +60,6 @@ interface ResponseUrl {
   messageTs?: string;
   uses: number;
 }
-
-type Params = Record<string, unknown>;
-type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 
 const RESPONSE_URL_USES = 5;
 
@@ -261,7 +258,11 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
     const expected = method === "apps.connections.open" ? FAKE_SLACK_APP_TOKEN : token;
     const answer =
       injected(method) ??
-      (auth !== `Bearer ${expected}` ? bad("invalid_auth") : handler ? handler(params) : bad("unknown_method"));
+      (auth !== `Bearer ${expected}`
+        ? bad("invalid_auth")
+        : handler
+          ? handler(params)
+          : bad("unknown_method"));
     return { method, params, answer };
   }
 
@@ -313,71 +314,6 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
       await socket.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-const JSON_FIELDS = ["blocks", "view", "files", "attachments"];
-
-function parseParams(raw: Buffer, contentType: string | undefined): Params {
-  const text = raw.toString("utf8");
-  if (text === "") return {};
-  if ((contentType ?? "").includes("application/json")) return JSON.parse(text) as Params;
-  const params: Params = Object.fromEntries(new URLSearchParams(text));
-  for (const field of JSON_FIELDS) {
-    if (typeof params[field] === "string") params[field] = JSON.parse(params[field] as string);
-  }
-  return params;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-function send(res: ServerResponse, answer: Answer): void {
-  const json = typeof answer.body !== "string";
-  res.writeHead(answer.status, {
-    "content-type": json ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
-    ...answer.headers,
-  });
-  res.end(json ? JSON.stringify(answer.body) : answer.body);
-}
-
-/** Slack's side of Socket Mode: `hello` on connect, envelopes out, acks (by `envelope_id`) back. */
-function createSocketSide(server: ReturnType<typeof createServer>) {
-  const wss = new WebSocketServer({ server, path: "/socket" });
-  const clients = new Set<WebSocket>();
-  const received: Record<string, unknown>[] = [];
-  const waiting = new Map<string, (ack: Record<string, unknown>) => void>();
-  wss.on("connection", (ws) => {
-    clients.add(ws);
-    ws.on("close", () => clients.delete(ws));
-    ws.on("message", (data) => {
-      const message = JSON.parse(String(data)) as Record<string, unknown>;
-      received.push(message);
-      waiting.get(String(message.envelope_id))?.(message);
-    });
-    ws.send(JSON.stringify({ type: "hello", num_connections: 1, connection_info: { app_id: "A0OPSBOT" } }));
-  });
-  return {
-    connections: () => clients.size,
-    received: () => [...received],
-    /** Sends an envelope to every connected bot; resolves with the ack (fails after 3 s, Slack's limit). */
-    send(envelope: { envelope_id: string; type: string; payload: unknown; [key: string]: unknown }) {
-      return new Promise<Record<string, unknown>>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ack for ${envelope.envelope_id} within 3 s`)), 3_000);
-        waiting.set(envelope.envelope_id, (ack) => {
-          clearTimeout(timer);
-          resolve(ack);
-        });
-        for (const ws of clients) ws.send(JSON.stringify(envelope));
-      });
-    },
-    async close() {
-      for (const ws of clients) ws.terminate();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
 }

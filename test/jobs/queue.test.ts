@@ -198,7 +198,7 @@ describe.each(factories)("JobQueue contract (%s)", (_label, make) => {
     expect(await queues.counts("other")).toEqual({ waiting: 1, active: 0, delayed: 0, failed: 0 });
     const depths = await queueDepths(queues);
     expect(depths.notify).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
-    expect(Object.keys(depths).sort()).toEqual(["notify", "tracked"]);
+    expect(Object.keys(depths).sort()).toEqual(["notify", "tracked", "webhooks"]);
   });
 
   it("reserves pace slots gapMs apart per key", async () => {

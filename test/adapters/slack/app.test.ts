@@ -1,20 +1,11 @@
-import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { signSlackRequest } from "../../../adapters/slack/verify.js";
 import { type App, startApp } from "../../../src/app.js";
 import { loadConfig } from "../../../src/config.js";
 import { createLogger } from "../../../src/log.js";
 import { tronAddress } from "../../../src/sandbox/families/energy/common.js";
 import { createFakeSlackApi, FAKE_SLACK_BOT_TOKEN, type FakeSlackApi } from "../../fakes/slack-api.js";
-import {
-  buttonLabels,
-  CHANNEL,
-  findButton,
-  messageText,
-  OPERATOR,
-  SIGNING_SECRET,
-  waitFor,
-} from "./harness.js";
+import { buttonLabels, messageText, OPERATOR, waitFor } from "./harness.js";
+import { CHANNEL, clickBody, commandBody, SIGNING_SECRET, type Signed, signedHeaders } from "./payloads.js";
 
 /**
  * The whole bot as `npm start` runs it with Slack configured: `startApp` with a Config from
@@ -50,32 +41,25 @@ async function startBot(env: Record<string, string> = {}) {
   return { app, fake, url: `http://127.0.0.1:${app.port}`, logs };
 }
 
-function signed(url: string, raw: string, contentType: string, signature?: string) {
-  const ts = String(Math.floor(Date.now() / 1000));
+function signed(url: string, body: Signed, signature?: string) {
+  const headers = signedHeaders(body.raw);
+  if (signature !== undefined) headers["x-slack-signature"] = signature;
   return fetch(`${url}/slack/events`, {
     method: "POST",
-    headers: {
-      "content-type": contentType,
-      "x-slack-request-timestamp": ts,
-      "x-slack-signature": signature ?? signSlackRequest(SIGNING_SECRET, ts, raw),
-    },
-    body: raw,
+    headers: { "content-type": body.contentType, ...headers },
+    body: body.raw,
   });
 }
 
-function command(url: string, f: FakeSlackApi, line: string, signature?: string) {
-  const [name = "", ...rest] = line.split(" ");
-  const form = new URLSearchParams({
-    team_id: f.teamId,
-    channel_id: CHANNEL,
-    user_id: OPERATOR.id,
-    user_name: OPERATOR.name,
-    command: name,
-    text: rest.join(" "),
-    response_url: f.responseUrl({ channel: CHANNEL, user: OPERATOR.id }),
-    trigger_id: `1.2.${randomBytes(4).toString("hex")}`,
-  });
-  return signed(url, form.toString(), "application/x-www-form-urlencoded", signature);
+function command(
+  url: string,
+  f: FakeSlackApi,
+  line: string,
+  options: { signature?: string; team?: string } = {},
+) {
+  const responseUrl = f.responseUrl({ channel: CHANNEL, user: OPERATOR.id });
+  const body = commandBody(line, { user: OPERATOR, responseUrl, team: options.team ?? f.teamId });
+  return signed(url, body, options.signature);
 }
 
 describe("slack in the app (startApp)", () => {
@@ -86,7 +70,7 @@ describe("slack in the app (startApp)", () => {
     expect(health.status).toBe(200);
     expect(((await health.json()) as { parts: Record<string, boolean> }).parts.slack).toBe(true);
 
-    expect((await command(url, fake, "/help", `v0=${"ab".repeat(32)}`)).status).toBe(401);
+    expect((await command(url, fake, "/help", { signature: `v0=${"ab".repeat(32)}` })).status).toBe(401);
     expect((await command(url, fake, "/help")).status).toBe(200);
     const answer = await waitFor(() => fake.channelMessages(CHANNEL)[0], "the help answer");
     expect(messageText(answer)).toContain("What I can do");
@@ -102,19 +86,9 @@ describe("slack in the app (startApp)", () => {
     const quote = structuredClone(
       await waitFor(() => fake.channelMessages(CHANNEL).find((m) => buttonLabels(m).length > 0), "the quote"),
     );
-    const payload = {
-      type: "block_actions",
-      user: { id: OPERATOR.id, username: OPERATOR.name, team_id: fake.teamId },
-      team: { id: fake.teamId, domain: "fake" },
-      container: { type: "message", message_ts: quote.ts, channel_id: CHANNEL, is_ephemeral: false },
-      channel: { id: CHANNEL, name: "ops" },
-      message: { type: "message", ts: quote.ts, text: quote.text, blocks: quote.blocks },
-      response_url: fake.responseUrl({ channel: CHANNEL, user: OPERATOR.id, messageTs: quote.ts }),
-      trigger_id: "1.2.app-click",
-      actions: [{ ...findButton(quote, /^Confirm/), block_id: "b", action_ts: `${Date.now() / 1000}` }],
-    };
-    const click = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-    expect((await signed(url, click, "application/x-www-form-urlencoded")).status).toBe(200);
+    const responseUrl = fake.responseUrl({ channel: CHANNEL, user: OPERATOR.id, messageTs: quote.ts });
+    const click = clickBody(quote, /^Confirm/, { user: OPERATOR, responseUrl });
+    expect((await signed(url, click)).status).toBe(200);
 
     await waitFor(
       () => fake.channelMessages(CHANNEL).find((m) => m.ts === quote.ts && m.edits === 1),
@@ -138,16 +112,7 @@ describe("slack in the app (startApp)", () => {
 
   it("refuses another workspace when SLACK_TEAM_ID is set", async () => {
     const { fake, url, app } = await startBot();
-    const form = new URLSearchParams({
-      team_id: "T0SOMEONEELSE",
-      channel_id: CHANNEL,
-      user_id: OPERATOR.id,
-      command: "/balance",
-      text: "",
-      response_url: fake.responseUrl({ channel: CHANNEL, user: OPERATOR.id }),
-      trigger_id: "1.2.other-team",
-    });
-    expect((await signed(url, form.toString(), "application/x-www-form-urlencoded")).status).toBe(403);
+    expect((await command(url, fake, "/balance", { team: "T0SOMEONEELSE" })).status).toBe(403);
     await app.drain(1_000);
     expect(app.sandbox?.calls("userinfo.get")).toEqual([]);
     expect(fake.calls().filter((c) => c.method !== "auth.test")).toEqual([]);

@@ -11,6 +11,7 @@ import {
   startSlackHarness,
   VIEWER,
 } from "./harness.js";
+import { clickBody } from "./payloads.js";
 
 const EVM = "0xde0b295669a9fd93d5f28d9ec85e40f4cb697bae";
 
@@ -99,22 +100,8 @@ describe("slack buttons: energy quote → Confirm", () => {
   it("a click Slack re-sends (X-Slack-Retry-Num) runs once and answers once", async () => {
     const h = await startSlackHarness();
     const quote = await quoteEnergy(h);
-    const button = findButton(quote, /^Confirm/);
-    const payload = {
-      type: "block_actions",
-      user: { id: OPERATOR.id, username: OPERATOR.name, team_id: h.fake.teamId },
-      team: { id: h.fake.teamId, domain: "fake" },
-      container: { type: "message", message_ts: quote.ts, channel_id: CHANNEL, is_ephemeral: false },
-      channel: { id: CHANNEL, name: "ops" },
-      message: { type: "message", ts: quote.ts, text: quote.text, blocks: quote.blocks },
-      response_url: h.fake.responseUrl({ channel: CHANNEL, user: OPERATOR.id, messageTs: quote.ts }),
-      trigger_id: "1.2.retried-click",
-      actions: [{ ...button, block_id: "b1", action_ts: "1700000000.123456" }],
-    };
-    const body = {
-      raw: new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
-      contentType: "application/x-www-form-urlencoded",
-    };
+    const responseUrl = h.fake.responseUrl({ channel: CHANNEL, user: OPERATOR.id, messageTs: quote.ts });
+    const body = clickBody(quote, /^Confirm/, { user: OPERATOR, responseUrl, actionTs: "1700000000.123456" });
     expect((await h.post(body)).status).toBe(200);
     expect(
       (await h.post(body, { headers: { "x-slack-retry-num": "1", "x-slack-retry-reason": "http_timeout" } }))

@@ -12,10 +12,8 @@
  * Requests are signed with the signing secret (`v0`), as Slack signs them; the test reads what the
  * fake Slack API recorded and what the sandbox was asked.
  */
-import { randomBytes } from "node:crypto";
 import { afterEach } from "vitest";
 import { createSlackAdapter, type SlackAdapter } from "../../../adapters/slack/index.js";
-import { signSlackRequest } from "../../../adapters/slack/verify.js";
 import { actionHandlers, commands } from "../../../src/core/commands/index.js";
 import { type Core, createCore } from "../../../src/core/core.js";
 import type { CoreDeps } from "../../../src/core/deps.js";
@@ -37,17 +35,25 @@ import {
   createFakeSlackApi,
   FAKE_SLACK_APP_TOKEN,
   FAKE_SLACK_BOT_TOKEN,
-  FAKE_SLACK_TEAM,
   type FakeSlackApi,
   type FakeSlackMessage,
 } from "../../fakes/slack-api.js";
+import {
+  CHANNEL,
+  clickBody,
+  commandBody,
+  homeOpenedBody,
+  SIGNING_SECRET,
+  type Signed,
+  type SlackUser,
+  signedHeaders,
+} from "./payloads.js";
 
-export const SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
-export const CHANNEL = "C0OPS";
+export { CHANNEL, findButton, SIGNING_SECRET, type Signed, type SlackUser } from "./payloads.js";
+
 export const OPERATOR = { id: "U0OPER", name: "olga" };
 export const VIEWER = { id: "U0VIEW", name: "vic" };
 export const ADMIN = { id: "U0ADMIN", name: "ada" };
-export type SlackUser = { id: string; name: string };
 
 export interface SlackHarnessOptions {
   sandbox?: SandboxOptions;
@@ -60,6 +66,7 @@ export interface SlackHarnessOptions {
   workingNoticeMs?: number;
   /** Socket Mode (SLACK_APP_TOKEN) instead of HTTP: no route, envelopes through `fake.socket`. */
   socketMode?: boolean;
+  startRetryMs?: number;
 }
 
 export interface RequestOptions {
@@ -70,11 +77,6 @@ export interface RequestOptions {
   timestamp?: number;
   signature?: string;
   headers?: Record<string, string>;
-}
-
-export interface Signed {
-  raw: string;
-  contentType: string;
 }
 
 export interface SlackHarness {
@@ -103,8 +105,6 @@ const open: SlackHarness[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((h) => h.close()));
 });
-
-const randomId = (): string => randomBytes(6).toString("hex");
 
 export async function startSlackHarness(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
   const fake = options.fake ?? (await createFakeSlackApi());
@@ -161,6 +161,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     homeReply: (actor) => homeSummary(deps, { actor, commands }),
     fallback: (conversation, reply) => deps.notifier.post(conversation, reply),
     workingNoticeMs: options.workingNoticeMs ?? 0,
+    ...(options.startRetryMs !== undefined && { startRetryMs: options.startRetryMs }),
   });
   const adapters = new Map<"slack", ChatAdapter>([["slack", adapter]]);
   const workers: JobWorker[] = [
@@ -173,91 +174,30 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
   const url = `http://127.0.0.1:${port}`;
 
   async function post(body: Signed, o: RequestOptions = {}): Promise<Response> {
-    const timestamp = String(o.timestamp ?? Math.floor(Date.now() / 1000));
+    const headers = signedHeaders(body.raw, o.timestamp);
+    if (o.signature !== undefined) headers["x-slack-signature"] = o.signature;
     return fetch(`${url}/slack/events`, {
       method: "POST",
-      headers: {
-        "content-type": body.contentType,
-        "x-slack-request-timestamp": timestamp,
-        "x-slack-signature": o.signature ?? signSlackRequest(SIGNING_SECRET, timestamp, body.raw),
-        ...o.headers,
-      },
+      headers: { "content-type": body.contentType, ...headers, ...o.headers },
       body: body.raw,
     });
   }
 
   async function command(line: string, o: RequestOptions = {}) {
-    const [name = "", ...rest] = line.split(" ");
     const user = o.user ?? OPERATOR;
     const channel = o.channel ?? CHANNEL;
-    const form = new URLSearchParams({
-      token: "verification-token",
-      team_id: o.team ?? FAKE_SLACK_TEAM,
-      team_domain: "fake",
-      channel_id: channel,
-      channel_name: "ops",
-      user_id: user.id,
-      user_name: user.name,
-      command: name,
-      text: rest.join(" "),
-      api_app_id: "A0OPSBOT",
-      is_enterprise_install: "false",
-      response_url: fake.responseUrl({ channel, user: user.id }),
-      trigger_id: `${Date.now()}.${randomId()}`,
-    });
-    const request = { raw: form.toString(), contentType: "application/x-www-form-urlencoded" };
+    const responseUrl = fake.responseUrl({ channel, user: user.id });
+    const request = commandBody(line, { user, channel, responseUrl, ...(o.team && { team: o.team }) });
     return { response: await post(request, o), request };
   }
 
-  async function click(message: FakeSlackMessage, label: string | RegExp, o: RequestOptions = {}) {
-    const button = findButton(message, label);
+  function click(message: FakeSlackMessage, label: string | RegExp, o: RequestOptions = {}) {
     const user = o.user ?? OPERATOR;
-    const payload = {
-      type: "block_actions",
-      user: { id: user.id, username: user.name, name: user.name, team_id: o.team ?? FAKE_SLACK_TEAM },
-      api_app_id: "A0OPSBOT",
-      token: "verification-token",
-      container: {
-        type: "message",
-        message_ts: message.ts,
-        channel_id: message.channel,
-        is_ephemeral: message.ephemeralTo !== undefined,
-      },
-      trigger_id: `${Date.now()}.${randomId()}`,
-      team: { id: o.team ?? FAKE_SLACK_TEAM, domain: "fake" },
-      is_enterprise_install: false,
-      channel: { id: message.channel, name: "ops" },
-      ...(message.ephemeralTo === undefined && {
-        message: { type: "message", ts: message.ts, text: message.text, blocks: message.blocks },
-      }),
-      response_url: fake.responseUrl({ channel: message.channel, user: user.id, messageTs: message.ts }),
-      actions: [{ ...button, block_id: randomId(), action_ts: `${Date.now() / 1000}` }],
-    };
-    const form = new URLSearchParams({ payload: JSON.stringify(payload) });
-    return post({ raw: form.toString(), contentType: "application/x-www-form-urlencoded" }, o);
+    const responseUrl = fake.responseUrl({ channel: message.channel, user: user.id, messageTs: message.ts });
+    return post(clickBody(message, label, { user, responseUrl, ...(o.team && { team: o.team }) }), o);
   }
 
-  async function openHome(user: SlackUser, o: RequestOptions = {}) {
-    const body = {
-      token: "verification-token",
-      team_id: o.team ?? FAKE_SLACK_TEAM,
-      api_app_id: "A0OPSBOT",
-      event: {
-        type: "app_home_opened",
-        user: user.id,
-        channel: "D0HOME",
-        tab: "home",
-        event_ts: `${Date.now() / 1000}`,
-      },
-      type: "event_callback",
-      event_id: `Ev${randomId()}`,
-      event_time: Math.floor(Date.now() / 1000),
-      authorizations: [
-        { team_id: FAKE_SLACK_TEAM, user_id: "U0FAKEBOT", is_bot: true, is_enterprise_install: false },
-      ],
-    };
-    return post({ raw: JSON.stringify(body), contentType: "application/json" }, o);
-  }
+  const openHome = (user: SlackUser, o: RequestOptions = {}) => post(homeOpenedBody(user, o.team), o);
 
   async function settle(timeoutMs = 5_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
@@ -301,22 +241,6 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
   };
   open.push(harness);
   return harness;
-}
-
-/** The button element (as Slack would send it back in `actions[0]`) labelled `label`. */
-export function findButton(message: FakeSlackMessage, label: string | RegExp): Record<string, unknown> {
-  const buttons = (message.blocks ?? [])
-    .filter((b) => b.type === "actions")
-    .flatMap((b) => b.elements as Record<string, unknown>[]);
-  const found = buttons.find((b) => {
-    const text = (b.text as { text: string }).text;
-    return typeof label === "string" ? text === label : label.test(text);
-  });
-  if (!found) {
-    const labels = buttons.map((b) => (b.text as { text: string }).text).join(", ");
-    throw new Error(`no button ${String(label)} in the message; it has: ${labels || "none"}`);
-  }
-  return found;
 }
 
 /** Every text a person would read in a message: its blocks' texts, or its `text`. */

@@ -1,9 +1,9 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { signSlackRequest } from "../../../adapters/slack/verify.js";
 import { createRedisStore } from "../../../src/store/redis-store.js";
-import { FAKE_SLACK_TEAM } from "../../fakes/slack-api.js";
+import { createFakeSlackApi, FAKE_SLACK_TEAM } from "../../fakes/slack-api.js";
 import { testRedis } from "../../support/redis.js";
-import { CHANNEL, messageText, OPERATOR, type SlackHarness, startSlackHarness } from "./harness.js";
+import { CHANNEL, messageText, OPERATOR, type SlackHarness, startSlackHarness, waitFor } from "./harness.js";
 
 /** What Slack was asked besides the token check at start. */
 const slackCalls = (h: SlackHarness) => h.fake.calls().filter((c) => c.method !== "auth.test");
@@ -188,5 +188,19 @@ describe("POST /slack/events: Slack retries", () => {
     expect(a.sandbox.calls("userinfo.get")).toHaveLength(1);
     expect(b.sandbox.calls()).toEqual([]);
     expect(a.fake.channelMessages(CHANNEL)).toHaveLength(1);
+  });
+});
+
+describe("start", () => {
+  it("is not ready while Slack refuses the token, says what to check, and retries until it is accepted", async () => {
+    const fake = await createFakeSlackApi();
+    onTestFinished(() => fake.close());
+    fake.fail("auth.test", { kind: "error", error: "invalid_auth" }, 2);
+    const h = await startSlackHarness({ fake, startRetryMs: 20 });
+    expect(h.adapter.ready()).toBe(false);
+    const logged = h.logger.records.find((r) => r.level === "error");
+    expect(logged?.msg).toMatch(/verify SLACK_BOT_TOKEN/);
+    await waitFor(() => h.adapter.ready(), "the adapter to become ready");
+    expect(fake.calls("auth.test")).toHaveLength(3);
   });
 });

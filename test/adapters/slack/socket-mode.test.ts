@@ -3,7 +3,11 @@ import { describe, expect, it } from "vitest";
 import { FAKE_SLACK_TEAM, type FakeSlackApi } from "../../fakes/slack-api.js";
 import { CHANNEL, messageText, OPERATOR, startSlackHarness, waitFor } from "./harness.js";
 
-const commandEnvelope = (fake: FakeSlackApi, text: string, options: { team?: string; trigger?: string } = {}) => ({
+const commandEnvelope = (
+  fake: FakeSlackApi,
+  text: string,
+  options: { team?: string; trigger?: string } = {},
+) => ({
   envelope_id: randomBytes(8).toString("hex"),
   type: "slash_commands",
   accepts_response_payload: true,
@@ -52,9 +56,8 @@ describe("Socket Mode (SLACK_APP_TOKEN)", () => {
     await h.settle();
     expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
     expect(h.sandbox.calls("userinfo.get")).toHaveLength(1);
-    expect(h.logger.records.filter((r) => r.msg === "Slack request not admitted").map((r) => r.obj.reason)).toEqual([
-      "duplicate",
-      "other_team",
-    ]);
+    expect(
+      h.logger.records.filter((r) => r.msg === "Slack request not admitted").map((r) => r.obj.reason),
+    ).toEqual(["duplicate", "other_team"]);
   });
 });

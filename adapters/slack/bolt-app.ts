@@ -1,0 +1,64 @@
+import { type AnyMiddlewareArgs, App, HTTPReceiver, type Middleware, SocketModeReceiver } from "@slack/bolt";
+import type { SlackConfig } from "../../src/config.js";
+import type { Logger } from "../../src/core/logger.js";
+import { toSlackLogger } from "./bolt-logger.js";
+import type { SlackBody, SlackGate } from "./gate.js";
+import { webClientOptions } from "./web.js";
+
+/**
+ * Bolt's App over one of its two receivers. HTTP: Bolt's HTTPReceiver, whose `requestListener` our
+ * route calls after verifying and gating the request (so Bolt's own signature check is off: it
+ * would check the same bytes, less strictly). Socket Mode: Bolt's SocketModeReceiver, and the gate
+ * as Bolt's first middleware, since no route of ours sees those requests.
+ */
+export interface BoltApp {
+  app: App;
+  /** Set in HTTP mode. */
+  http?: HTTPReceiver;
+}
+
+export function createBoltApp(config: SlackConfig, logger: Logger, gate: SlackGate): BoltApp {
+  const slackLogger = toSlackLogger(logger);
+  const clientOptions = webClientOptions(config.apiUrl, slackLogger);
+  const http =
+    config.appToken === undefined
+      ? new HTTPReceiver({
+          signingSecret: config.signingSecret,
+          signatureVerification: false,
+          logger: slackLogger,
+        })
+      : undefined;
+  const receiver =
+    http ??
+    new SocketModeReceiver({
+      appToken: config.appToken ?? "",
+      logger: slackLogger,
+      installerOptions: { clientOptions },
+    });
+  const app = new App({
+    token: config.botToken,
+    receiver,
+    logger: slackLogger,
+    clientOptions,
+    // The token is checked by `start` (auth.test), with retries, instead of in the constructor.
+    deferInitialization: true,
+    // Bolt's conversation store keeps state in process memory: shared state lives in our store.
+    convoStore: false,
+  });
+  if (!http) app.use(gateMiddleware(gate, logger));
+  app.error(async (error) => {
+    logger.error({ err: error }, "a Slack listener failed");
+  });
+  return { app, ...(http && { http }) };
+}
+
+/** Socket Mode's gate: a refused or repeated request is acknowledged and goes no further. */
+function gateMiddleware(gate: SlackGate, logger: Logger): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    const admission = await gate.admit(args.body as SlackBody);
+    if (admission.ok) return args.next();
+    logger.info({ reason: admission.reason }, "Slack request not admitted");
+    const ack = (args as { ack?: () => Promise<void> }).ack;
+    if (ack) await ack();
+  };
+}
