@@ -3,7 +3,7 @@ import type { HTTPReceiver } from "@slack/bolt";
 import type { Clock } from "../../src/clock.js";
 import type { Logger } from "../../src/core/logger.js";
 import { type HttpRoute, readRawBody, sendText } from "../../src/http/server.js";
-import { parseSlackBody, type SlackGate } from "./gate.js";
+import { type Admission, parseSlackBody, type SlackGate } from "./gate.js";
 import { verifyFailureHint, verifySlackSignature } from "./verify.js";
 
 /**
@@ -17,6 +17,8 @@ export const SLACK_EVENTS_PATH = "/slack/events";
 /** Slack's payloads are small; a large body is not Slack. */
 export const SLACK_MAX_BODY_BYTES = 1_048_576;
 const FORM = "application/x-www-form-urlencoded";
+/** Slack waits 3 s for the ack: a store that does not answer by then gets a 503, not a hang. */
+export const GATE_TIMEOUT_MS = 2_000;
 
 export interface EventsRouteOptions {
   receiver: Pick<HTTPReceiver, "requestListener">;
@@ -50,8 +52,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Events
     return sendText(res, 413, "request body too large");
   }
   const contentType = header(req, "content-type");
-  // Slack's certificate check is unsigned by design and does nothing.
-  if (contentType?.startsWith(FORM) && raw.toString("utf8").startsWith("ssl_check=1")) {
+  // Slack's certificate check is unsigned by design; it is answered and nothing else is read.
+  if (contentType?.startsWith(FORM) && new URLSearchParams(raw.toString("utf8")).get("ssl_check") === "1") {
     return sendText(res, 200, "");
   }
   const verdict = verifySlackSignature({
@@ -78,9 +80,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Events
 }
 
 async function admitted(body: Record<string, unknown>, res: ServerResponse, options: EventsRouteOptions) {
-  let admission: Awaited<ReturnType<SlackGate["admit"]>>;
+  let admission: Admission;
   try {
-    admission = await options.gate.admit(body);
+    admission = await withinMs(options.gate.admit(body), GATE_TIMEOUT_MS);
   } catch (error) {
     options.logger.error({ err: error }, "could not check a Slack request against the store; refusing it");
     sendText(res, 503, "store unavailable");
@@ -99,4 +101,16 @@ async function admitted(body: Record<string, unknown>, res: ServerResponse, opti
   options.logger.info({ identity: admission.identity }, "Slack re-sent a request already handled; ignored");
   sendText(res, 200, "");
   return false;
+}
+
+async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the store did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -45,12 +45,13 @@ export const periodicServiceSchema = z.object({
 
 export const hostServiceSchema = z.object({
   ...serviceBase,
-  rates: z.object({
-    standard_65k: z.number(),
-    standard_131k_initial: z.number(),
-    frequent_65k: z.number(),
-    frequent_131k: z.number(),
-  })
+  rates: z
+    .object({
+      standard_65k: z.number(),
+      standard_131k_initial: z.number(),
+      frequent_65k: z.number(),
+      frequent_131k: z.number(),
+    })
     // Rates are data: a rate the spec does not name yet is kept, not dropped.
     .catchall(z.number()),
 });

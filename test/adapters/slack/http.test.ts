@@ -1,6 +1,8 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { signSlackRequest } from "../../../adapters/slack/verify.js";
+import { createMemoryStore } from "../../../src/store/memory-store.js";
 import { createRedisStore } from "../../../src/store/redis-store.js";
+import type { Store } from "../../../src/store/store.js";
 import { createFakeSlackApi, FAKE_SLACK_TEAM } from "../../fakes/slack-api.js";
 import { testRedis } from "../../support/redis.js";
 import { CHANNEL, messageText, OPERATOR, type SlackHarness, startSlackHarness, waitFor } from "./harness.js";
@@ -154,6 +156,26 @@ describe("POST /slack/events: workspace", () => {
     expect((await h.command("/help")).response.status).toBe(200);
     await h.settle();
     expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
+  });
+});
+
+describe("POST /slack/events: the store", () => {
+  it("answers 503 and runs nothing when the once-only mark cannot be stored", async () => {
+    const store = createMemoryStore();
+    const broken: Store = {
+      ...store,
+      close: () => store.close(),
+      setIfNotExists: async (key, value, ttlMs) => {
+        if (key.startsWith("slack:request:")) throw new Error("connection lost");
+        return store.setIfNotExists(key, value, ttlMs);
+      },
+    };
+    const h = await startSlackHarness({ store: broken });
+    const { response } = await h.command("/balance");
+    expect(response.status).toBe(503);
+    await h.settle();
+    expectNoEffect(h);
+    expect(h.logger.records.find((r) => r.level === "error")?.msg).toMatch(/against the store/);
   });
 });
 
