@@ -94,6 +94,9 @@ export function createOrder5mApi(transport: Transport) {
       buckets: ["order5m"],
       // Always carries its key, so a resend after a timeout is answered from the service's cache.
       resendable: true,
+      // One send per call: the confirm flow (core/spend/resend.ts) owns resends of a money POST,
+      // so a lost answer costs at most two 10-second sends, not the transport's three times two.
+      maxAttempts: 1,
     });
     const parsed = parseReply("order5m", ENDPOINT, reply, order5mReplySchema);
     return {

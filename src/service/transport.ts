@@ -26,6 +26,8 @@ export interface CallSpec {
    * idempotency key (the service recognises the repeat). A POST without one is never resent blindly.
    */
   resendable: boolean;
+  /** Overrides the transport's attempts for this call (1: the caller owns every resend). */
+  maxAttempts?: number;
 }
 
 export interface RawReply {
@@ -119,7 +121,7 @@ export function createTransport(options: TransportOptions): Transport {
         return reply;
       },
       {
-        retries: maxAttempts - 1,
+        retries: (spec.maxAttempts ?? maxAttempts) - 1,
         factor: 2,
         minTimeout: Math.min(250, maxRetryWaitMs),
         maxTimeout: maxRetryWaitMs,

@@ -263,12 +263,14 @@ describe("order5m.create: idempotency", () => {
     expect(sandbox.account.balanceSun).toBe(before);
     expect(ordersTo(address)).toHaveLength(0);
 
-    // The transport resends a 503 itself when it has attempts left.
+    // The client sends a money POST once, whatever the transport allows: the caller resends it,
+    // with the same key, and the service charges once.
     sandbox.inject("order5m.create", {
       kind: "reply",
       reply: { status: 503, json: { detail: { code: 5003, msg: "Energy service unavailable" } } },
     });
-    const out = await api({ maxAttempts: 2 }).create(request);
+    await expect(api({ maxAttempts: 3 }).create(request)).rejects.toMatchObject({ code: 5003 });
+    const out = await api({ maxAttempts: 3 }).create(request);
     expect(out.replayed).toBe(false);
     expect(callsTo(address).map((c) => c.status)).toEqual([503, 503, 200]);
     expect(before - sandbox.account.balanceSun).toBe(ordersTo(address)[0]?.costSun);

@@ -6,12 +6,15 @@ import type { Logger } from "../logger.js";
  * Sending a money POST again, only with the same idempotency key (the caller's `call` always
  * carries it): the service answers a repeat with the first order (208) instead of charging twice.
  * After a network error or a timeout it is sent once more; while the first is still running the
- * service answers 409 duplicate_request_processing with a wait, which is honoured a few times.
+ * service answers 409 duplicate_request_processing with a wait, which is honoured a few times,
+ * and pools at capacity answer 5003 ("retry after 2 to 3 seconds"), which is retried once.
  */
 export const BUSY_RETRIES = 3;
 /** Cap on one wait for duplicate_request_processing, whatever `retry_after_seconds` says. */
 export const BUSY_WAIT_MAX_MS = 5_000;
 const BUSY_WAIT_DEFAULT_MS = 1_000;
+/** The spec: on 5003 "retry after 2 to 3 seconds". */
+export const CAPACITY_WAIT_MS = 2_500;
 
 export interface ResendOptions {
   logger: Logger;
@@ -24,6 +27,7 @@ export async function withResend<T>(call: () => Promise<T>, options: ResendOptio
   const sleep = options.sleep ?? realSleep;
   let resent = false;
   let busy = 0;
+  let capacityRetried = false;
   for (;;) {
     try {
       return await call();
@@ -46,6 +50,12 @@ export async function withResend<T>(call: () => Promise<T>, options: ResendOptio
           "order still processing; asking again after the wait",
         );
         await sleep(waitMs);
+        continue;
+      }
+      if (error.code === 5003 && !capacityRetried) {
+        capacityRetried = true;
+        options.logger.info({ endpoint: options.endpoint }, "pools at capacity; asking again after the wait");
+        await sleep(CAPACITY_WAIT_MS);
         continue;
       }
       throw error;

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryLogger } from "../../../src/core/logger.js";
-import { BUSY_RETRIES, BUSY_WAIT_MAX_MS, withResend } from "../../../src/core/spend/resend.js";
+import {
+  BUSY_RETRIES,
+  BUSY_WAIT_MAX_MS,
+  CAPACITY_WAIT_MS,
+  withResend,
+} from "../../../src/core/spend/resend.js";
 import { ServiceError, type ServiceErrorInit } from "../../../src/service/errors.js";
 
 const error = (init: Partial<ServiceErrorInit>) =>
@@ -44,6 +49,18 @@ describe("withResend", () => {
     const twice = scripted([error({ kind: "network" }), error({ kind: "timeout" })]);
     await expect(withResend(twice.call, options)).rejects.toMatchObject({ kind: "timeout" });
     expect(twice.calls).toBe(2);
+  });
+
+  it("retries pools at capacity (5003) once after the spec's 2-3 s, then gives up", async () => {
+    const { waits, options } = setup();
+    const full = error({ code: 5003, httpStatus: 503, retryable: true });
+    const freed = scripted([full]);
+    await expect(withResend(freed.call, options)).resolves.toBe("ok");
+    expect(freed.calls).toBe(2);
+    expect(waits).toEqual([CAPACITY_WAIT_MS]);
+    const stillFull = scripted([full, full]);
+    await expect(withResend(stillFull.call, options)).rejects.toBe(full);
+    expect(stillFull.calls).toBe(2);
   });
 
   it("waits as duplicate_request_processing asks, capped, a bounded number of times", async () => {
