@@ -52,6 +52,8 @@ function serviceLine(error: ServiceError, ref: string): string {
       return `The service sent a reply the bot could not read (ref ${ref}); the details are in the log.`;
     case "http":
       return httpLine(error);
+    case "not_sent":
+      return `Not sent: ${clip(error.message.replace(/[.\s]+$/, ""))}.`;
   }
 }
 

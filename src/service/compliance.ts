@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { envelopeError, parseReply } from "./decode-error.js";
-import { ServiceInputError } from "./screening.js";
+import { notSent } from "./errors.js";
 import type { CallSpec, Transport } from "./transport.js";
 
 export const COMPLIANCE_BATCH_MAX = 1000;
@@ -105,7 +105,8 @@ export function createComplianceApi(transport: Transport) {
     /** Up to 1000 addresses with `x-api-key`; results keep the request order, malformed ones come back `invalid`. */
     batch: async (addresses: readonly string[]): Promise<ComplianceBatch> => {
       if (addresses.length > COMPLIANCE_BATCH_MAX) {
-        throw new ServiceInputError(
+        throw notSent(
+          "compliance",
           "compliance.batch",
           `a compliance batch takes at most ${COMPLIANCE_BATCH_MAX} addresses, got ${addresses.length}; split it`,
         );

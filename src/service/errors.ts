@@ -18,7 +18,8 @@ export type ServiceErrorKind =
   | "rate_limited" // 429
   | "timeout" // no answer in time
   | "network" // connection refused, reset, DNS
-  | "invalid_reply"; // a 2xx whose body does not match the spec
+  | "invalid_reply" // a 2xx whose body does not match the spec
+  | "not_sent"; // refused by the client before sending: the service would refuse it too
 
 export interface ServiceErrorInit {
   family: ServiceFamily;
@@ -66,3 +67,16 @@ export class ServiceError extends Error {
 }
 
 export const isServiceError = (error: unknown): error is ServiceError => error instanceof ServiceError;
+
+/**
+ * A request the service would refuse, stopped before it is sent (nothing reached the service).
+ * `code` is the one the service would have answered, where the spec names one.
+ */
+export function notSent(
+  family: ServiceFamily,
+  endpoint: string,
+  message: string,
+  code?: number | string,
+): ServiceError {
+  return new ServiceError({ family, endpoint, kind: "not_sent", code, message, retryable: false });
+}

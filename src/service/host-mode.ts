@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { envelopeError, parseReply } from "./decode-error.js";
-import { ServiceError } from "./errors.js";
+import { notSent, type ServiceError } from "./errors.js";
 import type { CallSpec, RawReply, Transport } from "./transport.js";
 
 const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
@@ -54,7 +54,7 @@ export interface HostAddRequest {
 const RETRY_HINT = /retry|database error/i;
 
 function rejected(endpoint: string, message: string): ServiceError {
-  return new ServiceError({ family: "host", endpoint, kind: "http", code: -1, message, retryable: false });
+  return notSent("host", endpoint, message, -1);
 }
 
 function unwrap<S extends z.ZodType>(endpoint: string, reply: RawReply, schema: S): HostReply<z.infer<S>> {

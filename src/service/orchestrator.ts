@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseReply } from "./decode-error.js";
-import { ServiceError } from "./errors.js";
+import { notSent, type ServiceError } from "./errors.js";
 import { isClientRequestId, isRequestIdempotencyKey } from "./idempotency.js";
 import type { Transport } from "./transport.js";
 
@@ -151,14 +151,7 @@ export const ORCHESTRATOR_FINAL_STATES = new Set([
 const wrap = <S extends z.ZodType>(inner: S) => z.object({ detail: inner });
 
 function rejected(endpoint: string, code: number, message: string): ServiceError {
-  return new ServiceError({
-    family: "orchestrator",
-    endpoint,
-    kind: "http",
-    code,
-    message,
-    retryable: false,
-  });
+  return notSent("orchestrator", endpoint, message, code);
 }
 
 const ENDPOINT_CREATE = "orchestrator.create";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseReply } from "./decode-error.js";
-import { ServiceError } from "./errors.js";
+import { notSent, type ServiceError } from "./errors.js";
 import { isOrder5mIdempotencyKey } from "./idempotency.js";
 import type { Transport } from "./transport.js";
 
@@ -52,14 +52,7 @@ export interface Order5mOutcome {
 
 /** A request the service would refuse, stopped before it is sent; `code` is the one the service would give. */
 function rejected(code: number | undefined, message: string): ServiceError {
-  return new ServiceError({
-    family: "order5m",
-    endpoint: ENDPOINT,
-    kind: "http",
-    code,
-    message,
-    retryable: false,
-  });
+  return notSent("order5m", ENDPOINT, message, code);
 }
 
 function checkRequest(request: Order5mRequest): void {

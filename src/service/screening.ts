@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseReply } from "./decode-error.js";
+import { notSent } from "./errors.js";
 import type { RawReply, Transport } from "./transport.js";
 
 /** Provider numbers (scores, shares, USD volumes, billing amounts) are decimal strings; they stay strings. */
@@ -158,18 +159,6 @@ export interface ScreeningCreateResult {
   order: ScreeningOrder;
 }
 
-/** A request the client refuses before sending it (the input breaks a documented rule). */
-export class ServiceInputError extends Error {
-  override readonly name = "ServiceInputError";
-  readonly code = "invalid_input";
-  constructor(
-    readonly endpoint: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 // The service holds a waiting POST up to 15 s; the margin covers the network and the response.
 const WAIT_TIMEOUT_MS = 20_000;
 const TIMEOUT_MS = 10_000;
@@ -212,7 +201,8 @@ export function createScreeningApi(transport: Transport) {
 
   async function read(clientOrderId: string): Promise<ScreeningOrder> {
     if (!clientOrderIdSchema.safeParse(clientOrderId).success) {
-      throw new ServiceInputError(
+      throw notSent(
+        "screening",
         "screening.read",
         `"${clientOrderId}" is not a screening order id (A followed by 14 hexadecimal characters)`,
       );

@@ -23,6 +23,13 @@ describe("toUserLine", () => {
     );
   });
 
+  it("says a request the client refused before sending was not sent", () => {
+    const line = toUserLine(
+      service({ kind: "not_sent", code: 1003, message: "energy amount out of range." }),
+    );
+    expect(line).toBe("Not sent: energy amount out of range.");
+  });
+
   it("does not claim nothing was charged on a generic timeout", () => {
     const line = toUserLine(service({ kind: "timeout" }));
     expect(line).toBe("The service did not answer in time; try again in a moment.");

@@ -3,8 +3,7 @@ import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../src/sandbox/accounts.js"
 import { tronAddressFrom } from "../../src/sandbox/families/screening.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/server.js";
 import { COMPLIANCE_BATCH_MAX, createComplianceApi } from "../../src/service/compliance.js";
-import { ServiceError } from "../../src/service/errors.js";
-import { ServiceInputError } from "../../src/service/screening.js";
+import { ServiceError, ServiceError } from "../../src/service/errors.js";
 import { createTransport } from "../../src/service/transport.js";
 
 let sandbox: Sandbox;
@@ -156,7 +155,8 @@ describe("compliance.batch", () => {
     const error = await api()
       .batch(tooMany)
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ServiceInputError);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ kind: "not_sent" });
     expect((error as Error).message).toContain("at most 1000");
     expect(sandbox.calls("compliance.batch")).toHaveLength(before);
   });

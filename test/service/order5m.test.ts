@@ -283,7 +283,7 @@ describe("order5m.create: errors", () => {
     const local = await rejection(
       api().create({ amount: 60_000, receiveAddress: address, idempotencyKey: keyFor(address) }),
     );
-    expect(local).toMatchObject({ code: 1003, httpStatus: undefined, retryable: false });
+    expect(local).toMatchObject({ kind: "not_sent", code: 1003, httpStatus: undefined, retryable: false });
     expect(callsTo(address)).toHaveLength(0);
 
     const served = await rejection(rawOrder({ amount: 700_000, receiveAddress: address }));

@@ -4,8 +4,8 @@ import { DEFAULT_API_KEY, DEFAULT_REAL_IP, SUN_PER_TRX } from "../../src/sandbox
 import { tronAddressFrom } from "../../src/sandbox/families/screening.js";
 import { amlPriceSun } from "../../src/sandbox/price-book.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/server.js";
-import { ServiceError } from "../../src/service/errors.js";
-import { createScreeningApi, type ScreeningOrder, ServiceInputError } from "../../src/service/screening.js";
+import { ServiceError, ServiceError } from "../../src/service/errors.js";
+import { createScreeningApi, type ScreeningOrder } from "../../src/service/screening.js";
 import { createTransport } from "../../src/service/transport.js";
 
 const PRICE_SUN = amlPriceSun("provider_a");
@@ -361,8 +361,9 @@ describe("screening errors", () => {
     const error = await api()
       .read("A123")
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ServiceInputError);
-    expect((error as ServiceInputError).message).toContain("A followed by 14 hexadecimal");
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ kind: "not_sent", endpoint: "screening.read" });
+    expect((error as ServiceError).message).toContain("A followed by 14 hexadecimal");
     expect(sandbox.calls("screening.read")).toHaveLength(before);
   });
 
