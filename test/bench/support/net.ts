@@ -56,4 +56,27 @@ export async function waitHealthy(origin: string, since: number, timeoutMs: numb
   throw new Error(`${origin}/healthz did not answer 200 within ${timeoutMs} ms (last status ${last})`);
 }
 
+/**
+ * Polls `POST path` (empty, unsigned) until it answers anything but 404, i.e. the route exists;
+ * the elapsed ms from `since`, or undefined after `timeoutMs`.
+ */
+export async function waitRoute(origin: string, path: string, since: number, timeoutMs: number) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    try {
+      const { statusCode, body } = await request(`${origin}${path}`, {
+        method: "POST",
+        body: "",
+        reset: true,
+      });
+      await body.dump();
+      if (statusCode !== 404) return performance.now() - since;
+    } catch {
+      // Not listening (yet): try again.
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return undefined;
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -11,7 +11,7 @@ export function median(samples: readonly number[]): number | null {
 }
 
 export function max(samples: readonly number[]): number | null {
-  return samples.length === 0 ? null : samples.reduce((a, b) => (b > a ? b : a));
+  return samples.length === 0 ? null : samples.reduce((a, b) => Math.max(a, b));
 }
 
 export function round(value: number | null | undefined, digits = 1): number | null {

@@ -1,0 +1,163 @@
+/**
+ * `npm run bench`: every figure of DESIGN.md's performance table, each beside a baseline measured
+ * in the same run, with the ratio and whether the target is met. It starts everything it needs
+ * (a private redis-server on a free loopback port, the sandbox service, fake Slack and Telegram
+ * APIs, the bot in process through `startApp` or as the built program in a child process) and
+ * stops all of it on exit, on error and on Ctrl-C. About 4 minutes on 2 cores.
+ *
+ * What each figure means:
+ *  1. slash command → HTTP ack: time from sending a signed `/ops help` to POST /slack/events
+ *     until the HTTP answer (Slack's "ack") arrives, p50/p99, at 50 commands/s (open loop).
+ *     Baseline: a bare Bolt app on the same HTTPReceiver whose command only acks.
+ *  2. webhook ingest: signed `delegation.confirmed` webhooks (all new delivery_ids) answered 2xx
+ *     per second by POST /webhooks/orders (verified, deduplicated, stored as a BullMQ job), with
+ *     32 requests in flight on keep-alive connections for 5 s (the first second not counted).
+ *     Baseline: node:http + HMAC verify + one Redis SET NX.
+ *  3. webhook accepted → message: from the 2xx of a webhook to its chat.postMessage at the fake
+ *     Slack API, p50/p99, at 100 webhooks/s, origins recorded beforehand, spread over 250 channels
+ *     so Slack's ~1/s per-channel pacing never applies. Baseline: the bare server of 2 pushing on
+ *     a Redis list, and loops that BLPOP, GET the channel and post.
+ *  4. pending screenings: N poll-screening jobs for orders still pending in the sandbox (which
+ *     enforces the service's limits, 5/s and 150/min for AML): the 429s the sandbox answered, and
+ *     the time to the last result in chat vs the floor the limits allow (the earliest time N reads
+ *     can be made, given when each order becomes ready). N = 200 by default (1000 would take ~7
+ *     minutes; `--screenings=1000` runs it); 200 reads still cross the 150/min window.
+ *  5. memory: RSS (VmRSS from /proc) of the built bot in a child process with Slack and Telegram on,
+ *     idle, then while 10 000 orders are pending (10 000 due poll jobs for pending screenings and
+ *     10 000 recorded order origins); the delta says whether it stays flat. Baseline: a bare Node
+ *     HTTP server's RSS.
+ *  6. start-up: from spawning `node dist/src/main.js` (Slack + Telegram + Redis) to the first 200
+ *     from /healthz, 3 runs. Baseline: a bare Node HTTP server's spawn → 200.
+ *
+ * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--no-build]
+ * stdout: the table, notes, then one JSON object on the last line (also written to <json file>).
+ * Progress goes to stderr.
+ */
+import { fileURLToPath } from "node:url";
+import { ingestFigure } from "./figures/ingest.js";
+import { memoryFigure } from "./figures/memory.js";
+import { notifyLatencyFigure } from "./figures/notify-latency.js";
+import { screeningsFigure } from "./figures/screenings.js";
+import { slashAckFigure } from "./figures/slash-ack.js";
+import { startupFigure } from "./figures/startup.js";
+import { ensureBuilt } from "./support/build.js";
+import { installCleanupHooks, runCleanups } from "./support/cleanup.js";
+import { type FigureResult, renderNotes, renderTable, summary, writeJson } from "./support/report.js";
+import { startSandbox } from "./support/sandbox.js";
+import { startWorld, type World } from "./support/world.js";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+/** Everything is bounded on its own; this only stops a bench that hangs anyway. */
+const WATCHDOG_MS = 12 * 60_000;
+
+interface Args {
+  jsonFile?: string;
+  only?: Set<string>;
+  screenings: number;
+  build: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { screenings: 200, build: true };
+  for (const arg of argv) {
+    if (arg.startsWith("--only=")) args.only = new Set(arg.slice(7).split(","));
+    else if (arg.startsWith("--screenings=")) args.screenings = Number(arg.slice(13));
+    else if (arg === "--no-build") args.build = false;
+    else if (!arg.startsWith("--")) args.jsonFile = arg;
+    else throw new Error(`unknown option ${arg}`);
+  }
+  if (!Number.isInteger(args.screenings) || args.screenings < 1 || args.screenings > 1000) {
+    throw new Error("--screenings must be a whole number from 1 to 1000");
+  }
+  return args;
+}
+
+type Figure = { id: string; title: string; run: (world: World) => Promise<FigureResult> };
+
+function figures(args: Args, build: { note: string }): Figure[] {
+  // Figures 1–3 share one sandbox (no AML call); 4 and 5 get their own, so rate windows start empty.
+  const withSandbox = async (name: string, run: (url: string) => Promise<FigureResult>) => {
+    const { sandbox, stop } = await startSandbox(name);
+    try {
+      return await run(sandbox.url);
+    } finally {
+      await stop();
+    }
+  };
+  const all: Figure[] = [
+    { id: "6", title: "start → /healthz 200", run: (w) => startupFigure(w, build.note) },
+    { id: "5", title: "memory", run: (w) => memoryFigure(w) },
+    {
+      id: "1",
+      title: "slash command → ack",
+      run: (w) => withSandbox("fig1", (url) => slashAckFigure(w, url)),
+    },
+    { id: "2", title: "webhook ingest", run: (w) => withSandbox("fig2", (url) => ingestFigure(w, url)) },
+    {
+      id: "3",
+      title: "webhook → message",
+      run: (w) => withSandbox("fig3", (url) => notifyLatencyFigure(w, url)),
+    },
+    { id: "4", title: "pending screenings", run: (w) => screeningsFigure(w, args.screenings) },
+  ];
+  return all.filter((f) => !args.only || args.only.has(f.id));
+}
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  installCleanupHooks();
+  const watchdog = setTimeout(() => {
+    process.stderr.write("bench: watchdog: still running after 12 minutes; stopping\n");
+    void runCleanups().finally(() => process.exit(2));
+  }, WATCHDOG_MS);
+  watchdog.unref();
+  const started = performance.now();
+  const results: FigureResult[] = [];
+  try {
+    const needsBuild = !args.only || args.only.has("5") || args.only.has("6");
+    const build = needsBuild ? ensureBuilt(REPO, args.build) : { note: "not needed" };
+    const world = await startWorld(REPO);
+    process.stderr.write(`bench: logs in ${world.logDir}\n`);
+    for (const figure of figures(args, build)) {
+      process.stderr.write(`bench: figure ${figure.id} (${figure.title})…\n`);
+      const t0 = performance.now();
+      results.push(await runFigure(figure, world));
+      process.stderr.write(
+        `bench: figure ${figure.id} done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+      );
+    }
+    const order = ["1", "2", "3", "4", "5", "6"];
+    results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+    const out = summary(results, {
+      durationS: Math.round((performance.now() - started) / 100) / 10,
+      screenings: args.screenings,
+      build: build.note,
+      logs: world.logDir,
+    });
+    process.stdout.write(`${renderTable(results)}\n\nNotes:\n${renderNotes(results)}\n\n`);
+    if (args.jsonFile) writeJson(args.jsonFile, out);
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+    return 0;
+  } finally {
+    clearTimeout(watchdog);
+    await runCleanups();
+  }
+}
+
+async function runFigure(figure: Figure, world: World): Promise<FigureResult> {
+  try {
+    return await figure.run(world);
+  } catch (error) {
+    const message = (error as Error)?.message ?? String(error);
+    process.stderr.write(`bench: figure ${figure.id} failed: ${(error as Error)?.stack ?? message}\n`);
+    return { id: figure.id, title: figure.title, measures: [], notes: [], error: message };
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${(error as Error)?.stack ?? String(error)}\n`);
+    void runCleanups().finally(() => process.exit(1));
+  },
+);

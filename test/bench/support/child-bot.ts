@@ -1,0 +1,62 @@
+import { join } from "node:path";
+import { BARE_NODE_SCRIPT } from "../baselines/bare-node.js";
+import { MAIN_JS } from "./build.js";
+import { type Child, spawnNode } from "./children.js";
+import { freePort, LOOPBACK, waitHealthy } from "./net.js";
+import { botEnv, type World } from "./world.js";
+
+/**
+ * The built bot in a child process (Slack + Telegram against the fakes, Redis, the service at
+ * `serviceUrl`), with only the variables of CONTRACT.md in its environment (and PATH), and the
+ * bare Node server of the baselines started the same way.
+ */
+export interface StartedChild {
+  child: Child;
+  origin: string;
+  /** Spawn → first 200 from /healthz, ms. */
+  readyMs: number;
+}
+
+const READY_TIMEOUT_MS = 20_000;
+
+export async function startChildBot(
+  world: World,
+  o: { name: string; redisUrl: string; serviceUrl: string },
+): Promise<StartedChild> {
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    ...botEnv(world, { redisUrl: o.redisUrl, serviceUrl: o.serviceUrl, port, telegram: true }),
+  };
+  const child = spawnNode({
+    name: o.name,
+    args: ["--enable-source-maps", MAIN_JS],
+    cwd: world.repo,
+    env,
+    logFile: join(world.logDir, `${o.name}.log`),
+  });
+  return ready(child, port);
+}
+
+export async function startBareNode(world: World, name: string): Promise<StartedChild> {
+  const port = await freePort();
+  const child = spawnNode({
+    name,
+    args: ["-e", BARE_NODE_SCRIPT],
+    cwd: world.repo,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", PORT: String(port) },
+    logFile: join(world.logDir, `${name}.log`),
+  });
+  return ready(child, port);
+}
+
+async function ready(child: Child, port: number): Promise<StartedChild> {
+  const origin = `http://${LOOPBACK}:${port}`;
+  try {
+    const readyMs = await waitHealthy(origin, child.spawnedAt, READY_TIMEOUT_MS, 5);
+    return { child, origin, readyMs };
+  } catch (error) {
+    await child.stop(2_000);
+    throw error;
+  }
+}
