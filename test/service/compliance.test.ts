@@ -3,7 +3,7 @@ import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../src/sandbox/accounts.js"
 import { tronAddressFrom } from "../../src/sandbox/families/screening.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/server.js";
 import { COMPLIANCE_BATCH_MAX, createComplianceApi } from "../../src/service/compliance.js";
-import { ServiceError, ServiceError } from "../../src/service/errors.js";
+import { ServiceError } from "../../src/service/errors.js";
 import { createTransport } from "../../src/service/transport.js";
 
 let sandbox: Sandbox;

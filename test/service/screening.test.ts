@@ -4,7 +4,7 @@ import { DEFAULT_API_KEY, DEFAULT_REAL_IP, SUN_PER_TRX } from "../../src/sandbox
 import { tronAddressFrom } from "../../src/sandbox/families/screening.js";
 import { amlPriceSun } from "../../src/sandbox/price-book.js";
 import { createSandbox, type Sandbox } from "../../src/sandbox/server.js";
-import { ServiceError, ServiceError } from "../../src/service/errors.js";
+import { ServiceError } from "../../src/service/errors.js";
 import { createScreeningApi, type ScreeningOrder } from "../../src/service/screening.js";
 import { createTransport } from "../../src/service/transport.js";
 
