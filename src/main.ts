@@ -1,8 +1,9 @@
-import { startApp } from "./app.js";
+import { STOP_BUDGET_MS, startApp } from "./app.js";
 import { readConfigOrExit, secretValues } from "./config.js";
 import { createLogger } from "./log.js";
 
-const SHUTDOWN_BUDGET_MS = 10_000;
+/** Past the stop budget (every step of stopping is bounded by it), something is stuck for good. */
+const HARD_EXIT_MS = STOP_BUDGET_MS + 3_000;
 /** A demo fed from a pipe: wait this long for pending results before exiting. */
 const PIPE_DRAIN_MS = 60_000;
 
@@ -22,17 +23,20 @@ logger.info(
 );
 
 let stopping = false;
-async function shutdown(signal: string, code = 0): Promise<void> {
+/** Stops taking work, finishes what is in flight (bounded), closes Redis, exits 0. */
+async function shutdown(reason: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, "stopping: finishing work in flight");
+  const started = Date.now();
+  logger.info({ reason, budgetMs: STOP_BUDGET_MS }, "stopping: finishing work in flight");
   const timer = setTimeout(() => {
-    logger.error("shutdown took longer than 10 s; exiting anyway");
+    logger.error({ waitedMs: HARD_EXIT_MS }, "stopping took far longer than its budget; exiting anyway");
     process.exit(1);
-  }, SHUTDOWN_BUDGET_MS);
+  }, HARD_EXIT_MS);
   timer.unref();
-  await app.stop();
-  process.exit(code);
+  await app.stop(STOP_BUDGET_MS);
+  logger.info({ tookMs: Date.now() - started }, "stopped");
+  process.exit(0);
 }
 
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

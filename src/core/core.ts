@@ -3,12 +3,15 @@ import type { ActionHandler, CommandDefinition } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import { reportError } from "./errors.js";
 import { actorKey, conversationKey, type Invocation } from "./invocation.js";
+import type { HandledEvent } from "./observer.js";
 import { parseCommandLine } from "./parse/tokenize.js";
 import { errorReply, type Reply, text } from "./reply.js";
 import { can, refusalLine, roleOf } from "./roles.js";
 
 type CommandInvocation = Extract<Invocation, { kind: "command" }>;
 type ActionInvocation = Extract<Invocation, { kind: "action" }>;
+/** A reply and what the observer is told about it. */
+type Handled = { reply: Reply } & Omit<HandledEvent, "kind">;
 
 export interface CoreRegistry {
   commands: readonly CommandDefinition[];
@@ -26,17 +29,18 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
   const byVerb = indexCommands(registry.commands);
   const handlers = indexActions(registry.actions);
 
-  async function handleCommand(invocation: CommandInvocation): Promise<Reply> {
+  async function handleCommand(invocation: CommandInvocation): Promise<Handled> {
     // The registry is the grammar: the parser resolves aliases, `/ops <verb>` and subverbs, and
     // words the unknown verbs and subverbs with a "did you mean".
     const parsed = parseCommandLine(invocation.text, registry.commands);
-    if (!parsed.ok) return errorReply(parsed.error);
+    if (!parsed.ok) return { reply: errorReply(parsed.error), verb: "unknown", outcome: "invalid" };
     const { verb, subverb, args } = parsed.value;
     const command = byVerb.get(verb);
     if (!command) throw new Error(`the parser accepted "${verb}", which the registry does not have`);
     const role = roleOf(invocation.actor, deps.settings);
     if (!can(role, command.role)) {
-      return errorReply(refusalLine(command.verb, command.role, role, invocation.actor));
+      const reply = errorReply(refusalLine(command.verb, command.role, role, invocation.actor));
+      return { reply, verb: command.verb, outcome: "denied" };
     }
     const context = {
       actor: actorKey(invocation.actor),
@@ -45,7 +49,7 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
     };
     deps.logger.debug(context, "command");
     try {
-      return await command.run({
+      const reply = await command.run({
         invocation,
         args,
         ...(subverb !== undefined && { subverb }),
@@ -53,18 +57,23 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
         deps,
         commands: registry.commands,
       });
+      return { reply, verb: command.verb, outcome: "ok" };
     } catch (error) {
-      return errorReply(reportError(deps.logger, error, context));
+      return {
+        reply: errorReply(reportError(deps.logger, error, context)),
+        verb: command.verb,
+        outcome: "failed",
+      };
     }
   }
 
-  async function handleAction(invocation: ActionInvocation): Promise<Reply> {
+  async function handleAction(invocation: ActionInvocation): Promise<Handled> {
     const role = roleOf(invocation.actor, deps.settings);
     const claim = await claimAction(deps.store, invocation.token, invocation.actor, role, {
       now: deps.now,
       roleForKind: (kind) => handlers.get(kind)?.role,
     });
-    if (!claim.ok) return errorReply(claim.line);
+    if (!claim.ok) return { reply: errorReply(claim.line), verb: "unknown", outcome: "refused" };
     const { record } = claim;
     const context = {
       actor: actorKey(invocation.actor),
@@ -77,27 +86,42 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
       const handler = handlers.get(record.kind);
       if (!handler) throw new Error(`no handler for action kind "${record.kind}"`);
       const reply = await handler.run({ invocation, role, deps, record }, record.payload);
-      return { ...reply, replacesOriginal: true };
+      return { reply: { ...reply, replacesOriginal: true }, verb: record.kind, outcome: "ok" };
     } catch (error) {
       // The button is spent: the message that carried it is replaced, for everyone, by the outcome.
       const line = reportError(deps.logger, error, context);
-      return { summary: line, blocks: [text(line)], visibility: "public", replacesOriginal: true };
+      const reply: Reply = {
+        summary: line,
+        blocks: [text(line)],
+        visibility: "public",
+        replacesOriginal: true,
+      };
+      return { reply, verb: record.kind, outcome: "failed" };
     }
   }
 
   return {
     commands: registry.commands,
     async handle(invocation) {
+      let handled: Handled;
       try {
-        return invocation.kind === "command"
-          ? await handleCommand(invocation)
-          : await handleAction(invocation);
+        handled =
+          invocation.kind === "command" ? await handleCommand(invocation) : await handleAction(invocation);
       } catch (error) {
         // The store or the parser failed outside any command: still one line, never a throw.
-        return errorReply(
-          reportError(deps.logger, error, { actor: actorKey(invocation.actor), kind: invocation.kind }),
-        );
+        const line = reportError(deps.logger, error, {
+          actor: actorKey(invocation.actor),
+          kind: invocation.kind,
+        });
+        handled = { reply: errorReply(line), verb: "unknown", outcome: "failed" };
       }
+      const { reply, ...event } = handled;
+      try {
+        deps.observer?.handled?.({ kind: invocation.kind, ...event });
+      } catch {
+        // Metrics never change what the user gets.
+      }
+      return reply;
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Clock } from "../clock.js";
 import type { ServiceClient } from "../service/client.js";
 import type { Store } from "../store/store.js";
 import type { Logger } from "./logger.js";
+import type { CoreObserver } from "./observer.js";
 import type { JobScheduler, Notifier } from "./ports.js";
 
 /** The settings the core reads; `src/config.ts` builds them from the environment. */
@@ -31,4 +32,6 @@ export interface CoreDeps {
   now: Clock;
   logger: Logger;
   settings: CoreSettings;
+  /** Told of commands handled and money spent (metrics); optional. */
+  observer?: CoreObserver;
 }

@@ -2,6 +2,7 @@ import Big from "big.js";
 import type { Clock } from "../clock.js";
 import type { Store } from "../store/store.js";
 import { type Actor, actorKey } from "./invocation.js";
+import type { CoreObserver } from "./observer.js";
 
 /**
  * Spending caps: OPS_MAX_ORDER_TRX per order and OPS_DAILY_LIMIT_TRX per user per UTC day.
@@ -79,11 +80,19 @@ export interface RecordSpendInput {
   /** What was actually charged, in TRX as a decimal string. */
   amountTrx: string;
   now: Clock;
+  /** Told of the spend once it is recorded (metrics). */
+  observer?: CoreObserver;
 }
 
 /** Adds what was charged to the actor's total of the UTC day; returns the new total in SUN. */
 export async function recordSpend(input: RecordSpendInput): Promise<number> {
   const sun = trxToSun(input.amountTrx).toNumber();
   if (!Number.isSafeInteger(sun)) throw new RangeError(`amount too large to record: ${input.amountTrx} TRX`);
-  return input.store.incrBy(spendKey(input.actor, input.now()), sun, SPEND_TTL_MS);
+  const total = await input.store.incrBy(spendKey(input.actor, input.now()), sun, SPEND_TTL_MS);
+  try {
+    input.observer?.spent?.({ actor: keyOf(input.actor), sun });
+  } catch {
+    // Metrics never fail a recorded spend.
+  }
+  return total;
 }

@@ -4,21 +4,26 @@ export interface ReadinessCheck {
   ready(): Promise<boolean> | boolean;
 }
 
-export function createHealth() {
+/** A check that has not answered by then counts as not ready: `/healthz` itself must never hang. */
+export const CHECK_TIMEOUT_MS = 1_500;
+
+export interface HealthReport {
+  ok: boolean;
+  parts: Record<string, boolean>;
+}
+
+export function createHealth(options: { timeoutMs?: number } = {}) {
   const checks: ReadinessCheck[] = [];
+  const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
   return {
     add(check: ReadinessCheck): void {
       checks.push(check);
     },
-    async report(): Promise<{ ok: boolean; parts: Record<string, boolean> }> {
+    async report(): Promise<HealthReport> {
       const parts: Record<string, boolean> = {};
       await Promise.all(
         checks.map(async (check) => {
-          try {
-            parts[check.name] = await check.ready();
-          } catch {
-            parts[check.name] = false;
-          }
+          parts[check.name] = await readyWithin(check, timeoutMs);
         }),
       );
       return { ok: checks.length > 0 && Object.values(parts).every(Boolean), parts };
@@ -27,3 +32,17 @@ export function createHealth() {
 }
 
 export type Health = ReturnType<typeof createHealth>;
+
+async function readyWithin(check: ReadinessCheck, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(() => check.ready()), timeout]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -71,6 +71,7 @@ export function createHttpServer(options: HttpServerOptions) {
     void dispatch(req, res);
   });
   server.keepAliveTimeout = 65_000;
+  let closing: Promise<void> | undefined;
 
   return {
     server,
@@ -84,12 +85,43 @@ export function createHttpServer(options: HttpServerOptions) {
       });
       return (server.address() as AddressInfo).port;
     },
-    /** Stops accepting connections and waits for in-flight requests (bounded by the caller). */
-    async close(): Promise<void> {
+    /** Stops taking new connections; requests in flight go on (`close` waits for them). */
+    stopListening(): void {
+      if (server.listening) server.close();
       server.closeIdleConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    /**
+     * Stops taking connections and waits for the requests in flight, at most `timeoutMs`; then
+     * cuts the connections still open. Keep-alive connections are closed as soon as they idle.
+     */
+    close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS): Promise<void> {
+      closing ??= closeWithin(server, timeoutMs);
+      return closing;
     },
   };
+}
+
+const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+/** How often idle keep-alive connections are cut while closing (a client may reuse one at any time). */
+const IDLE_SWEEP_MS = 50;
+
+async function closeWithin(server: Server, timeoutMs: number): Promise<void> {
+  // Also when `stopListening` ran before: the callback waits for the next "close", which fires
+  // once no connection is left (at once when none is).
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  try {
+    await Promise.race([closed, timeout]);
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(timer);
+    server.closeAllConnections();
+  }
 }
 
 function safeDecode(segment: string): string {

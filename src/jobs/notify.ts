@@ -96,6 +96,8 @@ export interface NotifyWorkerOptions {
   /** A send that hangs longer counts as failed (and is retried), so it cannot hold a worker slot. */
   sendTimeoutMs?: number;
   gapMs?: (conversation: ConversationRef) => number;
+  /** Told of every failed send, retried or not (metrics). */
+  onSendFailure?: (platform: Platform) => void;
 }
 
 export function startNotifyWorker(queues: JobQueue, options: NotifyWorkerOptions): Promise<JobWorker> {
@@ -123,6 +125,7 @@ function createDeliver(queues: JobQueue, options: NotifyWorkerOptions) {
       return "done";
     } catch (error) {
       logFailure(options.logger, job, error);
+      options.onSendFailure?.(conversation.platform);
       throw error;
     }
   };

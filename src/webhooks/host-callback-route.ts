@@ -5,7 +5,7 @@ import type { Logger } from "../core/logger.js";
 import { notificationKey, parseHostCallback } from "../core/notifications/events.js";
 import { sendJson, sendText } from "../http/server.js";
 import type { JobQueue } from "../jobs/queue.js";
-import { storeInbound } from "./inbox.js";
+import { type IngestReporter, storeInbound } from "./inbox.js";
 
 /**
  * `GET /callbacks/host/:token`: the service's Host Mode callbacks. They are unsigned; the secret
@@ -19,6 +19,8 @@ export interface HostCallbackDeps {
   queues: JobQueue;
   logger: Logger;
   now: Clock;
+  /** Metrics: what became of each request. */
+  report?: IngestReporter;
 }
 
 const ROUTE = "/callbacks/host/:token";
@@ -34,6 +36,7 @@ export function createHostCallbackHandler(deps: HostCallbackDeps) {
   return async (req: IncomingMessage, res: ServerResponse, params: Record<string, string>): Promise<void> => {
     if (!tokenMatches(params.token ?? "", deps.token)) {
       deps.logger.warn({ route: ROUTE }, "Host Mode callback refused: wrong token");
+      deps.report?.answered("host", "rejected");
       return sendText(res, 404, "not found");
     }
     const query = Object.fromEntries(new URL(req.url ?? "/", "http://bot").searchParams);
@@ -43,6 +46,7 @@ export function createHostCallbackHandler(deps: HostCallbackDeps) {
         { route: ROUTE, reason: parsed.reason },
         "Host Mode callback refused: malformed parameters",
       );
+      deps.report?.answered("host", "rejected");
       return sendJson(res, 400, { error: "malformed callback" });
     }
     if (parsed.kind === "unknown") {
@@ -50,6 +54,7 @@ export function createHostCallbackHandler(deps: HostCallbackDeps) {
         { route: ROUTE, event: parsed.eventName },
         "Host Mode callback event not known: ignored",
       );
+      deps.report?.answered("host", "ignored");
       return sendJson(res, 200, { ok: true, ignored: true });
     }
     const key = notificationKey(parsed.event);
@@ -60,9 +65,11 @@ export function createHostCallbackHandler(deps: HostCallbackDeps) {
         { route: ROUTE, key, err: error },
         "Host Mode callback not stored: answered 503 so the service retries",
       );
+      deps.report?.answered("host", "failed");
       return sendJson(res, 503, { error: "not stored, retry" });
     }
     deps.logger.debug({ route: ROUTE, key }, "Host Mode callback stored");
     sendJson(res, 200, { ok: true });
+    await deps.report?.stored("host", key);
   };
 }

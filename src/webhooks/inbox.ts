@@ -1,5 +1,6 @@
 import type { WebhookFamily } from "../core/notifications/events.js";
 import { attemptsWithin, type Backoff, type JobQueue } from "../jobs/queue.js";
+import type { Store } from "../store/store.js";
 
 /**
  * The inbox: every accepted delivery (order or report webhook, Host Mode callback) is stored as a
@@ -36,4 +37,33 @@ export const inboundJobId = (key: string): string => `inbound:${key}`;
 export async function storeInbound(queues: JobQueue, job: Omit<InboundJob, "deferrals">): Promise<void> {
   const data: InboundJob = { ...job, deferrals: 0 };
   await queues.add(WEBHOOK_QUEUE, job.source, data, { jobId: inboundJobId(job.key), ...INBOUND_RETRY });
+}
+
+/** What became of one inbound request, for metrics. */
+export type IngestResult = "accepted" | "duplicate" | "rejected" | "ignored" | "failed";
+export type IngestObserver = (event: { route: InboundSource; result: IngestResult }) => void;
+
+export interface IngestReporter {
+  /** A request answered without storing anything (refused, ignored, not stored). */
+  answered(route: InboundSource, result: Exclude<IngestResult, "accepted" | "duplicate">): void;
+  /** A stored delivery: `duplicate` when its identity was stored before (the sender repeated it). */
+  stored(route: InboundSource, key: string): Promise<void>;
+}
+
+/** Repeat marks outlive the longest retry window of a sender (report webhooks: ~31 h). */
+const SEEN_TTL_MS = 48 * 3_600_000;
+
+/**
+ * The queue absorbs a repeat silently (same job id, or the router's done mark), so telling a
+ * repeat from a first delivery takes a mark of its own. It is set after the delivery is stored,
+ * so it never decides what is stored, and only for metrics: a failing store counts as "accepted".
+ */
+export function createIngestReporter(store: Store, observe: IngestObserver): IngestReporter {
+  return {
+    answered: (route, result) => observe({ route, result }),
+    async stored(route, key) {
+      const first = await store.setIfNotExists(`inbound:seen:${key}`, "1", SEEN_TTL_MS).catch(() => true);
+      observe({ route, result: first ? "accepted" : "duplicate" });
+    },
+  };
 }

@@ -7,11 +7,12 @@ import { createNotificationRouter } from "../core/notifications/route.js";
 import type { HttpRoute } from "../http/server.js";
 import type { JobQueue, JobWorker } from "../jobs/queue.js";
 import { createHostCallbackHandler } from "./host-callback-route.js";
+import { createIngestReporter, type IngestObserver } from "./inbox.js";
 import { createSecretSource } from "./secret-source.js";
 import { createServiceWebhookHandler } from "./service-webhook-route.js";
 import { startInboundWorker } from "./worker.js";
 
-export { WEBHOOK_QUEUE } from "./inbox.js";
+export { type IngestObserver, type IngestResult, WEBHOOK_QUEUE } from "./inbox.js";
 
 /**
  * Everything inbound from the service, wired once: the two signed webhook routes, the Host Mode
@@ -27,6 +28,8 @@ export interface WebhooksOptions {
   /** Waits for a missing origin before the alert channel (default: the router's, ~2 minutes). */
   originGraceMs?: readonly number[];
   concurrency?: number;
+  /** Metrics: every inbound request, by route and result (accepted, duplicate, rejected, …). */
+  observe?: IngestObserver;
 }
 
 export interface Webhooks {
@@ -36,7 +39,12 @@ export interface Webhooks {
 
 export async function startWebhooks(options: WebhooksOptions): Promise<Webhooks> {
   const { deps, queues } = options;
-  const common = { queues, logger: deps.logger, now: deps.now };
+  const common = {
+    queues,
+    logger: deps.logger,
+    now: deps.now,
+    ...(options.observe && { report: createIngestReporter(deps.store, options.observe) }),
+  };
   const secrets = createSecretSource({
     store: deps.store,
     configured: options.secrets,

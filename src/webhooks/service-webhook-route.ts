@@ -4,7 +4,7 @@ import type { Logger } from "../core/logger.js";
 import { notificationKey, parseServiceEvent, type WebhookFamily } from "../core/notifications/events.js";
 import { readRawBody, sendJson } from "../http/server.js";
 import type { JobQueue } from "../jobs/queue.js";
-import { storeInbound } from "./inbox.js";
+import { type IngestReporter, storeInbound } from "./inbox.js";
 import type { SecretSource } from "./secret-source.js";
 import {
   SERVICE_SIGNATURE_HEADER,
@@ -24,6 +24,8 @@ export interface ServiceWebhookDeps {
   queues: JobQueue;
   logger: Logger;
   now: Clock;
+  /** Metrics: what became of each request. */
+  report?: IngestReporter;
 }
 
 /** The service's bodies are small JSON documents; anything near this is not one of them. */
@@ -66,6 +68,7 @@ export function createServiceWebhookHandler(family: WebhookFamily, deps: Service
     } catch (error) {
       const tooLarge = (error as { code?: unknown }).code === "body_too_large";
       deps.logger.warn({ route, tooLarge }, "webhook refused: the body could not be read");
+      deps.report?.answered(family, "rejected");
       return sendJson(res, tooLarge ? 413 : 400, { error: tooLarge ? "body too large" : "unreadable body" });
     }
     const verified = await verify(req, rawBody);
@@ -74,6 +77,7 @@ export function createServiceWebhookHandler(family: WebhookFamily, deps: Service
         { route, reason: verified.reason, delivery: deliveryHeader(req) },
         REFUSALS[verified.reason],
       );
+      deps.report?.answered(family, "rejected");
       return sendJson(res, 401, { error: "invalid signature" });
     }
     const body = parseJson(rawBody);
@@ -83,6 +87,7 @@ export function createServiceWebhookHandler(family: WebhookFamily, deps: Service
         { route, reason: parsed.reason, delivery: deliveryHeader(req) },
         "webhook refused: malformed body",
       );
+      deps.report?.answered(family, "rejected");
       return sendJson(res, 400, { error: "malformed body" });
     }
     if (parsed.kind === "unknown") {
@@ -90,6 +95,7 @@ export function createServiceWebhookHandler(family: WebhookFamily, deps: Service
         { route, event: parsed.eventName, deliveryId: parsed.deliveryId },
         "webhook event not known: ignored",
       );
+      deps.report?.answered(family, "ignored");
       return sendJson(res, 200, { ok: true, ignored: true });
     }
     const key = notificationKey(parsed.event);
@@ -101,10 +107,13 @@ export function createServiceWebhookHandler(family: WebhookFamily, deps: Service
         { route, key, err: error },
         "webhook not stored: answered 503 so the service retries",
       );
+      deps.report?.answered(family, "failed");
       return sendJson(res, 503, { error: "not stored, retry" });
     }
     deps.logger.debug({ route, key, event: parsed.event.event }, "webhook stored");
     sendJson(res, 200, { ok: true });
+    // After the answer: the repeat check costs the sender no time.
+    await deps.report?.stored(family, key);
   };
 }
 

@@ -1,5 +1,6 @@
 import { CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
+import { markHostStopped } from "../home.js";
 import { parseTronAddress } from "../parse/tron-address.js";
 import { NO_CALLBACK_WARNING, renderHostQuote, renderHostStopped } from "../render/host.js";
 import { errorReply, type Reply } from "../reply.js";
@@ -72,6 +73,9 @@ async function runStop(ctx: CommandContext, address: string): Promise<Reply> {
   const base = { actor, conversation, verb: "host stop", address };
   try {
     const stopped = await deps.service.hostMode.stop(address);
+    await markHostStopped(deps, address).catch((error: unknown) => {
+      deps.logger.warn({ err: error, address }, "Host Mode stopped, but the App Home list was not updated");
+    });
     await auditSpend(deps, {
       ...base,
       result: "ok",

@@ -167,6 +167,7 @@ async function recordOrder(
       actor: request.actor,
       amountTrx: billing.charged_amount,
       now: deps.now,
+      observer: deps.observer,
     });
   }
   const charged = billing.charged

@@ -1,4 +1,5 @@
 import type { CoreDeps } from "../deps.js";
+import { markHostStopped } from "../home.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
 import { findOrigin } from "../origins.js";
 import { asAlert, renderNotification } from "../render/notifications.js";
@@ -88,6 +89,7 @@ export function createNotificationRouter(deps: CoreDeps, options: NotificationRo
       if ((await deps.store.get(doneKey(key))) !== null) return "done";
       // Before any wait: the delivery watch must see the confirmation whatever happens to the post.
       if (n.event === "delegation.confirmed") await markDelivered(deps.store, n.order_id);
+      if (n.event === "host_paused") await markHostStopped(deps, n.address);
       const origin = await originOf(deps, n);
       if (origin === null && ctx.deferrals < graceMs.length) {
         return { laterMs: graceMs[ctx.deferrals] ?? 0 };

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import type { CoreSettings } from "../deps.js";
+import { markHostActive } from "../home.js";
 import { rememberOrigin } from "../origins.js";
 import { outcomeLine } from "../render/energy.js";
 import { renderHostStarted } from "../render/host.js";
@@ -101,6 +102,8 @@ async function afterStart(
   try {
     // Cycle callbacks for this address are posted where Host Mode was started.
     await rememberOrigin(deps.store, "host", p.address, ctx.invocation.conversation);
+    // The App Home lists the addresses in Host Mode.
+    await markHostActive(deps, p.address);
     // The first cycle is charged moments after the start; later cycles are not known in advance.
     await recordSpendOnce(deps, ctx.record.confirmationId, ctx.invocation.actor, p.firstCycleTrx);
     await forgetBalance(deps);

@@ -11,7 +11,7 @@ const RECORDED_TTL_MS = 48 * 60 * 60_000;
 
 /** Adds `amountTrx` to the actor's day once per confirmation; false when it was already recorded. */
 export async function recordSpendOnce(
-  deps: Pick<CoreDeps, "store" | "now">,
+  deps: Pick<CoreDeps, "store" | "now" | "observer">,
   confirmationId: string,
   actor: Actor,
   amountTrx: string,
@@ -22,7 +22,7 @@ export async function recordSpendOnce(
     RECORDED_TTL_MS,
   );
   if (!first) return false;
-  await recordSpend({ store: deps.store, actor, amountTrx, now: deps.now });
+  await recordSpend({ store: deps.store, actor, amountTrx, now: deps.now, observer: deps.observer });
   return true;
 }
 

@@ -1,0 +1,103 @@
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import type { Config } from "../config.js";
+import { createBullQueues, createMemoryQueues } from "../jobs/index.js";
+import type { JobQueue } from "../jobs/queue.js";
+import type { Logger } from "../log.js";
+import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../sandbox/accounts.js";
+import { createSandbox, type Sandbox } from "../sandbox/server.js";
+import { createServiceClient, type ServiceClient, type ServiceClientOptions } from "../service/client.js";
+import { createRateLimiter } from "../service/limiter.js";
+import { createMemoryStore, createRedisStore, type Store } from "../store/index.js";
+import type { Shutdown } from "./shutdown.js";
+
+/**
+ * What the bot keeps its state in and talks to: the store, the job queues, the service client
+ * (with its rate limiter) and, in the demo, the built-in sandbox. Redis when REDIS_URL is set
+ * (shared by every instance), in-process otherwise. Each part is closed in the last phase of stop.
+ */
+export const DEMO_PUBLIC_URL = "https://opsbot.sandbox";
+const HOST_TOKEN_KEY = "host-callback-token";
+
+export interface Backends {
+  store: Store;
+  queues: JobQueue;
+  service: ServiceClient;
+  sandbox?: Sandbox;
+  /** HOST_CALLBACK_TOKEN, or the one generated once and kept in the store. */
+  hostCallbackToken: string;
+}
+
+export interface BackendOptions {
+  config: Config;
+  logger: Logger;
+  /** Key prefix in Redis, e.g. `opsbot:`. */
+  prefix: string;
+  /** The bot's own port: the demo sandbox delivers its webhooks and callbacks there. */
+  botPort: number;
+  shutdown: Shutdown;
+  onServiceReply?: ServiceClientOptions["onReply"];
+}
+
+export async function startBackends(options: BackendOptions): Promise<Backends> {
+  const { config, logger, prefix, shutdown } = options;
+  const store = config.redisUrl
+    ? createRedisStore({
+        url: config.redisUrl,
+        prefix,
+        onError: (error) => logger.warn({ err: error }, "store Redis connection error"),
+      })
+    : createMemoryStore();
+  shutdown.add("connections", "store", () => store.close());
+
+  const sandbox =
+    config.service.mode === "sandbox" ? await startDemoSandbox(config, options.botPort) : undefined;
+  if (sandbox) shutdown.add("connections", "sandbox", () => sandbox.close());
+
+  const limiterRedis = config.redisUrl ? new Redis(config.redisUrl) : undefined;
+  if (limiterRedis) {
+    limiterRedis.on("error", (error) => logger.warn({ err: error }, "rate limiter Redis connection error"));
+    shutdown.add("connections", "rate limiter Redis", () => quit(limiterRedis));
+  }
+  const service = createServiceClient({
+    ...(config.service.mode === "remote"
+      ? { baseUrl: config.service.baseUrl, apiKey: config.service.apiKey, realIp: config.service.realIp }
+      : { baseUrl: sandbox?.url ?? "", apiKey: DEFAULT_API_KEY, realIp: DEFAULT_REAL_IP }),
+    limiter: createRateLimiter({ redis: limiterRedis, keyPrefix: `${prefix}rl:` }),
+    ...(options.onServiceReply && { onReply: options.onServiceReply }),
+  });
+
+  const queues: JobQueue = config.redisUrl
+    ? createBullQueues({
+        connection: { url: config.redisUrl },
+        prefix: `${prefix}jobs`,
+        onError: (error) => logger.warn({ err: error }, "job queue connection error"),
+      })
+    : createMemoryQueues();
+  shutdown.add("connections", "job queues", () => queues.close());
+
+  const hostCallbackToken = config.hostCallbackToken ?? (await generatedHostToken(store));
+  return { store, queues, service, ...(sandbox && { sandbox }), hostCallbackToken };
+}
+
+async function startDemoSandbox(config: Config, botPort: number): Promise<Sandbox> {
+  const publicUrl = config.publicUrl ?? DEMO_PUBLIC_URL;
+  return createSandbox({
+    apiKey: DEFAULT_API_KEY,
+    outbound: { originMap: { [new URL(publicUrl).origin]: `http://127.0.0.1:${botPort}` } },
+  });
+}
+
+/** HOST_CALLBACK_TOKEN unset: one random token, generated once and shared through the store. */
+async function generatedHostToken(store: Store): Promise<string> {
+  await store.setIfNotExists(HOST_TOKEN_KEY, randomBytes(24).toString("base64url"));
+  const token = await store.get(HOST_TOKEN_KEY);
+  if (!token) throw new Error("could not read the Host Mode callback token from the store");
+  return token;
+}
+
+/** QUIT lets pending replies arrive; a connection that is not up would wait for Redis forever. */
+async function quit(redis: Redis): Promise<void> {
+  if (redis.status === "ready") await redis.quit().catch(() => redis.disconnect());
+  else redis.disconnect();
+}

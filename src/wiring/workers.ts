@@ -1,0 +1,50 @@
+import type { Config } from "../config.js";
+import type { CoreDeps } from "../core/deps.js";
+import type { Platform } from "../core/invocation.js";
+import type { ChatAdapter } from "../core/ports.js";
+import { createTrackedHandlers } from "../core/tracking/index.js";
+import type { HttpRoute } from "../http/server.js";
+import { startNotifyWorker } from "../jobs/notify.js";
+import type { JobQueue } from "../jobs/queue.js";
+import { startTrackedWorker } from "../jobs/scheduler.js";
+import type { MetricsObservers } from "../metrics.js";
+import { alertConversations, startWebhooks } from "../webhooks/index.js";
+import { CONSOLE_CONVERSATION, consoleEnabled } from "./chat.js";
+import type { Shutdown } from "./shutdown.js";
+
+/**
+ * The job workers (tracked polls, chat notifications, stored webhooks) and the inbound routes of
+ * the service (webhooks, Host Mode callbacks). The workers share the queues with every instance;
+ * each stops taking jobs and finishes the ones running in the `workers` phase of stop.
+ */
+export interface WorkerOptions {
+  config: Config;
+  deps: CoreDeps;
+  queues: JobQueue;
+  adapters: ReadonlyMap<Platform, ChatAdapter>;
+  observe: MetricsObservers;
+  shutdown: Shutdown;
+}
+
+/** Starts the workers; returns the webhook and callback routes to mount. */
+export async function startWorkers(options: WorkerOptions): Promise<HttpRoute[]> {
+  const { config, deps, queues, observe, shutdown } = options;
+  const { logger } = deps;
+  const tracked = await startTrackedWorker(queues, createTrackedHandlers(deps), { logger });
+  shutdown.add("workers", "tracked jobs", () => tracked.close());
+  const notify = await startNotifyWorker(queues, {
+    adapters: options.adapters,
+    logger,
+    onSendFailure: observe.chatSendFailure,
+  });
+  shutdown.add("workers", "notifications", () => notify.close());
+  const webhooks = await startWebhooks({
+    deps,
+    queues,
+    secrets: config.webhookSecrets,
+    alerts: alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined),
+    observe: observe.ingest,
+  });
+  shutdown.add("workers", "webhook deliveries", () => webhooks.worker.close());
+  return webhooks.routes;
+}

@@ -1,0 +1,249 @@
+import { afterEach } from "vitest";
+import { type App, startApp } from "../../src/app.js";
+import { type Config, loadConfig } from "../../src/config.js";
+import type { WebhookFamily } from "../../src/core/notifications/events.js";
+import { createLogger } from "../../src/log.js";
+import { DEFAULT_REAL_IP } from "../../src/sandbox/accounts.js";
+import { createSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/server.js";
+import {
+  clickBody,
+  commandBody,
+  SIGNING_SECRET,
+  type Signed,
+  type SlackUser,
+  signedHeaders,
+} from "../adapters/slack/payloads.js";
+import { createFakeSlackApi, type FakeSlackApi, type FakeSlackMessage } from "../fakes/slack-api.js";
+import { createFakeTelegramApi, type FakeMessage, type FakeTelegramApi } from "../fakes/telegram-api.js";
+import { postSigned } from "../webhooks/signed.js";
+import { freePort, LOOPBACK } from "./processes.js";
+
+/**
+ * The whole bot as `npm start` runs it (`startApp` with a Config from `loadConfig`), around real
+ * outside parts: a sandbox service on a free port (SERVICE_BASE_URL: one service for every bot
+ * instance of the world), the fake Slack Web API and, when asked, the fake Telegram Bot API. Logs
+ * are pino JSON lines collected per bot. Requests reach a bot as Slack, Telegram and the service
+ * send them: signed, with the secret header, signed with a webhook secret.
+ */
+export const PUBLIC_URL = "https://opsbot.test";
+export const SERVICE_API_KEY = "svc_live_9Jq2ZxW8pLm4Rt6Vb1Nc";
+export const ORDER_SECRET = "whsec_orderPrimary7Hk2Qm9Xw4Lp";
+export const REPORT_SECRET = "whsec_reportPrimary3Tn8Vd5Ks1Jg";
+export const HOST_CALLBACK_TOKEN = "hostcb_Zr4Wq8Lm2Xn6Pv0Ts";
+export const TELEGRAM_SECRET = "tg-hook_Sx5Nw1Kq7Dm3";
+export const ADMIN: SlackUser = { id: "U0ADMIN", name: "ada" };
+export const OPERATOR: SlackUser = { id: "U0OPER", name: "olga" };
+export const TG_OPERATOR = { id: 7001, is_bot: false, first_name: "Olga", username: "olga_ops" };
+export const TG_CHAT = 7001;
+export const SLACK_BOT_TOKEN = "xoxb-8812-world-bot-token";
+
+export interface WorldOptions {
+  telegram?: boolean;
+  sandbox?: SandboxOptions;
+  /** REDIS_URL and the key prefix every bot of the world shares. */
+  redis?: { url: string; prefix: string };
+  env?: Record<string, string>;
+}
+
+export interface Bot {
+  app: App;
+  config: Config;
+  origin: string;
+  /** This bot's log lines (pino JSON, level debug unless LOG_LEVEL says otherwise). */
+  logs: string[];
+  /** A slash command typed in `channel` (default C0OPS) by `user` (default the operator). */
+  command(line: string, o?: { user?: SlackUser; channel?: string }): Promise<Response>;
+  /** A click on the button `label` of a Slack message. */
+  click(
+    message: FakeSlackMessage,
+    label: string | RegExp,
+    o?: { user?: SlackUser; actionTs?: string },
+  ): Promise<Response>;
+  /** A Telegram text message from the operator in their private chat. */
+  say(text: string): Promise<Response>;
+  /** A click on an inline button of a Telegram message. */
+  tap(message: FakeMessage, label: string | RegExp): Promise<Response>;
+  /** A webhook signed with the configured secret of its family. */
+  webhook(family: WebhookFamily, body: unknown): Promise<{ status: number; text: string }>;
+  stop(): Promise<void>;
+}
+
+export interface World {
+  sandbox: Sandbox;
+  slack: FakeSlackApi;
+  telegram?: FakeTelegramApi;
+  /** A bot: the first one receives the sandbox's webhooks and callbacks (PUBLIC_URL maps to it). */
+  start(env?: Record<string, string>): Promise<Bot>;
+}
+
+const open: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of open.splice(0).reverse()) await close().catch(() => {});
+});
+
+let tgUpdate = 500_000;
+
+export async function createWorld(options: WorldOptions = {}): Promise<World> {
+  const firstPort = await freePort();
+  const sandbox = await createSandbox({
+    apiKey: SERVICE_API_KEY,
+    enforceRateLimits: false,
+    ...options.sandbox,
+    outbound: {
+      originMap: { [PUBLIC_URL]: `http://${LOOPBACK}:${firstPort}` },
+      ...options.sandbox?.outbound,
+    },
+  });
+  open.push(() => sandbox.close());
+  const slack = await createFakeSlackApi({ token: SLACK_BOT_TOKEN });
+  open.push(() => slack.close());
+  const telegram = options.telegram ? await createFakeTelegramApi() : undefined;
+  if (telegram) open.push(() => telegram.close());
+  let started = 0;
+
+  const baseEnv = (): Record<string, string> => ({
+    SERVICE_BASE_URL: sandbox.url,
+    SERVICE_API_KEY,
+    SERVICE_REAL_IP: DEFAULT_REAL_IP,
+    PUBLIC_URL,
+    SLACK_BOT_TOKEN,
+    // test/adapters/slack/payloads.ts signs every request with it.
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    OPS_ADMINS: `slack:${ADMIN.id}`,
+    OPS_OPERATORS: `slack:${OPERATOR.id},telegram:${TG_OPERATOR.id}`,
+    ORDER_WEBHOOK_SECRETS: ORDER_SECRET,
+    REPORT_WEBHOOK_SECRETS: REPORT_SECRET,
+    HOST_CALLBACK_TOKEN,
+    LOG_LEVEL: "debug",
+    ...(options.redis && { REDIS_URL: options.redis.url }),
+    ...(telegram && {
+      TELEGRAM_BOT_TOKEN: telegram.token,
+      TELEGRAM_API_ROOT: telegram.url,
+      TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET,
+      TELEGRAM_ALLOWED_CHATS: String(TG_CHAT),
+    }),
+    ...options.env,
+  });
+
+  async function start(env: Record<string, string> = {}): Promise<Bot> {
+    const port = started === 0 ? firstPort : 0;
+    started += 1;
+    const config = { ...loadConfig({ ...baseEnv(), ...env }), port };
+    const logs: string[] = [];
+    const logger = createLogger({
+      level: config.logLevel,
+      destination: { write: (line: string) => void logs.push(line) },
+    });
+    const app = await startApp({
+      config,
+      logger,
+      host: LOOPBACK,
+      ...(options.redis && { redisPrefix: options.redis.prefix }),
+    });
+    open.push(() => app.stop());
+    const origin = `http://${LOOPBACK}:${app.port}`;
+    return { app, config, origin, logs, ...requests(origin), stop: () => app.stop() };
+  }
+
+  function requests(origin: string) {
+    const post = (body: Signed) =>
+      fetch(`${origin}/slack/events`, {
+        method: "POST",
+        headers: { "content-type": body.contentType, ...signedHeaders(body.raw) },
+        body: body.raw,
+      });
+    const update = (body: unknown) =>
+      fetch(`${origin}/telegram/webhook`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": TELEGRAM_SECRET },
+        body: JSON.stringify(body),
+      });
+    return {
+      command(line: string, o: { user?: SlackUser; channel?: string } = {}) {
+        const user = o.user ?? OPERATOR;
+        const channel = o.channel ?? "C0OPS";
+        const responseUrl = slack.responseUrl({ channel, user: user.id });
+        return post(commandBody(line, { user, channel, responseUrl, team: slack.teamId }));
+      },
+      click(
+        message: FakeSlackMessage,
+        label: string | RegExp,
+        o: { user?: SlackUser; actionTs?: string } = {},
+      ) {
+        const user = o.user ?? OPERATOR;
+        const responseUrl = slack.responseUrl({
+          channel: message.channel,
+          user: user.id,
+          messageTs: message.ts,
+        });
+        const body = clickBody(message, label, {
+          user,
+          responseUrl,
+          team: slack.teamId,
+          ...(o.actionTs && { actionTs: o.actionTs }),
+        });
+        return post(body);
+      },
+      say: (text: string) => update(tgMessage(text)),
+      tap: (message: FakeMessage, label: string | RegExp) => update(tgCallback(message, label)),
+      webhook: (family: WebhookFamily, body: unknown) =>
+        postSigned(origin, family, body, { secret: family === "orders" ? ORDER_SECRET : REPORT_SECRET }),
+    };
+  }
+
+  return { sandbox, slack, ...(telegram && { telegram }), start };
+}
+
+function tgMessage(text: string) {
+  const id = ++tgUpdate;
+  const command = /^\/\S+/.exec(text)?.[0];
+  return {
+    update_id: id,
+    message: {
+      message_id: id,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: TG_CHAT, type: "private", first_name: TG_OPERATOR.first_name },
+      from: TG_OPERATOR,
+      text,
+      ...(command && { entities: [{ type: "bot_command", offset: 0, length: command.length }] }),
+    },
+  };
+}
+
+function tgCallback(message: FakeMessage, label: string | RegExp) {
+  const id = ++tgUpdate;
+  const buttons = message.replyMarkup?.inline_keyboard.flat() ?? [];
+  const button = buttons.find((b) => (typeof label === "string" ? b.text === label : label.test(b.text)));
+  if (!button?.callback_data) throw new Error(`no button ${String(label)} on the Telegram message`);
+  return {
+    update_id: id,
+    callback_query: {
+      id: `cq-${id}`,
+      from: TG_OPERATOR,
+      chat_instance: "ci-1",
+      data: button.callback_data,
+      message: {
+        message_id: message.message_id,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: Number(message.chatId), type: "private", first_name: TG_OPERATOR.first_name },
+        text: message.text,
+      },
+    },
+  };
+}
+
+/** Resolves with the first truthy value of `check` (sync or async); fails naming `what`. */
+export async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 8_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
