@@ -16,7 +16,13 @@ const logger = createLogger({
   destination: consoleMode ? pinoStderr() : undefined,
 });
 
-const app = await startApp({ config, logger });
+// Signals are handled from the first moment: one that arrives while parts are still starting
+// waits for the start to finish, then stops everything cleanly (exit 0, not killed by the signal).
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
+
+const starting = startApp({ config, logger });
+const app = await starting;
 logger.info(
   { port: app.port, service: config.service.mode, store: config.redisUrl ? "redis" : "memory" },
   "opsbot started",
@@ -34,13 +40,10 @@ async function shutdown(reason: string): Promise<void> {
     process.exit(1);
   }, HARD_EXIT_MS);
   timer.unref();
-  await app.stop(STOP_BUDGET_MS);
+  await (await starting).stop(STOP_BUDGET_MS);
   logger.info({ tookMs: Date.now() - started }, "stopped");
   process.exit(0);
 }
-
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
 
 if (app.consoleFinished && !process.stdin.isTTY) {
   await app.consoleFinished;
