@@ -13,7 +13,6 @@ import {
   context,
   fields,
   header,
-  link,
   plain,
   publicReply,
   type Reply,
@@ -23,12 +22,7 @@ import {
 import type { Balance } from "../spend/balance-cache.js";
 import { balanceCovers } from "../spend/balance-cache.js";
 import type { EnergyQuote } from "../spend/quote.js";
-import { capList, formatAmount, moreLine, plural, shortAddress } from "./format.js";
-
-/** A transaction hash as a short link to the explorer. */
-export function txLink(explorerTxUrl: string, hash: string): Span {
-  return link(`${hash.slice(0, 10)}…${hash.slice(-6)}`, `${explorerTxUrl}${hash}`);
-}
+import { capList, formatAmount, moreLine, plural, shortAddress, txSpan } from "./format.js";
 
 /** "500 TRX, covers it" / "1 TRX, does NOT cover it" / "unknown (…)". */
 export function balanceSpans(balance: Balance, costTrx: string): Span[] {
@@ -129,9 +123,9 @@ export function renderOrder5mResult(view: OrderView): Reply {
     ["Address", code(view.address)],
     ["Energy delegated", formatCount(result.energy)],
     ["Paid", `${formatAmount(result.paidTRX)} (quoted ${formatAmount(view.quoteTrx)})`],
-    ["Delegation", txLink(view.explorerTxUrl, result.hash)],
+    ["Delegation", txSpan(view.explorerTxUrl, result.hash)],
   ];
-  if (result.activationHash) items.push(["Activation", txLink(view.explorerTxUrl, result.activationHash)]);
+  if (result.activationHash) items.push(["Activation", txSpan(view.explorerTxUrl, result.activationHash)]);
   const title = replayed ? "Energy order (already placed)" : "Energy delegated";
   const blocks: Block[] = [header(title), fields(...items), context(message)];
   if (replayed) {
@@ -190,7 +184,7 @@ function hashSpans(explorerTxUrl: string, hashes: readonly string[]): Span[] {
   const spans: Span[] = [];
   shown.forEach((hash, i) => {
     if (i > 0) spans.push(plain(", "));
-    spans.push(txLink(explorerTxUrl, hash));
+    spans.push(txSpan(explorerTxUrl, hash));
   });
   if (more > 0) spans.push(plain(` ${moreLine(more)}`));
   return spans;
@@ -198,7 +192,7 @@ function hashSpans(explorerTxUrl: string, hashes: readonly string[]): Span[] {
 
 function activationSpans(explorerTxUrl: string, item: OrchestratorStatusItem): Span[] {
   const spans: Span[] = [plain(item.activation.status ?? "unknown")];
-  if (item.activation.hash) spans.push(plain(" "), txLink(explorerTxUrl, item.activation.hash));
+  if (item.activation.hash) spans.push(plain(" "), txSpan(explorerTxUrl, item.activation.hash));
   return spans;
 }
 

@@ -1,5 +1,6 @@
 import Big from "big.js";
 import { formatCount } from "../parse/echo.js";
+import { code, link, type Span } from "../reply.js";
 
 /**
  * Small formatters shared by the renderers. Provider numbers arrive as decimal strings and stay
@@ -106,3 +107,14 @@ export function capList<T>(items: readonly T[], max: number): { shown: T[]; more
 
 /** The "… and N more" line of a capped list. */
 export const moreLine = (more: number): string => `… and ${formatCount(more)} more`;
+
+const TX_HASH = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * One transaction hash: a short link to the explorer, or the text as it came when it is not a
+ * hash (a value from outside never becomes part of a URL unchecked).
+ */
+export function txSpan(explorerTxUrl: string, hash: string): Span {
+  if (!TX_HASH.test(hash)) return code(clip(hash, 80));
+  return link(`${hash.slice(0, 10)}…${hash.slice(-6)}`, `${explorerTxUrl}${hash.toLowerCase()}`);
+}

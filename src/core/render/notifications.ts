@@ -14,14 +14,15 @@ import {
   context,
   fields,
   header,
-  link,
   plain,
   publicReply,
   type Reply,
   type Span,
   text,
 } from "../reply.js";
-import { clip, formatAmount, formatTime, shortAddress } from "./format.js";
+import { clip, formatAmount, formatTime, shortAddress, txSpan } from "./format.js";
+
+export { txSpan };
 
 /**
  * What the service tells the bot later (order and report webhooks, Host Mode callbacks) as
@@ -30,14 +31,6 @@ import { clip, formatAmount, formatTime, shortAddress } from "./format.js";
  * it has the shape of a TRON transaction hash.
  */
 type Item = [label: string, value: Span | string | Span[]];
-
-const TX_HASH = /^[0-9a-fA-F]{64}$/;
-
-/** One transaction hash: a short link to the explorer, or the text as it came when it is no hash. */
-export function txSpan(explorerTxUrl: string, hash: string): Span {
-  if (!TX_HASH.test(hash)) return code(clip(hash, 80));
-  return link(`${hash.slice(0, 10)}…${hash.slice(-6)}`, `${explorerTxUrl}${hash.toLowerCase()}`);
-}
 
 /** Every hash, comma separated; "none" when the service sent none. */
 export function txSpans(explorerTxUrl: string, hashes: readonly string[]): Span[] {
