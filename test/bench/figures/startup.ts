@@ -19,6 +19,7 @@ export async function startupFigure(world: World, buildNote: string): Promise<Fi
   const { sandbox, stop } = await startSandbox("fig6");
   const bot: number[] = [];
   const routes: (number | undefined)[] = [];
+  const notFound: number[] = [];
   const bare: number[] = [];
   const exits: string[] = [];
   try {
@@ -29,7 +30,9 @@ export async function startupFigure(world: World, buildNote: string): Promise<Fi
         serviceUrl: sandbox.url,
       });
       bot.push(started.readyMs);
-      routes.push(await waitRoute(started.origin, "/webhooks/orders", started.child.spawnedAt, 5_000));
+      const route = await waitRoute(started.origin, "/webhooks/orders", started.child.spawnedAt, 5_000);
+      routes.push(route.ms);
+      notFound.push(route.notFound);
       const exit = await started.child.stop();
       exits.push(`${exit.code ?? exit.signal}`);
       const baseline = await startBareNode(world, `fig6-bare-${run}`);
@@ -64,7 +67,7 @@ export async function startupFigure(world: World, buildNote: string): Promise<Fi
     ],
     notes: [
       `node dist/src/main.js with Slack (HTTP) and Telegram (webhook) against the fakes, Redis and the sandbox service; runs ${bot.map((ms) => Math.round(ms)).join(", ")} ms; ${buildNote}`,
-      `POST /webhooks/orders still answered 404 after /healthz said 200, for: ${gaps.join(", ")} (then stopped with SIGTERM; exits: ${exits.join(", ")})`,
+      `POST /webhooks/orders probed right after /healthz said 200: 404 answers seen ${notFound.join(", ")} (0 = every route was mounted); first answer after ${gaps.join(", ")}; then stopped with SIGTERM, exits: ${exits.join(", ")}`,
     ],
     details: { botMs: bot, routesMs: routes, bareMs: bare, exits },
   };

@@ -60,8 +60,10 @@ export async function waitHealthy(origin: string, since: number, timeoutMs: numb
  * Polls `POST path` (empty, unsigned) until it answers anything but 404, i.e. the route exists;
  * the elapsed ms from `since`, or undefined after `timeoutMs`.
  */
+/** Time from `since` until `path` answers anything but 404, and how many 404s came first. */
 export async function waitRoute(origin: string, path: string, since: number, timeoutMs: number) {
   const deadline = performance.now() + timeoutMs;
+  let notFound = 0;
   while (performance.now() < deadline) {
     try {
       const { statusCode, body } = await request(`${origin}${path}`, {
@@ -70,13 +72,14 @@ export async function waitRoute(origin: string, path: string, since: number, tim
         reset: true,
       });
       await body.dump();
-      if (statusCode !== 404) return performance.now() - since;
+      if (statusCode !== 404) return { ms: performance.now() - since, notFound };
+      notFound += 1;
     } catch {
       // Not listening (yet): try again.
     }
     await new Promise((r) => setTimeout(r, 5));
   }
-  return undefined;
+  return { ms: undefined, notFound };
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
