@@ -44,6 +44,8 @@ export function createResponseUrls(options: { slackApiUrl?: string; timeoutMs?: 
           headers: { "content-type": "application/json; charset=utf-8" },
           body: JSON.stringify(payload),
           signal: AbortSignal.timeout(timeoutMs),
+          // A redirect would carry the POST to an origin nobody allowed.
+          redirect: "error",
         });
         body = await response.text();
       } catch (error) {

@@ -45,7 +45,13 @@ export function createHttpServer(options: HttpServerOptions) {
   };
 
   async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? "/", "http://bot").pathname;
+    let path: string;
+    try {
+      path = new URL(req.url ?? "/", "http://bot").pathname;
+    } catch {
+      // A request line such as `GET http://[ HTTP/1.1` is no URL: refused, never an unhandled rejection.
+      return sendText(res, 400, "bad request");
+    }
     let pathKnown = false;
     for (const { route, regex, names } of routes()) {
       const found = regex.exec(path);

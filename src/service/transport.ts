@@ -102,6 +102,21 @@ export function createTransport(options: TransportOptions): Transport {
   }
 
   async function send(spec: CallSpec): Promise<RawReply> {
+    let lost: ServiceError | undefined;
+    try {
+      return await attempts(spec, (error) => {
+        lost ??= error;
+      });
+    } catch (error) {
+      // A 429/503 speaks only for its own attempt: when an earlier one got no answer, that one may
+      // have been acted on, so a POST's outcome stays unknown (the caller keeps its idempotency key).
+      const refusedLater = error instanceof ServiceError && RETRY_STATUSES.has(error.httpStatus ?? 0);
+      if (lost !== undefined && refusedLater && spec.method !== "GET") throw lost;
+      throw error;
+    }
+  }
+
+  function attempts(spec: CallSpec, onLost: (error: ServiceError) => void): Promise<RawReply> {
     return pRetry(
       async () => {
         let reply: RawReply;
@@ -109,7 +124,10 @@ export function createTransport(options: TransportOptions): Transport {
           reply = await once(spec);
         } catch (error) {
           // Never resend a request the service may have acted on unless it carries an idempotency key.
-          if (error instanceof ServiceError && spec.resendable) throw error;
+          if (error instanceof ServiceError && spec.resendable) {
+            onLost(error);
+            throw error;
+          }
           throw new AbortError(error as Error);
         }
         if (reply.status >= 400) {

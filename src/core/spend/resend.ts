@@ -25,7 +25,7 @@ export interface ResendOptions {
 
 export async function withResend<T>(call: () => Promise<T>, options: ResendOptions): Promise<T> {
   const sleep = options.sleep ?? realSleep;
-  let resent = false;
+  let lostError: unknown;
   let busy = 0;
   let capacityRetried = false;
   for (;;) {
@@ -34,8 +34,8 @@ export async function withResend<T>(call: () => Promise<T>, options: ResendOptio
     } catch (error) {
       if (!isServiceError(error)) throw error;
       const lost = error.kind === "timeout" || error.kind === "network";
-      if (lost && !resent) {
-        resent = true;
+      if (lost && lostError === undefined) {
+        lostError = error;
         options.logger.warn(
           { endpoint: options.endpoint, kind: error.kind },
           "no answer; sending again with the same idempotency key",
@@ -58,7 +58,9 @@ export async function withResend<T>(call: () => Promise<T>, options: ResendOptio
         await sleep(CAPACITY_WAIT_MS);
         continue;
       }
-      throw error;
+      // After a lost send, a 429/503 says nothing about that first one: the outcome stays unknown.
+      const refusedLater = error.httpStatus === 429 || error.httpStatus === 503;
+      throw lostError !== undefined && refusedLater ? lostError : error;
     }
   }
 }

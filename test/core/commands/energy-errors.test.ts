@@ -180,6 +180,26 @@ describe("energy Confirm: lost answers are resent once with the same key", () =>
     expect(entry?.result).toBe("failed");
   });
 
+  it("a timeout, then 429 on the resend: the outcome stays unknown, never 'nothing was charged'", async () => {
+    const h = await spend.setup({ client: { dispatcher: headersTimeoutDispatcher(150) } });
+    const { address, text } = await confirmWith(h, () => {
+      h.sandbox.inject("order5m.create", { kind: "delay", ms: 400 });
+      h.sandbox.inject("order5m.create", {
+        kind: "reply",
+        reply: { status: 429, json: { message: "API rate limit exceeded" }, headers: { "retry-after": "1" } },
+      });
+    });
+    expect(text).toBe(
+      "The service did not answer, even after one retry with the same idempotency key, so it is not known whether the order was placed; check balance before ordering again (a repeat of this confirmation can never charge twice).",
+    );
+    const calls = h.sandbox.calls("order5m.create");
+    await h.waitFor(() => calls[0]?.status === 200, "the delayed first request to be placed");
+    expect(calls.map((c) => c.status)).toEqual([200, 429]);
+    // The first send was placed and charged: the line must not invite a second order.
+    expect(h.sandbox.energy.orders().filter((o) => o.receiveAddress === address)).toHaveLength(1);
+    expect(h.sandbox.account.balanceSun).toBe(START_SUN - DAY_COST_SUN);
+  });
+
   it("409 duplicate_request_processing: waits retry_after and shows the original order (208)", async () => {
     // The order takes 400 ms; the client gives up after 150 ms, resends (409: still running),
     // waits the second the service asks for and gets the original order back (208).

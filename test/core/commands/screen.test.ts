@@ -387,6 +387,32 @@ describe("screen: service errors, one line each", () => {
   });
 });
 
+describe("screen: a lost send, then a refusal", () => {
+  it("timeout then 429 on the transport's resends keeps the key: the user's retry is not a second paid order", async () => {
+    const h = await harness.setup({
+      client: { dispatcher: headersTimeoutDispatcher(150), maxAttempts: 3 },
+    });
+    const address = freshAddress();
+    const before = h.sandbox.account.balanceSun;
+    const busy = {
+      status: 429,
+      json: { message: "API rate limit exceeded" },
+      headers: { "retry-after": "1" },
+    };
+    h.sandbox.inject("screening.create", { kind: "delay", ms: 400 });
+    h.sandbox.inject("screening.create", { kind: "reply", reply: busy }, 2);
+    const reply = await h.run(operator, `screen ${address}`);
+    expect(reply.summary).toContain("it is not known whether the screening was placed");
+    await h.waitFor(() => h.sandbox.screening.orders().length === 1, "the late order");
+    const retry = await h.run(operator, `screen ${address}`);
+    expect(replyText(retry)).toContain(`order ${h.sandbox.screening.orders()[0]?.id}`);
+    const keys = creates(h).map((c) => keyOf(c));
+    expect(new Set(keys).size).toBe(1);
+    expect(h.sandbox.screening.orders()).toHaveLength(1);
+    expect(h.sandbox.account.balanceSun).toBe(before - PRICE_SUN);
+  });
+});
+
 describe("the poll-screening handler", () => {
   it("posts one line when the service no longer knows the order", async () => {
     const h = await harness.setup();
