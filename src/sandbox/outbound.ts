@@ -1,6 +1,5 @@
 import { request } from "undici";
 import type { Clock } from "../clock.js";
-import { signServiceWebhook } from "../webhooks/service-signature.js";
 import type { Outbound, OutboundEvent, OutboundRecord, Timers } from "./context.js";
 import {
   ENDPOINT_ROLES,
@@ -10,6 +9,7 @@ import {
   type WebhookEndpoint,
 } from "./families/account/endpoint-book.js";
 import { checkPublicUrl } from "./families/account/public-url.js";
+import { signWebhookBody } from "./signature.js";
 
 /** Retry schedules of the spec: order webhooks ~1 min (5m orders) or ~10 min, report webhooks ~31 h. */
 export type ScheduleName = "order5m" | "order" | "report";
@@ -114,7 +114,7 @@ async function attemptWebhook(
     "user-agent": USER_AGENT,
     "x-service-delivery": String(record.deliveryId),
     "x-service-timestamp": String(timestamp),
-    "x-service-signature": signServiceWebhook(endpoint.secret, timestamp, body),
+    "x-service-signature": signWebhookBody(endpoint.secret, timestamp, body),
   };
   if (kind === "order") headers["x-service-event"] = String(record.payload.event);
   log.url = target;

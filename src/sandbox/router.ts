@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import type { RateBucket } from "../service/rate-limits.js";
+import type { SandboxBucket } from "./rate-limits.js";
 
 export interface SandboxRequest {
   method: string;
@@ -29,7 +29,7 @@ export interface Route {
   /** Matches the client's endpoint label, e.g. `screening.create`. */
   name: string;
   /** Rate-limit buckets the service applies to this route. */
-  buckets: readonly RateBucket[];
+  buckets: readonly SandboxBucket[];
   /** Key the limit by `ip` (default), by API key, or one count shared by every caller (`global`). */
   limitBy?: "ip" | "key" | "global";
   /** The family's own 429 reply when the limit is hit (default `{message}` with Retry-After). */

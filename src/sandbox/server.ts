@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Clock, systemClock } from "../clock.js";
-import { RATE_BUCKETS, type RateBucket } from "../service/rate-limits.js";
 import { type AccountBook, createAccountBook, DEFAULT_API_KEY, type SandboxAccount } from "./accounts.js";
 import { createTimers, type SandboxContext } from "./context.js";
 import { createEndpointBook } from "./families/account/endpoint-book.js";
@@ -9,6 +8,7 @@ import { type AccountFamilyOptions, createAccountFamily } from "./families/accou
 import { createEnergyFamily, type EnergyFamilyOptions } from "./families/energy.js";
 import { createScreeningFamily, type ScreeningFamilyOptions } from "./families/screening.js";
 import { createOutbound, type OutboundOptions } from "./outbound.js";
+import { SANDBOX_LIMITS, type SandboxBucket } from "./rate-limits.js";
 import { createRouter, type Route, type SandboxReply, type SandboxRequest } from "./router.js";
 
 export interface SandboxOptions {
@@ -197,16 +197,16 @@ export async function createSandbox(options: SandboxOptions = {}) {
   };
 }
 
-/** Sliding-log counter per bucket and caller, matching the windows of RATE_BUCKETS. */
+/** Sliding-log counter per bucket and caller, matching the windows of SANDBOX_LIMITS. */
 function createWindowCounter(now: Clock) {
   const logs = new Map<string, number[]>();
   return {
-    hit(buckets: readonly RateBucket[], caller: string): number | undefined {
+    hit(buckets: readonly SandboxBucket[], caller: string): number | undefined {
       const t = now();
       let waitMs: number | undefined;
       const touched: number[][] = [];
       for (const bucket of buckets) {
-        for (const window of RATE_BUCKETS[bucket]) {
+        for (const window of SANDBOX_LIMITS[bucket]) {
           const id = `${bucket}:${window.durationMs}:${caller}`;
           const log = (logs.get(id) ?? []).filter((at) => at > t - window.durationMs);
           logs.set(id, log);

@@ -3,7 +3,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 /**
  * The service's webhook signature: `X-Service-Signature: sha256=<hex>` where hex is the HMAC-SHA256 of
  * `"<X-Service-Timestamp>." + raw body`, keyed with the secret of the endpoint that received it.
- * Used by the sandbox to sign and by the bot's receivers to verify.
+ * Used by the bot's receivers to verify. The sandbox signs with its own code (src/sandbox/signature.ts);
+ * both are held to the fixed vectors in test/fixtures/service-signature.json.
  */
 export const SERVICE_SIGNATURE_HEADER = "x-service-signature";
 export const SERVICE_TIMESTAMP_HEADER = "x-service-timestamp";
