@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Clock, systemClock } from "../clock.js";
 import type { Store } from "../store/store.js";
+import type { ActionRecord } from "./action-record.js";
 import type { ActionHandler } from "./command.js";
 import { type Actor, actorKey, type ConversationRef } from "./invocation.js";
 import { publicReply, text } from "./reply.js";
@@ -22,24 +23,7 @@ const CLAIM_KEY = (group: string) => `action-claim:${group}`;
 /** base64url of 16 random bytes: 22 chars, fits Telegram's 64-byte callback_data and Slack's value. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,24}$/;
 
-export interface ActionRecord {
-  token: string;
-  kind: string;
-  payload: unknown;
-  /** The lowest role allowed to press it. */
-  role: Role;
-  /** Where the button was posted. */
-  conversation: ConversationRef;
-  /** actorKey of the user whose command created it. */
-  createdBy: string;
-  /**
-   * The group id, shared by the buttons of one message: 22 chars of [A-Za-z0-9_-]. Spending actions
-   * derive the service idempotency key from it (src/service/idempotency.ts).
-   */
-  confirmationId: string;
-  createdAt: number;
-  expiresAt: number;
-}
+export type { ActionRecord };
 
 export interface CreateActionOptions<P = unknown> {
   kind: string;

@@ -1,4 +1,4 @@
-import type { ActionRecord } from "./actions.js";
+import type { ActionRecord } from "./action-record.js";
 import type { CoreDeps } from "./deps.js";
 import type { Invocation } from "./invocation.js";
 import type { Reply } from "./reply.js";

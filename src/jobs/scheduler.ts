@@ -1,4 +1,5 @@
 import type { Logger } from "../core/logger.js";
+import type { PollAnswer } from "../core/poll.js";
 import type { JobScheduler, TrackedJob } from "../core/ports.js";
 import {
   type Backoff,
@@ -8,6 +9,10 @@ import {
   type JobQueue,
   type JobWorker,
 } from "./queue.js";
+
+// The poll answer and the delay ramp belong to the core (its tracking decides when to poll again);
+// re-exported here for the job system's users.
+export { type PollAnswer, type PollDelayOptions, pollDelayMs } from "../core/poll.js";
 
 /**
  * Tracked work (polling a pending screening, a statement, an orchestrator order; watching a
@@ -20,8 +25,6 @@ export const TRACKED_QUEUE = "tracked";
 export const TRACKED_ATTEMPTS = 6;
 export const TRACKED_BACKOFF: Backoff = { delayMs: 2_000, maxDelayMs: 60_000 };
 export const TRACKED_CONCURRENCY = 16;
-
-export type PollAnswer = { done: true } | { again: true; delayMs: number };
 
 export interface TrackedContext {
   jobId: string;
@@ -107,32 +110,4 @@ function logFailure(logger: Logger, ctx: JobContext<TrackedData>, error: unknown
   };
   if (final) logger.error(fields, "tracked job gave up after errors; the user is not told of its result");
   else logger.warn(fields, "tracked job failed; it will be retried");
-}
-
-export interface PollDelayOptions {
-  /** First delay (default 2 s: most screenings finish in seconds). */
-  firstMs?: number;
-  /** Cap on one delay (default 30 s). */
-  maxMs?: number;
-  /** Give up when the delays so far add up to more than this (default 10 min; reports need more). */
-  totalMs?: number;
-}
-
-/**
- * The delay before poll number `attempt + 1` (attempt 0 = the first re-poll): a Fibonacci-like
- * ramp 2 s, 3 s, 5 s, 8 s, 13 s, 21 s, then the cap; `null` once the total budget is spent.
- */
-export function pollDelayMs(attempt: number, options: PollDelayOptions = {}): number | null {
-  const firstMs = options.firstMs ?? 2_000;
-  const maxMs = options.maxMs ?? 30_000;
-  const totalMs = options.totalMs ?? 10 * 60_000;
-  let [term, next] = [firstMs, Math.round(firstMs * 1.5)];
-  let spentMs = 0;
-  for (let i = 0; ; i += 1) {
-    const delay = Math.min(maxMs, term);
-    spentMs += delay;
-    if (spentMs > totalMs) return null;
-    if (i >= attempt) return delay;
-    [term, next] = [next, term + next];
-  }
 }

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { ServiceError, type ServiceFamily } from "./errors.js";
-import type { RawReply } from "./transport.js";
+import type { RawReply } from "./raw-reply.js";
 
 type Json = Record<string, unknown>;
 

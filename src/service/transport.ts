@@ -4,6 +4,7 @@ import { decodeErrorReply } from "./decode-error.js";
 import { ServiceError, type ServiceFamily } from "./errors.js";
 import type { RateBucket, ServiceRateLimiter } from "./rate-limits.js";
 import { unlimited } from "./rate-limits.js";
+import type { RawReply } from "./raw-reply.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
@@ -30,11 +31,7 @@ export interface CallSpec {
   maxAttempts?: number;
 }
 
-export interface RawReply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
+export type { RawReply };
 
 export interface TransportOptions {
   baseUrl: string;

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from "node:crypto";
-import { pollDelayMs } from "../../jobs/scheduler.js";
 import { isServiceError } from "../../service/errors.js";
 import { requestIdempotencyKey } from "../../service/idempotency.js";
 import {
@@ -11,6 +10,7 @@ import { appendAudit } from "../audit.js";
 import type { CoreDeps } from "../deps.js";
 import { UserError } from "../errors.js";
 import { type Actor, actorKey, type ConversationRef, conversationKey } from "../invocation.js";
+import { pollDelayMs } from "../poll.js";
 import { formatAmount } from "../render/format.js";
 import { renderScreeningOrder } from "../render/screening.js";
 import { context, errorReply, type Reply } from "../reply.js";

@@ -1,6 +1,6 @@
-import type { PollAnswer } from "../../jobs/scheduler.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
+import type { PollAnswer } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import { code, context, publicReply, text } from "../reply.js";
 

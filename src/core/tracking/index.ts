@@ -1,11 +1,12 @@
 import type { CoreDeps } from "../deps.js";
+import type { PollAnswer } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import { createWatchDeliveryHandler } from "./delivery-watch.js";
 import { createPollOrchestratorHandler } from "./orchestrator.js";
 import { createPollScreeningHandler } from "./screening.js";
 import { createStatementPoller } from "./statement.js";
 
-export type PollAnswer = { done: true } | { again: true; delayMs: number };
+export type { PollAnswer };
 
 export type TrackedHandlerMap = {
   [K in TrackedJob["kind"]]: (job: Extract<TrackedJob, { kind: K }>) => Promise<PollAnswer>;

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { type PollAnswer, pollDelayMs } from "../../jobs/scheduler.js";
 import { isServiceError } from "../../service/errors.js";
 import { ORCHESTRATOR_FINAL_STATES, type OrchestratorStatus } from "../../service/orchestrator.js";
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
 import { rememberOrigin } from "../origins.js";
+import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import { renderOrchestratorSummary } from "../render/energy.js";
 import { publicReply, text } from "../reply.js";

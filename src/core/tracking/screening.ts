@@ -1,9 +1,9 @@
-import { type PollAnswer, pollDelayMs } from "../../jobs/scheduler.js";
 import { isServiceError } from "../../service/errors.js";
 import { FINAL_SCREENING_STATUSES } from "../../service/screening.js";
 import type { CoreDeps } from "../deps.js";
 import { toUserLine } from "../errors.js";
 import { conversationKey } from "../invocation.js";
+import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import { renderScreeningOrder } from "../render/screening.js";
 import { publicReply, text } from "../reply.js";

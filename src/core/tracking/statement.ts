@@ -5,6 +5,7 @@ import type { Store } from "../../store/store.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
 import { ORIGIN_TTL_MS } from "../origins.js";
+import type { PollAnswer } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import {
   renderStatementChecksumMismatch,
@@ -16,7 +17,6 @@ import {
   statementErrorLine,
 } from "../render/statement.js";
 import type { FileAttachment, Reply } from "../reply.js";
-import type { PollAnswer } from "./index.js";
 
 /**
  * A statement order from "ordered" to "file posted". Two paths reach the file: the poller below
