@@ -1,0 +1,190 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { buildImportGraph, findCycles, type ImportEdge, specifiersOf } from "../support/import-graph.js";
+
+/**
+ * The layer rules of docs/ARCHITECTURE.md, enforced: which top folder (or top-level module) of src/
+ * and adapters/ may import which. Adding an import across layers means changing this table and the
+ * page together, on purpose. Imports inside one layer are free, but no module may take part in an
+ * import cycle, type-only imports included.
+ */
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** What each layer may import besides itself. `clock` is a leaf anyone may use. */
+const LAYER_RULES: Record<string, readonly string[]> = {
+  clock: [],
+  "config-rules": [],
+  config: ["config-rules"],
+  log: [],
+  http: [],
+  store: ["clock"],
+  service: ["clock", "store"],
+  core: ["clock", "store", "service"],
+  jobs: ["clock", "core", "store"],
+  webhooks: ["clock", "config", "core", "http", "jobs", "store"],
+  sandbox: ["clock"],
+  "adapters/console": ["clock", "core"],
+  "adapters/slack": ["clock", "config", "core", "http", "store"],
+  "adapters/telegram": ["clock", "config", "core", "http", "store"],
+  metrics: ["clock", "core", "jobs", "service", "webhooks"],
+  wiring: [
+    "adapters/console",
+    "adapters/slack",
+    "adapters/telegram",
+    "clock",
+    "config",
+    "core",
+    "http",
+    "jobs",
+    "log",
+    "metrics",
+    "sandbox",
+    "service",
+    "store",
+    "webhooks",
+  ],
+  app: [
+    "clock",
+    "config",
+    "core",
+    "http",
+    "jobs",
+    "log",
+    "metrics",
+    "sandbox",
+    "service",
+    "store",
+    "webhooks",
+    "wiring",
+  ],
+  main: ["app", "config", "log"],
+};
+
+/** The core sees the store through its interface only, never an implementation. */
+const CORE_STORE_MODULES = ["src/store/store.ts", "src/store/store-json.ts"];
+
+/** `src/core/x/y.ts` → `core`; `src/config.ts` → `config`; `adapters/slack/x.ts` → `adapters/slack`. */
+function layerOf(path: string): string {
+  const parts = path.split("/");
+  if (parts[0] === "adapters") return `adapters/${parts[1]}`;
+  return parts.length === 2 ? (parts[1] ?? "").replace(/\.ts$/, "") : (parts[1] ?? "");
+}
+
+function crossings(edges: readonly ImportEdge[], rules: Record<string, readonly string[]>): string[] {
+  return edges.flatMap(({ from, to }) => {
+    const [a, b] = [layerOf(from), layerOf(to)];
+    if (a === b || rules[a]?.includes(b)) return [];
+    return [`${from} → ${to} (${a} may not import ${b})`];
+  });
+}
+
+const graph = buildImportGraph(ROOT, ["src", "adapters"]);
+
+describe("import-graph walker", () => {
+  it("reads every form of import and export, and tells type-only ones", () => {
+    const sample = [
+      'import { a } from "./a.js";',
+      'import type { B } from "./b.js";',
+      'import { type C, type D } from "./c.js";',
+      'import E, { type F } from "./e.js";',
+      'import * as G from "./g.js";',
+      "import {\n  h,\n  type I,\n} from './h.js';",
+      'export { j } from "./j.js";',
+      'export * from "./k.js";',
+      'export type { L } from "./l.js";',
+      'import "./m.js";',
+      'const n = await import("./n.js");',
+      "export { o };",
+      '// see "x" from the other side',
+    ].join("\n");
+    expect(specifiersOf(sample)).toEqual([
+      { specifier: "./a.js", typeOnly: false },
+      { specifier: "./b.js", typeOnly: true },
+      { specifier: "./c.js", typeOnly: true },
+      { specifier: "./e.js", typeOnly: false },
+      { specifier: "./g.js", typeOnly: false },
+      { specifier: "./h.js", typeOnly: false },
+      { specifier: "./j.js", typeOnly: false },
+      { specifier: "./k.js", typeOnly: false },
+      { specifier: "./l.js", typeOnly: true },
+      { specifier: "./m.js", typeOnly: false },
+      { specifier: "./n.js", typeOnly: false },
+    ]);
+  });
+
+  it("resolves every relative import of src/ and adapters/ to a .ts file", () => {
+    expect(graph.files.length).toBeGreaterThan(100);
+    expect(graph.edges.length).toBeGreaterThan(300);
+    expect(graph.unresolved).toEqual([]);
+  });
+
+  it("finds a cycle, a type-only one too, and none in a tree", () => {
+    expect(
+      findCycles([
+        { from: "a", to: "b" },
+        { from: "b", to: "c" },
+        { from: "a", to: "c" },
+      ]),
+    ).toEqual([]);
+    expect(
+      findCycles([
+        { from: "a", to: "b" },
+        { from: "b", to: "a" },
+      ]),
+    ).toEqual([["a", "b", "a"]]);
+  });
+
+  it("flags an import the table does not allow", () => {
+    const edges = [
+      { from: "adapters/slack/x.ts", to: "src/service/client.ts", typeOnly: true },
+      { from: "src/core/x.ts", to: "src/store/store.ts", typeOnly: true },
+    ];
+    expect(crossings(edges, LAYER_RULES)).toEqual([
+      "adapters/slack/x.ts → src/service/client.ts (adapters/slack may not import service)",
+    ]);
+  });
+});
+
+describe("layer rules", () => {
+  it("every module belongs to a layer of the table, and the table names only layers", () => {
+    const layers = new Set(graph.files.map(layerOf));
+    expect([...layers].filter((layer) => !(layer in LAYER_RULES))).toEqual([]);
+    const named = Object.values(LAYER_RULES).flat();
+    expect(named.filter((layer) => !(layer in LAYER_RULES))).toEqual([]);
+  });
+
+  it("no import crosses a layer the table does not allow", () => {
+    expect(crossings(graph.edges, LAYER_RULES)).toEqual([]);
+  });
+
+  it("the sandbox imports nothing of the client, the verifier or the core it simulates the service for", () => {
+    const fromSandbox = graph.edges.filter((e) => e.from.startsWith("src/sandbox/"));
+    expect(fromSandbox.length).toBeGreaterThan(20);
+    const offenders = fromSandbox.filter((e) => /^src\/(service|webhooks|core|jobs|store)\//.test(e.to));
+    expect(offenders).toEqual([]);
+  });
+
+  it("the core reaches the store through its interface only", () => {
+    const offenders = graph.edges.filter(
+      (e) => layerOf(e.from) === "core" && layerOf(e.to) === "store" && !CORE_STORE_MODULES.includes(e.to),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it("there is no import cycle among src/ and adapters/ modules, type-only imports included", () => {
+    expect(findCycles(graph.edges).map((cycle) => cycle.join(" → "))).toEqual([]);
+  });
+
+  it("docs/ARCHITECTURE.md lists the same rules", () => {
+    const page = readFileSync(new URL("../../docs/ARCHITECTURE.md", import.meta.url), "utf8");
+    const section = page.split(/^## /m).find((s) => s.startsWith("Layer rules")) ?? "";
+    const rows = [...section.matchAll(/^\| `([^`]+)` \| ([^|]*) \|/gm)].map((m) => [
+      m[1],
+      [...(m[2] ?? "").matchAll(/`([^`]+)`/g)].map((n) => n[1]).sort(),
+    ]);
+    expect(Object.fromEntries(rows)).toEqual(
+      Object.fromEntries(Object.entries(LAYER_RULES).map(([layer, allowed]) => [layer, [...allowed].sort()])),
+    );
+  });
+});
