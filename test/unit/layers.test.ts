@@ -179,7 +179,7 @@ describe("layer rules", () => {
   it("docs/ARCHITECTURE.md lists the same rules", () => {
     const page = readFileSync(new URL("../../docs/ARCHITECTURE.md", import.meta.url), "utf8");
     const section = page.split(/^## /m).find((s) => s.startsWith("Layer rules")) ?? "";
-    const rows = [...section.matchAll(/^\| `([^`]+)` \| ([^|]*) \|/gm)].map((m) => [
+    const rows = [...section.matchAll(/^\|\s*`([^`]+)`\s*\|([^|]*)\|/gm)].map((m) => [
       m[1],
       [...(m[2] ?? "").matchAll(/`([^`]+)`/g)].map((n) => n[1]).sort(),
     ]);
