@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { Actor, ConversationRef, Invocation } from "../../src/core/invocation.js";
-import type { ChatAdapter } from "../../src/core/ports.js";
+import type { ChatAdapter, ChatAdapterLifecycle } from "../../src/core/ports.js";
 import type { Button, Reply } from "../../src/core/reply.js";
 import { clean, renderReply } from "./render.js";
 import { createFileSaver } from "./save-files.js";
@@ -24,12 +24,16 @@ export interface ConsoleAdapterOptions {
   fileDir?: string;
 }
 
-export interface ConsoleAdapter extends ChatAdapter {
+export interface ConsoleAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "console";
   /** Resolves when the input has ended and every line read has been answered. */
   readonly finished: Promise<void>;
-  /** Stops reading and waits for the line in progress. */
-  close(): Promise<void>;
+  /** Nothing to connect: the input is read from creation, so no line typed early is lost. */
+  start(): Promise<void>;
+  /** Always true: the terminal never makes the bot unready, even after the input ended. */
+  ready(): boolean;
+  /** Stops reading and waits for the line in progress (the shutdown budget bounds it). */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 export const PROMPT = "opsbot> ";
@@ -99,6 +103,8 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
   return {
     platform: "console",
     finished,
+    start: async () => {},
+    ready: () => true,
     async send(_target, reply) {
       if (tty) output.write("\n");
       const messageId = await print(reply, NOTIFICATION_MARK);

@@ -2,7 +2,7 @@ import { type Clock, systemClock } from "../../src/clock.js";
 import type { SlackConfig } from "../../src/config.js";
 import type { Actor, ConversationRef, Invocation } from "../../src/core/invocation.js";
 import type { Logger } from "../../src/core/logger.js";
-import type { ChatAdapter } from "../../src/core/ports.js";
+import type { ChatAdapter, ChatAdapterLifecycle } from "../../src/core/ports.js";
 import type { Reply } from "../../src/core/reply.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
@@ -40,7 +40,7 @@ export interface SlackAdapterOptions {
   startRetryMs?: number;
 }
 
-export interface SlackAdapter extends ChatAdapter {
+export interface SlackAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "slack";
   /** `POST /slack/events` for the bot's HTTP server (HTTP mode only). */
   readonly route?: HttpRoute;

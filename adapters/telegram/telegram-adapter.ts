@@ -2,7 +2,7 @@ import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { TelegramConfig } from "../../src/config.js";
 import type { Logger } from "../../src/core/logger.js";
-import type { ChatAdapter, Notifier } from "../../src/core/ports.js";
+import type { ChatAdapter, ChatAdapterLifecycle, Notifier } from "../../src/core/ports.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { createBot, type TelegramRetry } from "./bot/client.js";
@@ -40,15 +40,15 @@ export interface TelegramAdapterOptions {
   pollTimeoutSeconds?: number;
 }
 
-export interface TelegramAdapter extends ChatAdapter {
+export interface TelegramAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "telegram";
   /** `POST /telegram/webhook` in webhook mode (TELEGRAM_WEBHOOK_SECRET set), else undefined. */
   readonly route?: HttpRoute;
   /** getMe, setMyCommands, then setWebhook (webhook mode with PUBLIC_URL) or long polling. */
   start(): Promise<void>;
   ready(): boolean;
-  /** Stops taking updates and finishes the ones in flight (bounded). */
-  stop(): Promise<void>;
+  /** Stops taking updates and finishes the ones in flight (default bound: 10 s). */
+  close(timeoutMs?: number): Promise<void>;
   /** Waits until no update is being handled (tests, drain). */
   idle(timeoutMs?: number): Promise<void>;
 }
@@ -99,12 +99,12 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
         throw markSendError(error);
       }
     },
-    async stop() {
+    async close(timeoutMs = STOP_TIMEOUT_MS) {
       state = "stopping";
       abort.abort();
       if (polling !== undefined && bot.isRunning()) await bot.stop().catch(() => {});
       await polling;
-      await background.idle(STOP_TIMEOUT_MS);
+      await background.idle(timeoutMs);
     },
     idle: (timeoutMs = STOP_TIMEOUT_MS) => background.idle(timeoutMs),
   };

@@ -9,6 +9,19 @@ export interface ChatAdapter {
 }
 
 /**
+ * The lifecycle every chat adapter (Slack, Telegram, console) shares, so the wiring starts, watches
+ * and stops them in one loop. Kept apart from `ChatAdapter`: the core and the jobs only send.
+ */
+export interface ChatAdapterLifecycle {
+  /** Connects to the platform (token check, webhook or polling, socket). */
+  start(): Promise<void>;
+  /** True while it takes requests and can answer them (feeds /healthz). */
+  ready(): boolean;
+  /** Stops taking requests and finishes the ones in flight, waiting at most `timeoutMs`. */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+/**
  * Posts into a conversation later (results of pending orders, webhooks). Implemented by a durable
  * job queue, so a chat outage or a restart delays a message and never loses it.
  */

@@ -9,7 +9,7 @@ import type { Core } from "../core/core.js";
 import type { CoreDeps } from "../core/deps.js";
 import { homeSummary } from "../core/home.js";
 import type { Actor, ConversationRef, Platform } from "../core/invocation.js";
-import type { ChatAdapter } from "../core/ports.js";
+import type { ChatAdapter, ChatAdapterLifecycle } from "../core/ports.js";
 import type { Health } from "../http/health.js";
 import type { HttpRoute } from "../http/server.js";
 import type { Logger } from "../log.js";
@@ -48,54 +48,74 @@ export function consoleActor(): Actor {
   return { platform: "console", userId: safeUserName() };
 }
 
+/** What the wiring holds of an adapter: the send port, the lifecycle, and its route if it has one. */
+type MountedAdapter = ChatAdapter & ChatAdapterLifecycle & { readonly route?: HttpRoute };
+
 export async function startChat(options: ChatOptions): Promise<Chat> {
-  const { config, core, deps, logger, routes, health, shutdown } = options;
+  const { routes, health, shutdown } = options;
   const adapters = new Map<Platform, ChatAdapter>();
   let consoleFinished: Promise<void> | undefined;
-  if (consoleEnabled(config)) {
-    const adapter = createConsoleAdapter({
-      input: options.stdin ?? process.stdin,
-      output: options.stdout ?? process.stdout,
-      core,
-      actor: consoleActor(),
-      conversation: CONSOLE_CONVERSATION,
-    });
-    adapters.set("console", adapter);
-    consoleFinished = adapter.finished;
-    health.add({ name: "console", ready: () => true });
-    shutdown.add("finish", "console", () => adapter.close());
-  }
-  if (config.telegram) {
-    const telegram = createTelegramAdapter({
-      config: config.telegram,
-      publicUrl: config.publicUrl,
-      core,
-      store: deps.store,
-      logger,
-      notifier: deps.notifier,
-    });
-    adapters.set("telegram", telegram);
-    if (telegram.route) routes.push(telegram.route);
-    health.add({ name: "telegram", ready: () => telegram.ready() });
-    shutdown.add("finish", "telegram", () => telegram.stop());
-    await telegram.start();
-  }
-  if (config.slack) {
-    const slack = createSlackAdapter({
-      config: config.slack,
-      core,
-      store: deps.store,
-      logger,
-      homeReply: (actor) => homeSummary(deps, { actor, commands }),
-      fallback: (conversation, reply) => deps.notifier.post(conversation, reply),
-    });
-    adapters.set("slack", slack);
-    if (slack.route) routes.push(slack.route);
-    health.add({ name: "slack", ready: () => slack.ready() });
-    shutdown.add("finish", "slack", (timeoutMs) => slack.close(timeoutMs));
-    await slack.start();
+  const factories = adapterFactories(options, (finished) => {
+    consoleFinished = finished;
+  });
+  // One after another, each created, mounted and watched before it starts.
+  for (const create of factories) {
+    const adapter = create();
+    adapters.set(adapter.platform, adapter);
+    if (adapter.route) routes.push(adapter.route);
+    health.add({ name: adapter.platform, ready: () => adapter.ready() });
+    shutdown.add("finish", adapter.platform, (timeoutMs) => adapter.close(timeoutMs));
+    await adapter.start();
   }
   return { adapters, ...(consoleFinished && { consoleFinished }) };
+}
+
+/** The adapters the configuration turns on, in start order: console, Telegram, Slack. */
+function adapterFactories(
+  options: ChatOptions,
+  onConsole: (finished: Promise<void>) => void,
+): (() => MountedAdapter)[] {
+  const { config, core, deps, logger } = options;
+  const factories: (() => MountedAdapter)[] = [];
+  if (consoleEnabled(config)) {
+    factories.push(() => {
+      const adapter = createConsoleAdapter({
+        input: options.stdin ?? process.stdin,
+        output: options.stdout ?? process.stdout,
+        core,
+        actor: consoleActor(),
+        conversation: CONSOLE_CONVERSATION,
+      });
+      onConsole(adapter.finished);
+      return adapter;
+    });
+  }
+  const { telegram, slack } = config;
+  if (telegram) {
+    factories.push(() =>
+      createTelegramAdapter({
+        config: telegram,
+        publicUrl: config.publicUrl,
+        core,
+        store: deps.store,
+        logger,
+        notifier: deps.notifier,
+      }),
+    );
+  }
+  if (slack) {
+    factories.push(() =>
+      createSlackAdapter({
+        config: slack,
+        core,
+        store: deps.store,
+        logger,
+        homeReply: (actor) => homeSummary(deps, { actor, commands }),
+        fallback: (conversation, reply) => deps.notifier.post(conversation, reply),
+      }),
+    );
+  }
+  return factories;
 }
 
 function safeUserName(): string {

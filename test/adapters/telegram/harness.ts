@@ -208,7 +208,7 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
     async close() {
       if (closed) return;
       closed = true;
-      await adapter.stop();
+      await adapter.close();
       await http.close();
       await Promise.all(workers.map((w) => w.close()));
       await queues.close();

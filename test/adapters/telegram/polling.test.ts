@@ -43,7 +43,7 @@ describe("telegram long polling (no TELEGRAM_WEBHOOK_SECRET)", () => {
     const h = await startTelegramHarness({ webhookSecret: null });
     await h.fake.waitFor(() => h.fake.calls("getUpdates").length >= 1 || undefined);
     const started = Date.now();
-    await h.adapter.stop();
+    await h.adapter.close();
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(h.adapter.ready()).toBe(false);
   });
