@@ -1,4 +1,5 @@
 import { cancelActionHandler } from "../actions.js";
+import { approveAction, rejectAction } from "../approvals/decide.js";
 import type { ActionHandler, CommandDefinition } from "../command.js";
 import { energyConfirmAction } from "../spend/confirm-energy.js";
 import { hostConfirmAction } from "../spend/confirm-host.js";
@@ -33,4 +34,6 @@ export const actionHandlers: ActionHandler[] = [
   screenNetworkAction,
   energyConfirmAction,
   hostConfirmAction,
+  approveAction,
+  rejectAction,
 ];
