@@ -1,4 +1,5 @@
 import type { Store } from "../store/store.js";
+import { noteAudit } from "./digest/facts.js";
 
 /** Who spent what, where, with which result. Newest first in one capped list. */
 export const AUDIT_KEY = "audit";
@@ -25,6 +26,7 @@ export interface AuditEntry {
 
 export async function appendAudit(store: Store, entry: AuditEntry): Promise<void> {
   await store.listPush(AUDIT_KEY, JSON.stringify(entry), AUDIT_MAX_ENTRIES);
+  await noteAudit(store, entry);
 }
 
 /** The last `count` entries, newest first; unreadable entries are skipped. */

@@ -17,7 +17,7 @@ export type Requote =
   | { ok: true; costTrx: string; payload: unknown }
   | { ok: false; line: string; address: string };
 
-type Deps = Pick<CoreDeps, "service" | "logger" | "now">;
+type Deps = Pick<CoreDeps, "service" | "logger" | "now" | "store">;
 
 interface SpendRunner {
   requote(deps: Deps, payload: unknown): Promise<Requote>;
