@@ -9,7 +9,9 @@ export const formatRate = (rate: SpendRate): string => `${formatDecimal(rate.trx
 
 export function formatHours(hours: Big | undefined): string {
   if (hours === undefined) return "no spending in the last 24 h";
-  if (hours.gte(48)) return `about ${formatDecimal(hours.div(24).toFixed(1))} days`;
+  if (hours.gte(48)) {
+    return `about ${formatDecimal(hours.toFixed(0))} hours (${formatDecimal(hours.div(24).toFixed(1))} days)`;
+  }
   return `about ${formatDecimal(hours.toFixed(1))} hours`;
 }
 

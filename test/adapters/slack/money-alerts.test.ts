@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { ConversationRef } from "../../../src/core/invocation.js";
 import { postDailyDigest } from "../../../src/core/digest/schedule.js";
+import type { ConversationRef } from "../../../src/core/invocation.js";
 import { checkRunway } from "../../../src/core/runway/check.js";
 import { forgetBalance } from "../../../src/core/spend/balance-cache.js";
 import { DEMO_ADDRESSES } from "../../../src/sandbox/families/screening/demo-addresses.js";
@@ -54,7 +54,9 @@ describe("slack: balance runway alerts", () => {
     h.sandbox.account.balanceSun = 600 * SUN;
     expect(await check(h)).toBe("recovered");
     expect(h.fake.channelMessages(ALERTS)).toHaveLength(2);
-    expect(messageText(h.fake.channelMessages(ALERTS)[1])).toMatch(/^Balance back above the alert levels: 600 TRX/);
+    expect(messageText(h.fake.channelMessages(ALERTS)[1])).toMatch(
+      /^Balance back above the alert levels: 600 TRX/,
+    );
     expect(await check(h)).toBe("ok");
     expect(h.fake.channelMessages(ALERTS)).toHaveLength(2);
   });
@@ -63,7 +65,9 @@ describe("slack: balance runway alerts", () => {
     const h = await setup();
     await h.command("/balance");
     await h.settle();
-    expect(messageText(h.fake.channelMessages(CHANNEL).at(-1))).toMatch(/Runway[\s\S]*no spending in the last 24 h/);
+    expect(messageText(h.fake.channelMessages(CHANNEL).at(-1))).toMatch(
+      /Runway[\s\S]*no spending in the last 24 h/,
+    );
   });
 });
 
@@ -97,6 +101,8 @@ describe("slack: daily digest", () => {
 
     await h.command("/digest someday");
     await h.settle();
-    expect(h.fake.ephemerals("U0OPER").map(messageText).at(-1)).toMatch(/^"someday" is not a day: use digest/);
+    expect(h.fake.ephemerals("U0OPER").map(messageText).at(-1)).toMatch(
+      /^"someday" is not a day: use digest/,
+    );
   });
 });

@@ -31,7 +31,13 @@ async function knownDay(h: SpendHarness) {
   await h.click(operator, start.confirm);
   const router = createNotificationRouter(h.deps, { alerts: [], originGraceMs: [] });
   for (const [i, charged] of ["4.0000", "2.0000"].entries()) {
-    const cycle = { event: "host.cycle" as const, address: host, order_id: `hc-${i}`, hash: `h${i}`, charged };
+    const cycle = {
+      event: "host.cycle" as const,
+      address: host,
+      order_id: `hc-${i}`,
+      hash: `h${i}`,
+      charged,
+    };
     await router.route(cycle, { deferrals: 0 });
     await router.route(cycle, { deferrals: 0 }); // a replayed callback counts once
   }
@@ -43,9 +49,7 @@ describe("digest", () => {
     const h = await spend.setup();
     const { orders } = await knownDay(h);
     const digest = await buildDigest(h.deps, today());
-    const energyPaid = h.sandbox.energy
-      .orders()
-      .reduce((sum, o) => sum + o.costSun, 0);
+    const energyPaid = h.sandbox.energy.orders().reduce((sum, o) => sum + o.costSun, 0);
 
     expect(digest.empty).toBe(false);
     const byKind = (kind: string) => digest.spends.filter((s) => s.kind === kind);
@@ -62,11 +66,15 @@ describe("digest", () => {
     expect(digest.refusals.map((r) => r.category).sort()).toEqual(["aml_risk", "smart_contract"]);
     // Burning: 196,000 energy × 100 SUN (the sandbox's network_energy_fee) = 19.6 TRX.
     expect(digest.saving.burnTrx?.toFixed()).toBe("19.6");
-    expect(digest.saving.savedTrx?.toFixed()).toBe(digest.saving.burnTrx?.minus(digest.saving.paidTrx).toFixed());
+    expect(digest.saving.savedTrx?.toFixed()).toBe(
+      digest.saving.burnTrx?.minus(digest.saving.paidTrx).toFixed(),
+    );
 
     const text = replyText(await h.run(operator, "digest today"));
     expect(text).toContain(`Daily digest for ${today()} (UTC)`);
-    expect(text).toMatch(/• slack:U0OPER: .* — energy .* \(2\), Host Mode cycles 6 TRX \(2\), screenings .* \(2\)/);
+    expect(text).toMatch(
+      /• slack:U0OPER: .* — energy .* \(2\), Host Mode cycles 6 TRX \(2\), screenings .* \(2\)/,
+    );
     expect(text).toContain("Energy delegated: 196,000 energy");
     expect(text).toContain(`Orders not confirmed on-chain: 1: ${orders[1]}`);
     expect(text).toMatch(/Blocked-address refusals: 2: /);
