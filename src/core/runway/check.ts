@@ -38,7 +38,7 @@ function reasonsOf(view: Omit<RunwayView, "reasons">, s: RunwaySettings): string
       `The balance is ${formatAmount(view.balanceTrx)}, below ${formatAmount(s.lowBalanceTrx)} (OPS_LOW_BALANCE_TRX).`,
     );
   }
-  if (s.alertHours !== undefined && view.hours !== undefined && view.hours.lt(s.alertHours)) {
+  if (s.alertHours && view.hours?.lt(s.alertHours)) {
     reasons.push(
       `At the current spend rate it lasts ${formatHours(view.hours)}, below ${formatDecimal(String(s.alertHours))} hours (OPS_RUNWAY_ALERT_HOURS).`,
     );

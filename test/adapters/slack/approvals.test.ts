@@ -35,7 +35,10 @@ async function setup(): Promise<{ h: SlackHarness; clock: { advance(ms: number):
     },
     now: () => Date.now() + offset,
   });
-  return { h, clock: { advance: (ms) => void (offset += ms) } };
+  const advance = (ms: number) => {
+    offset += ms;
+  };
+  return { h, clock: { advance } };
 }
 
 const current = (h: SlackHarness, message: FakeSlackMessage) =>

@@ -24,7 +24,10 @@ async function setup(): Promise<{ h: TelegramHarness; clock: { advance(ms: numbe
     settings: { approvalTrx: "1", approvalTtlMs: 15 * 60_000 },
     now: () => Date.now() + offset,
   });
-  return { h, clock: { advance: (ms) => void (offset += ms) } };
+  const advance = (ms: number) => {
+    offset += ms;
+  };
+  return { h, clock: { advance } };
 }
 
 const current = (h: TelegramHarness, message: FakeMessage): FakeMessage =>
