@@ -1,6 +1,7 @@
 import { readAudit } from "../audit.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import { actorKey } from "../invocation.js";
+import { outcomeLine } from "../render/energy.js";
 import { formatAmount, formatEpoch } from "../render/format.js";
 import type { Reply } from "../reply.js";
 import { whoName } from "../spend/energy-payload.js";
@@ -32,7 +33,7 @@ async function openRequestOf(ctx: ActionContext, raw: unknown, verb: string): Pr
   if (!request) {
     return {
       ok: false,
-      reply: { ...renderLine("This approval request is unknown or too old; nothing was done.") },
+      reply: outcomeLine("This approval request is unknown or too old; nothing was done."),
     };
   }
   if (request.state !== "pending" || request.round !== payload.round) {
@@ -48,12 +49,6 @@ async function openRequestOf(ctx: ActionContext, raw: unknown, verb: string): Pr
   }
   return { ok: true, request };
 }
-
-const renderLine = (line: string): Reply => ({
-  summary: line,
-  blocks: [{ type: "text", spans: [{ text: line }] }],
-  visibility: "public",
-});
 
 function audit(
   ctx: ActionContext,

@@ -105,4 +105,28 @@ describe("two-person approval", () => {
     expect(replyText(refused)).toMatch(/the console has one person/);
     expect(c.sandbox.calls("order5m.create")).toEqual([]);
   });
+
+  it("a click from another conversation changes nothing; the request stays for its own", async () => {
+    const { h, request } = await requested();
+    const elsewhere = { platform: "slack" as const, id: "C0OTHER" };
+    const foreign = await h.click(second, tokenOf(request, "Approve"), elsewhere);
+    expect(replyText(foreign)).toMatch(/belongs to another conversation; nothing was done/);
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+    await h.click(second, tokenOf(request, "Approve"));
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
+
+  it("Host Mode start above the threshold starts only once approved, as the requester", async () => {
+    const h = await spend.setup({ settings: withSecond });
+    const address = freshAddress("approval-host");
+    const q = await quote(h, `host start ${address}`);
+    const request = await h.click(operator, q.confirm);
+    expect(replyText(request)).toContain(`Host Mode (infinity) for ${address}`);
+    expect(h.sandbox.calls("host.infinitystart")).toEqual([]);
+    const started = await h.click(second, tokenOf(request, "Approve"));
+    expect(replyText(started)).toMatch(/approved by sam/);
+    expect(h.sandbox.calls("host.infinitystart")).toHaveLength(1);
+    const audit = await readAudit(h.store, 10);
+    expect(audit.find((e) => e.verb === "host start")).toMatchObject({ actor: "slack:U0OPER", result: "ok" });
+  });
 });
