@@ -1,5 +1,6 @@
 import { readAudit } from "../audit.js";
 import type { ActionContext, ActionHandler } from "../command.js";
+import { toUserLine } from "../errors.js";
 import { actorKey } from "../invocation.js";
 import { outcomeLine } from "../render/energy.js";
 import { formatAmount, formatEpoch } from "../render/format.js";
@@ -17,7 +18,7 @@ import {
   saveRequest,
   ttlOf,
 } from "./request.js";
-import { carryOut, costRose, requoteSpend } from "./spends.js";
+import { carryOut, costRose, type Requote, requoteSpend } from "./spends.js";
 
 /**
  * Approve and Reject. The core has claimed this round's button group before `run`, so one
@@ -69,30 +70,40 @@ function audit(
   });
 }
 
-/** The price rose: a new round of buttons with the new quote, a fresh expiry. */
-async function newRound(ctx: ActionContext, request: ApprovalRequest, costTrx: string, payload: unknown) {
+/**
+ * A new round of buttons: the price rose (new quote, fresh expiry), or the re-check could not be
+ * made (same quote and expiry, say why). Nothing was ordered either way.
+ */
+async function newRound(
+  ctx: ActionContext,
+  request: ApprovalRequest,
+  next: { costTrx: string; payload: unknown } | { failure: string },
+): Promise<Reply> {
   const { deps } = ctx;
   const ttlMs = ttlOf(deps);
   const round = request.round + 1;
   const tokens = await createRound(deps, { ...request, round, ttlMs });
-  const next: ApprovalRequest = {
-    ...request,
-    round,
-    tokens,
-    payload,
-    previousQuoteTrx: request.quoteTrx,
-    quoteTrx: costTrx,
-    expiresAt: deps.now() + ttlMs,
-  };
-  await saveRequest(deps, next);
-  await audit(
-    ctx,
-    request,
-    "approval approve",
-    "failed",
-    `price moved from ${request.quoteTrx} to ${costTrx} TRX; approval asked again`,
-  );
-  return renderRequest(next, deps.now());
+  const moved = "costTrx" in next;
+  const updated: ApprovalRequest = moved
+    ? {
+        ...request,
+        round,
+        tokens,
+        payload: next.payload,
+        previousQuoteTrx: request.quoteTrx,
+        quoteTrx: next.costTrx,
+        expiresAt: deps.now() + ttlMs,
+      }
+    : { ...request, round, tokens };
+  await saveRequest(deps, updated);
+  const why = moved
+    ? `price moved from ${request.quoteTrx} to ${next.costTrx} TRX; approval asked again`
+    : `the price and deny list could not be checked again (${next.failure}); approval asked again`;
+  await audit(ctx, request, "approval approve", "failed", why);
+  const note = moved
+    ? undefined
+    : `Not ordered: the price and the deny list could not be checked again just now (${next.failure.replace(/\.$/, "")}). Approve again in a moment.`;
+  return renderRequest(updated, deps.now(), note);
 }
 
 /** The order the spend's Confirm just placed, from its audit entry (the handler returns only a reply). */
@@ -114,7 +125,16 @@ export const approveAction: ActionHandler = {
     if (!open.ok) return open.reply;
     const { request } = open;
     const { deps } = ctx;
-    const requote = await requoteSpend(request.spend, deps, request.payload);
+    let requote: Requote;
+    try {
+      requote = await requoteSpend(request.spend, deps, request.payload);
+    } catch (error) {
+      deps.logger.warn(
+        { err: error, requestId: request.id },
+        "approval re-quote failed; buttons offered again",
+      );
+      return newRound(ctx, request, { failure: toUserLine(error) });
+    }
     if (!requote.ok) {
       await saveRequest(deps, {
         ...request,
@@ -126,7 +146,7 @@ export const approveAction: ActionHandler = {
       return renderClosed(requote.line, request);
     }
     if (costRose(request.quoteTrx, requote.costTrx))
-      return newRound(ctx, request, requote.costTrx, requote.payload);
+      return newRound(ctx, request, { costTrx: requote.costTrx, payload: requote.payload });
     const at = deps.now();
     const since = new Date(at).toISOString();
     await saveRequest(deps, {

@@ -16,7 +16,7 @@ const minutesLeft = (request: ApprovalRequest, now: number): number =>
   Math.max(1, Math.round((request.expiresAt - now) / 60_000));
 
 /** The request with its Approve / Reject buttons (a new round shows the moved price first). */
-export function renderRequest(request: ApprovalRequest, now: number): Reply {
+export function renderRequest(request: ApprovalRequest, now: number, note?: string): Reply {
   const who = whoName(request.requester);
   const what = describeSpend(request);
   const moved = request.previousQuoteTrx
@@ -30,6 +30,7 @@ export function renderRequest(request: ApprovalRequest, now: number): Reply {
   return publicReply(`Approval needed: ${who} asks for ${what}, ${formatAmount(request.quoteTrx)}`, [
     header("Approval needed"),
     ...moved,
+    ...(note === undefined ? [] : [text(note)]),
     fields(
       ["Asked by", who],
       ["What", what],

@@ -13,6 +13,7 @@ import {
   type SlackHarness,
   startSlackHarness,
   VIEWER,
+  waitFor,
 } from "./harness.js";
 
 /**
@@ -140,13 +141,14 @@ describe("slack: two-person approval", () => {
     const { h } = await setup();
     const asked = await request(h);
     const clicks = await Promise.all([
-      h.click(asked, "Approve", { user: SECOND }),
-      h.click(asked, "Approve", { user: ADMIN }),
+      h.click(asked, "Approve", { user: SECOND, actionTs: "1700000003.000100" }),
+      h.click(asked, "Approve", { user: ADMIN, actionTs: "1700000003.000200" }),
     ]);
     expect(clicks.map((r) => r.status)).toEqual([200, 200]);
     await h.settle();
     expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
-    const told = [SECOND, ADMIN].flatMap((u) => h.fake.ephemerals(u.id)).map(messageText);
-    expect(told).toEqual(["Already handled."]);
+    const told = () => [SECOND, ADMIN].flatMap((u) => h.fake.ephemerals(u.id)).map(messageText);
+    await waitFor(() => told().length > 0, "the losing click's answer");
+    expect(told()).toEqual(["Already handled."]);
   });
 });

@@ -81,6 +81,8 @@ export interface RequestOptions {
   timestamp?: number;
   signature?: string;
   headers?: Record<string, string>;
+  /** A click's `action_ts` (default now): two clicks in one millisecond need their own. */
+  actionTs?: string;
 }
 
 export interface SlackHarness {
@@ -199,7 +201,8 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
   function click(message: FakeSlackMessage, label: string | RegExp, o: RequestOptions = {}) {
     const user = o.user ?? OPERATOR;
     const responseUrl = fake.responseUrl({ channel: message.channel, user: user.id, messageTs: message.ts });
-    return post(clickBody(message, label, { user, responseUrl, ...(o.team && { team: o.team }) }), o);
+    const extra = { ...(o.team && { team: o.team }), ...(o.actionTs && { actionTs: o.actionTs }) };
+    return post(clickBody(message, label, { user, responseUrl, ...extra }), o);
   }
 
   const openHome = (user: SlackUser, o: RequestOptions = {}) => post(homeOpenedBody(user, o.team), o);

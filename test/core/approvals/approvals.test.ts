@@ -129,4 +129,14 @@ describe("two-person approval", () => {
     const audit = await readAudit(h.store, 10);
     expect(audit.find((e) => e.verb === "host start")).toMatchObject({ actor: "slack:U0OPER", result: "ok" });
   });
+
+  it("when the price cannot be checked again, nothing is ordered and Approve is offered again", async () => {
+    const { h, request } = await requested();
+    h.sandbox.inject("pricing.get", { kind: "reply", reply: { status: 500, json: { detail: "down" } } });
+    const retry = await h.click(second, tokenOf(request, "Approve"));
+    expect(replyText(retry)).toMatch(/Not ordered: the price and the deny list could not be checked again/);
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+    await h.click(second, tokenOf(retry, "Approve"));
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
 });
