@@ -140,6 +140,8 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
     hostCallbackToken: backends.hostCallbackToken,
     maxOrderTrx: config.limits.maxOrderTrx,
     dailyLimitTrx: config.limits.dailyLimitTrx,
+    approvalTrx: config.money.approvalTrx,
+    approvalTtlMs: config.money.approvalTtlMin * 60_000,
     // Whoever holds the local terminal holds the process: the console user is an admin.
     admins: consoleEnabled(config)
       ? [...config.roles.admins, `console:${consoleActor().userId}`]

@@ -50,3 +50,21 @@ export function integer(raw: string): number | undefined {
 export const principal = matching(/^(slack:[UW][A-Z0-9]{2,}|telegram:\d{1,16})$/);
 export const trxAmount = (raw: string) =>
   /^(0|[1-9]\d*)(\.\d{1,6})?$/.test(raw) && /[1-9]/.test(raw) ? raw : undefined;
+
+/** A whole number from `min` to `max` (minutes of an interval or a TTL). */
+export const wholeFrom = (min: number, max: number) => (raw: string) => {
+  const n = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+  return n >= min && n <= max ? n : undefined;
+};
+
+/** Hours above 0, at most a year, with at most 2 decimals. */
+export function positiveHours(raw: string): number | undefined {
+  const n = /^\d{1,4}(\.\d{1,2})?$/.test(raw) ? Number(raw) : Number.NaN;
+  return n > 0 && n <= 8760 ? n : undefined;
+}
+
+/** `HH:MM` (UTC) as minutes after midnight. */
+export function utcClock(raw: string): number | undefined {
+  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(raw);
+  return match ? Number(match[1]) * 60 + Number(match[2]) : undefined;
+}

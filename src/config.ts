@@ -7,12 +7,15 @@ import {
   matching,
   noTrailingSlash,
   port,
+  positiveHours,
   principal,
   redisUrl,
   serviceBaseUrl,
   trailingSlash,
   trxAmount,
+  utcClock,
   VISIBLE_ASCII,
+  wholeFrom,
 } from "./config-rules.js";
 
 /**
@@ -61,7 +64,24 @@ export interface Config {
   hostCallbackToken?: string;
   /** Decimal TRX strings (at most 6 decimals); unset means no cap. */
   limits: { maxOrderTrx?: string; dailyLimitTrx?: string };
+  /** Money controls: two-person approval, balance runway alerts, the daily digest. */
+  money: MoneyConfig;
   logLevel: LevelWithSilent;
+}
+
+export interface MoneyConfig {
+  /** OPS_APPROVAL_TRX (decimal TRX); unset: one Confirm is enough. */
+  approvalTrx?: string;
+  /** OPS_APPROVAL_TTL_MIN. */
+  approvalTtlMin: number;
+  /** OPS_LOW_BALANCE_TRX (decimal TRX); unset: no balance alert. */
+  lowBalanceTrx?: string;
+  /** OPS_RUNWAY_ALERT_HOURS; unset: no runway alert. */
+  runwayAlertHours?: number;
+  /** OPS_RUNWAY_INTERVAL_MIN. */
+  runwayIntervalMin: number;
+  /** OPS_DIGEST_AT as minutes after 00:00 UTC; unset: no scheduled digest. */
+  digestAtMin?: number;
 }
 
 export class ConfigError extends Error {
@@ -73,6 +93,8 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_PORT = 3000;
+export const DEFAULT_APPROVAL_TTL_MIN = 15;
+export const DEFAULT_RUNWAY_INTERVAL_MIN = 15;
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /** A string variable checked and converted by `parse`; `undefined` from it means the rule failed. */
@@ -143,6 +165,15 @@ const envSchema = z.object({
   ),
   OPS_MAX_ORDER_TRX: trx,
   OPS_DAILY_LIMIT_TRX: trx,
+  OPS_APPROVAL_TRX: trx,
+  OPS_APPROVAL_TTL_MIN: rule("must be a whole number of minutes from 1 to 1440", wholeFrom(1, 1440)),
+  OPS_LOW_BALANCE_TRX: trx,
+  OPS_RUNWAY_ALERT_HOURS: rule(
+    "must be a number of hours above 0 and at most 8760, such as 12 or 1.5",
+    positiveHours,
+  ),
+  OPS_RUNWAY_INTERVAL_MIN: rule("must be a whole number of minutes from 1 to 1440", wholeFrom(1, 1440)),
+  OPS_DIGEST_AT: rule("must be a UTC time HH:MM from 00:00 to 23:59, such as 08:30", utcClock),
   LOG_LEVEL: rule(`must be one of ${LOG_LEVELS.join(", ")}`, (raw) =>
     LOG_LEVELS.find((level) => level === raw.toLowerCase()),
   ),
@@ -221,6 +252,14 @@ function toConfig(env: Env): Config {
     },
     hostCallbackToken: env.HOST_CALLBACK_TOKEN,
     limits: { maxOrderTrx: env.OPS_MAX_ORDER_TRX, dailyLimitTrx: env.OPS_DAILY_LIMIT_TRX },
+    money: {
+      approvalTrx: env.OPS_APPROVAL_TRX,
+      approvalTtlMin: env.OPS_APPROVAL_TTL_MIN ?? DEFAULT_APPROVAL_TTL_MIN,
+      lowBalanceTrx: env.OPS_LOW_BALANCE_TRX,
+      runwayAlertHours: env.OPS_RUNWAY_ALERT_HOURS,
+      runwayIntervalMin: env.OPS_RUNWAY_INTERVAL_MIN ?? DEFAULT_RUNWAY_INTERVAL_MIN,
+      digestAtMin: env.OPS_DIGEST_AT,
+    },
     logLevel: env.LOG_LEVEL ?? "info",
   };
 }

@@ -36,6 +36,8 @@ export interface CreateActionOptions<P = unknown> {
   now?: Clock;
   /** The group to join (from `newActionGroup()`); omitted: a group of its own. */
   group?: string;
+  notBy?: ActionRecord["notBy"];
+  hereOnly?: boolean;
 }
 
 const randomId = (): string => randomBytes(16).toString("base64url");
@@ -58,6 +60,8 @@ export async function createAction<P>(store: Store, options: CreateActionOptions
     confirmationId: options.group ?? newActionGroup(),
     createdAt,
     expiresAt: createdAt + ttlMs,
+    ...(options.notBy && { notBy: options.notBy }),
+    ...(options.hereOnly && { hereOnly: true }),
   };
   await store.set(TOKEN_KEY(token), JSON.stringify(record), ttlMs + EXPIRED_GRACE_MS);
   return token;
@@ -92,6 +96,8 @@ export interface ClaimOptions {
   now?: Clock;
   /** An extra role needed by kind (the handler's), so the stricter one is checked before claiming. */
   roleForKind?: (kind: string) => Role | undefined;
+  /** Where the click came from (checked against `hereOnly` records). */
+  conversation?: ConversationRef;
 }
 
 const expiredLine = (ttlMs: number): string => {
@@ -121,10 +127,23 @@ export async function claimAction(
   if (!can(role, needed)) {
     return { ok: false, reason: "forbidden", line: refusalLine("This button", needed, role, actor) };
   }
+  // Checked before the claim, like the role: the button stays usable for someone allowed to press it.
+  if (record.notBy?.actor === actorKey(actor))
+    return { ok: false, reason: "forbidden", line: record.notBy.line };
+  if (record.hereOnly && !sameConversation(record.conversation, options.conversation)) {
+    return {
+      ok: false,
+      reason: "expired",
+      line: "This button belongs to another conversation; nothing was done.",
+    };
+  }
   const won = await store.setIfNotExists(CLAIM_KEY(record.confirmationId), actorKey(actor), CLAIM_TTL_MS);
   if (!won) return { ok: false, reason: "used", line: "Already handled." };
   return { ok: true, record };
 }
+
+const sameConversation = (a: ConversationRef, b: ConversationRef | undefined): boolean =>
+  b !== undefined && a.platform === b.platform && a.id === b.id;
 
 async function readRecord(store: Store, token: string): Promise<ActionRecord | undefined> {
   const raw = await store.get(TOKEN_KEY(token));

@@ -1,30 +1,16 @@
 import type { Store } from "../store/store.js";
+import type { AuditEntry } from "./audit-entry.js";
+import { noteAudit } from "./digest/facts.js";
 
 /** Who spent what, where, with which result. Newest first in one capped list. */
 export const AUDIT_KEY = "audit";
 export const AUDIT_MAX_ENTRIES = 1000;
 
-export interface AuditEntry {
-  /** ISO 8601 time of the outcome. */
-  at: string;
-  /** actorKey: `slack:U123`. */
-  actor: string;
-  /** conversationKey: `slack:C123` / `telegram:-100…:7`. */
-  conversation: string;
-  verb: string;
-  address?: string;
-  /** As the user asked, e.g. `65000` energy or a file format. */
-  amount?: string;
-  /** The quote shown on the button, in TRX as a decimal string. */
-  quoteTrx?: string;
-  result: "ok" | "failed";
-  /** The service's message or the line the user saw. */
-  message?: string;
-  orderIds?: string[];
-}
+export type { AuditEntry };
 
 export async function appendAudit(store: Store, entry: AuditEntry): Promise<void> {
   await store.listPush(AUDIT_KEY, JSON.stringify(entry), AUDIT_MAX_ENTRIES);
+  await noteAudit(store, entry);
 }
 
 /** The last `count` entries, newest first; unreadable entries are skipped. */

@@ -71,6 +71,7 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
     const role = roleOf(invocation.actor, deps.settings);
     const claim = await claimAction(deps.store, invocation.token, invocation.actor, role, {
       now: deps.now,
+      conversation: invocation.conversation,
       roleForKind: (kind) => handlers.get(kind)?.role,
     });
     if (!claim.ok) return { reply: errorReply(claim.line), verb: "unknown", outcome: "refused" };

@@ -15,6 +15,10 @@ export interface CoreSettings {
   maxOrderTrx?: string;
   /** OPS_DAILY_LIMIT_TRX as a decimal string; unset: no cap. */
   dailyLimitTrx?: string;
+  /** OPS_APPROVAL_TRX as a decimal string; unset: one Confirm is enough. */
+  approvalTrx?: string;
+  /** OPS_APPROVAL_TTL_MIN in milliseconds (default 15 minutes). */
+  approvalTtlMs?: number;
   /** OPS_ADMINS: `slack:<id>` / `telegram:<id>`. */
   admins: string[];
   /** OPS_OPERATORS: `slack:<id>` / `telegram:<id>`. */

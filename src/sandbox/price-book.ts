@@ -169,3 +169,24 @@ export function amlPriceSun(provider: string): number {
   const usdt = Number(AML_PROVIDERS[provider]?.price_usdt ?? "0");
   return Math.round((usdt / TRX_RATE_USD) * SUN_PER_TRX);
 }
+
+/**
+ * Sandbox control: the price list changes while the service runs. Every energy price (periods and
+ * tiers, 5-minute and 1-hour) rises by `sun` per unit, for what the list shows and what orders
+ * charge alike. Process-wide (the book is shared); returns the undo.
+ */
+export function raiseEnergyPrices(sun: number): () => void {
+  const periods = [...ENERGY_5M_PERIODS, ...ENERGY_1H_PERIODS];
+  const shift = (by: number) => {
+    for (const period of periods) {
+      period.price += by;
+      for (const tier of period.tiers ?? []) tier.price += by;
+    }
+  };
+  shift(sun);
+  let undone = false;
+  return () => {
+    if (!undone) shift(-sun);
+    undone = true;
+  };
+}

@@ -8,6 +8,7 @@ import { type AccountFamilyOptions, createAccountFamily } from "./families/accou
 import { createEnergyFamily, type EnergyFamilyOptions } from "./families/energy.js";
 import { createScreeningFamily, type ScreeningFamilyOptions } from "./families/screening.js";
 import { createOutbound, type OutboundOptions } from "./outbound.js";
+import { raiseEnergyPrices } from "./price-book.js";
 import { SANDBOX_LIMITS, type SandboxBucket } from "./rate-limits.js";
 import { createRouter, type Route, type SandboxReply, type SandboxRequest } from "./router.js";
 
@@ -69,6 +70,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
   const calls: RecordedCall[] = [];
   const injections: Injection[] = [];
   const limits = createWindowCounter(now);
+  const priceUndos: (() => void)[] = [];
   let enforceRateLimits = options.enforceRateLimits ?? true;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -189,7 +191,14 @@ export async function createSandbox(options: SandboxOptions = {}) {
     setRateLimits(enforce: boolean): void {
       enforceRateLimits = enforce;
     },
+    /** The price list changes at run time (undone when the sandbox closes). */
+    prices: {
+      raiseEnergy(sun: number): void {
+        priceUndos.push(raiseEnergyPrices(sun));
+      },
+    },
     async close(): Promise<void> {
+      for (const undo of priceUndos.splice(0)) undo();
       timers.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -10,6 +10,7 @@ import { startTrackedWorker } from "../jobs/scheduler.js";
 import type { MetricsObservers } from "../metrics.js";
 import { alertConversations, startWebhooks } from "../webhooks/index.js";
 import { CONSOLE_CONVERSATION, consoleEnabled } from "./chat.js";
+import { startMoneyJobs } from "./money-jobs.js";
 import type { Shutdown } from "./shutdown.js";
 
 /**
@@ -38,11 +39,13 @@ export async function startWorkers(options: WorkerOptions): Promise<HttpRoute[]>
     onSendFailure: observe.chatSendFailure,
   });
   shutdown.add("workers", "notifications", () => notify.close());
+  const alerts = alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined);
+  await startMoneyJobs({ config, deps, queues, alerts, shutdown });
   const webhooks = await startWebhooks({
     deps,
     queues,
     secrets: config.webhookSecrets,
-    alerts: alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined),
+    alerts,
     observe: observe.ingest,
   });
   shutdown.add("workers", "webhook deliveries", () => webhooks.worker.close());

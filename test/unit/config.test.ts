@@ -36,6 +36,14 @@ describe("loadConfig", () => {
       webhookSecrets: { orders: [], reports: [] },
       hostCallbackToken: undefined,
       limits: { maxOrderTrx: undefined, dailyLimitTrx: undefined },
+      money: {
+        approvalTrx: undefined,
+        approvalTtlMin: 15,
+        lowBalanceTrx: undefined,
+        runwayAlertHours: undefined,
+        runwayIntervalMin: 15,
+        digestAtMin: undefined,
+      },
       logLevel: "info",
     });
   });
@@ -283,6 +291,60 @@ describe("loadConfig", () => {
         "OPS_MAX_ORDER_TRX: must be a positive amount of TRX with at most 6 decimals, such as 500 or 12.5",
       );
     }
+  });
+
+  describe("money controls", () => {
+    it("reads the approval, runway and digest settings", () => {
+      const money = loadConfig({
+        OPS_APPROVAL_TRX: "250",
+        OPS_APPROVAL_TTL_MIN: "30",
+        OPS_LOW_BALANCE_TRX: "100.5",
+        OPS_RUNWAY_ALERT_HOURS: "1.5",
+        OPS_RUNWAY_INTERVAL_MIN: "5",
+        OPS_DIGEST_AT: "08:30",
+      }).money;
+      expect(money).toEqual({
+        approvalTrx: "250",
+        approvalTtlMin: 30,
+        lowBalanceTrx: "100.5",
+        runwayAlertHours: 1.5,
+        runwayIntervalMin: 5,
+        digestAtMin: 8 * 60 + 30,
+      });
+      expect(loadConfig({ OPS_DIGEST_AT: "00:00" }).money.digestAtMin).toBe(0);
+      expect(loadConfig({ OPS_DIGEST_AT: "23:59" }).money.digestAtMin).toBe(23 * 60 + 59);
+    });
+
+    it.each([
+      [
+        "OPS_APPROVAL_TRX",
+        "0",
+        "must be a positive amount of TRX with at most 6 decimals, such as 500 or 12.5",
+      ],
+      [
+        "OPS_LOW_BALANCE_TRX",
+        "-1",
+        "must be a positive amount of TRX with at most 6 decimals, such as 500 or 12.5",
+      ],
+      ["OPS_APPROVAL_TTL_MIN", "0", "must be a whole number of minutes from 1 to 1440"],
+      ["OPS_APPROVAL_TTL_MIN", "1.5", "must be a whole number of minutes from 1 to 1440"],
+      ["OPS_RUNWAY_INTERVAL_MIN", "1441", "must be a whole number of minutes from 1 to 1440"],
+      [
+        "OPS_RUNWAY_ALERT_HOURS",
+        "0",
+        "must be a number of hours above 0 and at most 8760, such as 12 or 1.5",
+      ],
+      [
+        "OPS_RUNWAY_ALERT_HOURS",
+        "12h",
+        "must be a number of hours above 0 and at most 8760, such as 12 or 1.5",
+      ],
+      ["OPS_DIGEST_AT", "24:00", "must be a UTC time HH:MM from 00:00 to 23:59, such as 08:30"],
+      ["OPS_DIGEST_AT", "8:30", "must be a UTC time HH:MM from 00:00 to 23:59, such as 08:30"],
+      ["OPS_DIGEST_AT", "08:60", "must be a UTC time HH:MM from 00:00 to 23:59, such as 08:30"],
+    ])("refuses %s=%s with one line naming the rule", (variable, value, rule) => {
+      expect(refusal({ [variable]: value })).toBe(`${variable}: ${rule}`);
+    });
   });
 
   it("reads LOG_LEVEL as one of pino's levels", () => {

@@ -7,6 +7,7 @@ import type { CoreDeps } from "../deps.js";
 import { toUserLine } from "../errors.js";
 import { type BalanceView, renderBalance } from "../render/balance.js";
 import { errorReply } from "../reply.js";
+import { withRunway } from "../runway/render.js";
 
 /**
  * `balance`: the account's balance and usage. `GET /apiv2/userinfo` allows 6 calls a minute per
@@ -107,7 +108,8 @@ export function createBalanceCommand(options: BalanceOptions = {}): CommandDefin
     example: "balance",
     async run(ctx) {
       if (ctx.args.length > 0) return errorReply('balance takes no arguments: type just "balance"');
-      return renderBalance(await readBalance(ctx.deps, freshMs, waitMs));
+      const view = await readBalance(ctx.deps, freshMs, waitMs);
+      return withRunway(ctx.deps, renderBalance(view), view.info.stats.balance);
     },
   };
 }

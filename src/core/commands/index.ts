@@ -1,5 +1,7 @@
 import { cancelActionHandler } from "../actions.js";
+import { approveAction, rejectAction } from "../approvals/decide.js";
 import type { ActionHandler, CommandDefinition } from "../command.js";
+import { digestCommand } from "../digest/command.js";
 import { energyConfirmAction } from "../spend/confirm-energy.js";
 import { hostConfirmAction } from "../spend/confirm-host.js";
 import { auditCommand } from "./audit.js";
@@ -23,6 +25,7 @@ export const commands: CommandDefinition[] = [
   pricesCommand,
   balanceCommand,
   statementCommand,
+  digestCommand,
   auditCommand,
   setupCommand,
 ];
@@ -33,4 +36,6 @@ export const actionHandlers: ActionHandler[] = [
   screenNetworkAction,
   energyConfirmAction,
   hostConfirmAction,
+  approveAction,
+  rejectAction,
 ];

@@ -8,6 +8,7 @@ import {
 } from "../../service/screening.js";
 import { appendAudit } from "../audit.js";
 import type { CoreDeps } from "../deps.js";
+import { noteScreening } from "../digest/facts.js";
 import { UserError } from "../errors.js";
 import { type Actor, actorKey, type ConversationRef, conversationKey } from "../invocation.js";
 import { pollDelayMs } from "../poll.js";
@@ -80,6 +81,7 @@ export async function runScreening(deps: CoreDeps, request: ScreeningRequest): P
   const first = await recordOrder(deps, request, provider, order);
   const repeatOf = first ? undefined : key.repeatOf;
   const reply = renderScreeningOrder(order, repeatOf === undefined ? {} : { repeatOf });
+  if (FINAL_SCREENING_STATUSES.has(order.order.status)) await noteScreening(deps, order);
   if (FINAL_SCREENING_STATUSES.has(order.order.status)) return reply;
   return track(deps, request.conversation, order, reply);
 }

@@ -1,4 +1,5 @@
 import type { CoreDeps } from "../deps.js";
+import { noteHostCycle } from "../digest/facts.js";
 import { markHostStopped } from "../home.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
 import { findOrigin } from "../origins.js";
@@ -90,6 +91,7 @@ export function createNotificationRouter(deps: CoreDeps, options: NotificationRo
       // Before any wait: the delivery watch must see the confirmation whatever happens to the post.
       if (n.event === "delegation.confirmed") await markDelivered(deps.store, n.order_id);
       if (n.event === "host_paused") await markHostStopped(deps, n.address);
+      if (n.event === "host.cycle") await noteHostCycle(deps, n);
       const origin = await originOf(deps, n);
       if (origin === null && ctx.deferrals < graceMs.length) {
         return { laterMs: graceMs[ctx.deferrals] ?? 0 };

@@ -1,5 +1,6 @@
 import { order5mIdempotencyKey } from "../../service/idempotency.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
+import { approvalGate } from "../approvals/gate.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import { rememberOrigin } from "../origins.js";
 import { outcomeLine, renderOrder5mResult } from "../render/energy.js";
@@ -31,6 +32,8 @@ export const energyConfirmAction: ActionHandler = {
     const parsed = energyConfirmPayloadSchema.safeParse(payload);
     if (!parsed.success) throw new Error(`bad ${ENERGY_CONFIRM_KIND} payload: ${parsed.error.message}`);
     const p = parsed.data;
+    const approval = await approvalGate(ctx, { kind: "energy", quoteTrx: p.quoteTrx, payload: p });
+    if (approval) return approval;
     const { deps } = ctx;
     const spend = await checkSpend({
       store: deps.store,

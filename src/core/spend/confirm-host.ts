@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
+import { approvalGate } from "../approvals/gate.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import type { CoreSettings } from "../deps.js";
 import { markHostActive } from "../home.js";
@@ -50,6 +51,8 @@ export const hostConfirmAction: ActionHandler = {
     const parsed = hostConfirmPayloadSchema.safeParse(payload);
     if (!parsed.success) throw new Error(`bad ${HOST_CONFIRM_KIND} payload: ${parsed.error.message}`);
     const p = parsed.data;
+    const approval = await approvalGate(ctx, { kind: "host", quoteTrx: p.firstCycleTrx, payload: p });
+    if (approval) return approval;
     const { deps } = ctx;
     const spend = await checkSpend({
       store: deps.store,

@@ -1,6 +1,7 @@
 import type { ComplianceVerdict } from "../../service/compliance.js";
 import { isServiceError } from "../../service/errors.js";
 import type { CoreDeps } from "../deps.js";
+import { noteRefusal } from "../digest/facts.js";
 import { toUserLine } from "../errors.js";
 import { clip } from "../render/format.js";
 
@@ -50,7 +51,7 @@ export function warningFor(verdict: ComplianceVerdict): string | undefined {
 }
 
 export async function preflightAddress(
-  deps: Pick<CoreDeps, "service" | "logger">,
+  deps: Pick<CoreDeps, "service" | "logger"> & Partial<Pick<CoreDeps, "store" | "now">>,
   address: string,
   word: SpendWord = "ordered",
 ): Promise<Preflight> {
@@ -72,6 +73,7 @@ export async function preflightAddress(
     };
   }
   const refusal = refusalFor(verdict, word);
+  if (refusal !== undefined) await noteRefusal(deps, verdict);
   if (refusal !== undefined) return { ok: false, line: refusal };
   const warning = warningFor(verdict);
   return warning === undefined ? { ok: true, verdict } : { ok: true, verdict, warning };

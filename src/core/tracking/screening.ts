@@ -1,6 +1,7 @@
 import { isServiceError } from "../../service/errors.js";
 import { FINAL_SCREENING_STATUSES } from "../../service/screening.js";
 import type { CoreDeps } from "../deps.js";
+import { noteScreening } from "../digest/facts.js";
 import { toUserLine } from "../errors.js";
 import { conversationKey } from "../invocation.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
@@ -28,7 +29,7 @@ export const screeningDedupKey = (clientOrderId: string): string => `screening:$
  * the user is never left waiting; a transient failure is thrown for the job's retries.
  */
 export function createPollScreeningHandler(
-  deps: Pick<CoreDeps, "service" | "notifier" | "logger">,
+  deps: Pick<CoreDeps, "service" | "notifier" | "logger" | "store" | "now">,
   options: PollScreeningOptions = {},
 ): PollScreeningHandler {
   const delayFor = options.delayMs ?? ((attempt: number) => pollDelayMs(attempt));
@@ -46,6 +47,7 @@ export function createPollScreeningHandler(
       return { done: true };
     }
     if (FINAL_SCREENING_STATUSES.has(order.order.status)) {
+      await noteScreening(deps, order);
       await deps.notifier.post(job.conversation, renderScreeningOrder(order), dedupKey);
       return { done: true };
     }

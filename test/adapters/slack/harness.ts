@@ -16,7 +16,7 @@ import { afterEach } from "vitest";
 import { createSlackAdapter, type SlackAdapter } from "../../../adapters/slack/index.js";
 import { actionHandlers, commands } from "../../../src/core/commands/index.js";
 import { type Core, createCore } from "../../../src/core/core.js";
-import type { CoreDeps } from "../../../src/core/deps.js";
+import type { CoreDeps, CoreSettings } from "../../../src/core/deps.js";
 import { homeSummary } from "../../../src/core/home.js";
 import { createMemoryLogger } from "../../../src/core/logger.js";
 import type { ChatAdapter } from "../../../src/core/ports.js";
@@ -67,6 +67,10 @@ export interface SlackHarnessOptions {
   /** Socket Mode (SLACK_APP_TOKEN) instead of HTTP: no route, envelopes through `fake.socket`. */
   socketMode?: boolean;
   startRetryMs?: number;
+  /** Merged over the harness's core settings (approval threshold, caps, …). */
+  settings?: Partial<CoreSettings>;
+  /** The core's clock (default Date.now): a test moves it past a TTL. */
+  now?: () => number;
 }
 
 export interface RequestOptions {
@@ -77,6 +81,8 @@ export interface RequestOptions {
   timestamp?: number;
   signature?: string;
   headers?: Record<string, string>;
+  /** A click's `action_ts` (default now): two clicks in one millisecond need their own. */
+  actionTs?: string;
 }
 
 export interface SlackHarness {
@@ -136,7 +142,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     store,
     jobs: createJobScheduler(queues),
     notifier: createNotifier(queues, { store, gapMs: () => 0 }),
-    now: Date.now,
+    now: options.now ?? Date.now,
     logger,
     settings: {
       publicUrl: "https://opsbot.test",
@@ -144,6 +150,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
       admins: [`slack:${ADMIN.id}`],
       operators: [`slack:${OPERATOR.id}`],
       explorerTxUrl: "https://tronscan.org/#/transaction/",
+      ...options.settings,
     },
   };
   const core = createCore(deps, { commands, actions: actionHandlers });
@@ -194,7 +201,8 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
   function click(message: FakeSlackMessage, label: string | RegExp, o: RequestOptions = {}) {
     const user = o.user ?? OPERATOR;
     const responseUrl = fake.responseUrl({ channel: message.channel, user: user.id, messageTs: message.ts });
-    return post(clickBody(message, label, { user, responseUrl, ...(o.team && { team: o.team }) }), o);
+    const extra = { ...(o.team && { team: o.team }), ...(o.actionTs && { actionTs: o.actionTs }) };
+    return post(clickBody(message, label, { user, responseUrl, ...extra }), o);
   }
 
   const openHome = (user: SlackUser, o: RequestOptions = {}) => post(homeOpenedBody(user, o.team), o);

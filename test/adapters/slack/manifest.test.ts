@@ -23,6 +23,7 @@ describe("manifest.yml", () => {
     const expected = [...commands.map((c) => `/${c.verb}`), UMBRELLA_COMMAND];
     expect([...listed].sort(), REGENERATE).toEqual([...expected].sort());
     expect(new Set(listed).size).toBe(listed.length);
+    expect(listed).toContain("/digest");
   });
 
   it("is the manifest the registry generates (descriptions and usage hints included)", () => {

@@ -39,6 +39,7 @@ describe("publishedCommands", () => {
     const list = publishedCommands(commands);
     expect(list.slice(0, commands.length).map((c) => c.command)).toEqual(commands.map((c) => c.verb));
     expect(list.find((c) => c.command === "start")?.description).toMatch(/\(same as \/help\)$/);
+    expect(list.find((c) => c.command === "digest")?.description).toMatch(/spends by person and kind/);
     for (const c of list) {
       expect(c.command).toMatch(/^[a-z0-9_]{1,32}$/);
       expect(c.description.length).toBeGreaterThan(0);

@@ -19,7 +19,7 @@ import {
 } from "../../../adapters/telegram/index.js";
 import { actionHandlers, commands } from "../../../src/core/commands/index.js";
 import { type Core, type CoreRegistry, createCore } from "../../../src/core/core.js";
-import type { CoreDeps } from "../../../src/core/deps.js";
+import type { CoreDeps, CoreSettings } from "../../../src/core/deps.js";
 import { createMemoryLogger } from "../../../src/core/logger.js";
 import type { ChatAdapter } from "../../../src/core/ports.js";
 import { createTrackedHandlers } from "../../../src/core/tracking/index.js";
@@ -60,6 +60,10 @@ export interface TelegramHarnessOptions {
   operators?: string[];
   /** Factor applied to every queue delay (default 0.01: a 2 s poll runs after 20 ms). */
   timeScale?: number;
+  /** Merged over the harness's core settings (approval threshold, caps, …). */
+  settings?: Partial<CoreSettings>;
+  /** The core's clock (default Date.now): a test moves it past a TTL. */
+  now?: () => number;
 }
 
 export interface TelegramHarness {
@@ -124,7 +128,7 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
     store,
     jobs: createJobScheduler(queues),
     notifier: createNotifier(queues, { store, gapMs: () => 0 }),
-    now: Date.now,
+    now: options.now ?? Date.now,
     logger,
     settings: {
       publicUrl: "https://opsbot.test",
@@ -132,6 +136,7 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
       admins: [],
       operators: options.operators ?? [`telegram:${OPERATOR.id}`],
       explorerTxUrl: "https://tronscan.org/#/transaction/",
+      ...options.settings,
     },
   };
   const core = createCore(deps, options.registry ?? { commands, actions: actionHandlers });

@@ -1,0 +1,207 @@
+import { readAudit } from "../audit.js";
+import type { ActionContext, ActionHandler } from "../command.js";
+import { toUserLine } from "../errors.js";
+import { actorKey } from "../invocation.js";
+import { outcomeLine } from "../render/energy.js";
+import { formatAmount, formatEpoch } from "../render/format.js";
+import type { Reply } from "../reply.js";
+import { whoName } from "../spend/energy-payload.js";
+import { auditSpend } from "../spend/record.js";
+import { approvalTrail, describeSpend, expiredLine, renderClosed, renderRequest } from "./render.js";
+import {
+  APPROVE_KIND,
+  type ApprovalRequest,
+  approvalPayloadSchema,
+  createRound,
+  REJECT_KIND,
+  readRequest,
+  saveRequest,
+  ttlOf,
+} from "./request.js";
+import { carryOut, costRose, type Requote, requoteSpend } from "./spends.js";
+
+/**
+ * Approve and Reject. The core has claimed this round's button group before `run`, so one
+ * decision per round whatever the clicks; the requester and viewers were refused before the claim
+ * (the buttons stay usable for others).
+ */
+type Open = { ok: true; request: ApprovalRequest } | { ok: false; reply: Reply };
+
+async function openRequestOf(ctx: ActionContext, raw: unknown, verb: string): Promise<Open> {
+  const { deps } = ctx;
+  const payload = approvalPayloadSchema.parse(raw);
+  const request = await readRequest(deps.store, payload.requestId);
+  if (!request) {
+    return {
+      ok: false,
+      reply: outcomeLine("This approval request is unknown or too old; nothing was done."),
+    };
+  }
+  if (request.state !== "pending" || request.round !== payload.round) {
+    return {
+      ok: false,
+      reply: renderClosed(`This approval request is already ${request.state}; nothing was done.`, request),
+    };
+  }
+  if (deps.now() >= request.expiresAt) {
+    await saveRequest(deps, { ...request, state: "expired" });
+    await audit(ctx, request, `approval ${verb}`, "failed", `expired at ${formatEpoch(request.expiresAt)}`);
+    return { ok: false, reply: renderClosed(expiredLine(request), request) };
+  }
+  return { ok: true, request };
+}
+
+function audit(
+  ctx: ActionContext,
+  request: ApprovalRequest,
+  verb: string,
+  result: "ok" | "failed",
+  message: string,
+  orderIds?: string[],
+) {
+  return auditSpend(ctx.deps, {
+    actor: ctx.invocation.actor,
+    conversation: request.conversation,
+    verb,
+    quoteTrx: request.quoteTrx,
+    result,
+    message: `request ${request.id} of ${actorKey(request.requester)} (asked ${formatEpoch(request.requestedAt)}) for ${describeSpend(request)}: ${message}`,
+    ...(orderIds && orderIds.length > 0 && { orderIds }),
+  });
+}
+
+/**
+ * A new round of buttons: the price rose (new quote, fresh expiry), or the re-check could not be
+ * made (same quote and expiry, say why). Nothing was ordered either way.
+ */
+async function newRound(
+  ctx: ActionContext,
+  request: ApprovalRequest,
+  next: { costTrx: string; payload: unknown } | { failure: string },
+): Promise<Reply> {
+  const { deps } = ctx;
+  const ttlMs = ttlOf(deps);
+  const round = request.round + 1;
+  const tokens = await createRound(deps, { ...request, round, ttlMs });
+  const moved = "costTrx" in next;
+  const updated: ApprovalRequest = moved
+    ? {
+        ...request,
+        round,
+        tokens,
+        payload: next.payload,
+        previousQuoteTrx: request.quoteTrx,
+        quoteTrx: next.costTrx,
+        expiresAt: deps.now() + ttlMs,
+      }
+    : { ...request, round, tokens };
+  await saveRequest(deps, updated);
+  const why = moved
+    ? `price moved from ${request.quoteTrx} to ${next.costTrx} TRX; approval asked again`
+    : `the price and deny list could not be checked again (${next.failure}); approval asked again`;
+  await audit(ctx, request, "approval approve", "failed", why);
+  const note = moved
+    ? undefined
+    : `Not ordered: the price and the deny list could not be checked again just now (${next.failure.replace(/\.$/, "")}). Approve again in a moment.`;
+  return renderRequest(updated, deps.now(), note);
+}
+
+/** The order the spend's Confirm just placed, from its audit entry (the handler returns only a reply). */
+async function orderIdsOf(ctx: ActionContext, request: ApprovalRequest, since: string): Promise<string[]> {
+  const requester = actorKey(request.requester);
+  const address = (request.payload as { address?: string }).address;
+  const entries = await readAudit(ctx.deps.store, 50);
+  const found = entries.find(
+    (e) => e.actor === requester && e.address === address && e.at >= since && !e.verb.startsWith("approval"),
+  );
+  return found?.orderIds ?? [];
+}
+
+export const approveAction: ActionHandler = {
+  kind: APPROVE_KIND,
+  role: "operator",
+  async run(ctx, raw) {
+    const open = await openRequestOf(ctx, raw, "approve");
+    if (!open.ok) return open.reply;
+    const { request } = open;
+    const { deps } = ctx;
+    let requote: Requote;
+    try {
+      requote = await requoteSpend(request.spend, deps, request.payload);
+    } catch (error) {
+      deps.logger.warn(
+        { err: error, requestId: request.id },
+        "approval re-quote failed; buttons offered again",
+      );
+      return newRound(ctx, request, { failure: toUserLine(error) });
+    }
+    if (!requote.ok) {
+      await saveRequest(deps, {
+        ...request,
+        state: "refused",
+        decidedBy: ctx.invocation.actor,
+        decidedAt: deps.now(),
+      });
+      await audit(ctx, request, "approval approve", "failed", requote.line);
+      return renderClosed(requote.line, request);
+    }
+    if (costRose(request.quoteTrx, requote.costTrx))
+      return newRound(ctx, request, { costTrx: requote.costTrx, payload: requote.payload });
+    const at = deps.now();
+    const since = new Date(at).toISOString();
+    await saveRequest(deps, {
+      ...request,
+      state: "approved",
+      decidedBy: ctx.invocation.actor,
+      decidedAt: at,
+    });
+    // The order belongs to the requester (daily limit, audit, notifications); the seed is the request.
+    const asRequester: ActionContext = {
+      ...ctx,
+      invocation: { ...ctx.invocation, actor: request.requester, conversation: request.conversation },
+      record: { ...ctx.record, confirmationId: request.id, createdBy: actorKey(request.requester) },
+    };
+    const reply = await carryOut(request.spend, asRequester, requote.payload);
+    const orderIds = await orderIdsOf(ctx, request, since);
+    await audit(
+      ctx,
+      request,
+      "approval approve",
+      "ok",
+      `approved at ${formatEpoch(at)}, ${formatAmount(requote.costTrx)}: ${reply.summary}`,
+      orderIds,
+    );
+    return { ...reply, blocks: [...reply.blocks, approvalTrail(request, whoName(ctx.invocation.actor), at)] };
+  },
+};
+
+export const rejectAction: ActionHandler = {
+  kind: REJECT_KIND,
+  role: "operator",
+  async run(ctx, raw) {
+    const open = await openRequestOf(ctx, raw, "reject");
+    if (!open.ok) return open.reply;
+    const { request } = open;
+    const { deps } = ctx;
+    const at = deps.now();
+    const own = actorKey(ctx.invocation.actor) === actorKey(request.requester);
+    await saveRequest(deps, {
+      ...request,
+      state: "rejected",
+      decidedBy: ctx.invocation.actor,
+      decidedAt: at,
+    });
+    await audit(
+      ctx,
+      request,
+      "approval reject",
+      "ok",
+      own ? "withdrawn by the requester" : `rejected at ${formatEpoch(at)}`,
+    );
+    const who = whoName(ctx.invocation.actor);
+    const line = own
+      ? `Withdrawn by ${who} at ${formatEpoch(at)}. Nothing was ordered.`
+      : `Rejected by ${who} at ${formatEpoch(at)}. Nothing was ordered.`;
+    return renderClosed(line, request);
+  },
+};

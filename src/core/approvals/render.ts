@@ -1,0 +1,67 @@
+import { formatCount } from "../parse/echo.js";
+import { formatAmount, formatEpoch } from "../render/format.js";
+import { bold, buttons, context, fields, header, publicReply, type Reply, text } from "../reply.js";
+import { whoName } from "../spend/energy-payload.js";
+import type { ApprovalRequest } from "./request.js";
+
+/** What the spend is, in one phrase: "65,000 energy for T… (5 minutes)". */
+export function describeSpend(request: Pick<ApprovalRequest, "spend" | "payload">): string {
+  const p = request.payload as { address?: string; amount?: number; route?: string };
+  if (request.spend === "host") return `Host Mode (infinity) for ${p.address ?? "?"}`;
+  const rental = p.route === "orchestrator" ? "1 hour, through the orchestrator" : "5 minutes";
+  return `${formatCount(p.amount ?? 0)} energy for ${p.address ?? "?"} (${rental})`;
+}
+
+const minutesLeft = (request: ApprovalRequest, now: number): number =>
+  Math.max(1, Math.round((request.expiresAt - now) / 60_000));
+
+/** The request with its Approve / Reject buttons (a new round shows the moved price first). */
+export function renderRequest(request: ApprovalRequest, now: number, note?: string): Reply {
+  const who = whoName(request.requester);
+  const what = describeSpend(request);
+  const moved = request.previousQuoteTrx
+    ? [
+        text(
+          bold("The price moved: "),
+          `approved at ${formatAmount(request.previousQuoteTrx)}, it now costs ${formatAmount(request.quoteTrx)}. Approve again to order at the new price.`,
+        ),
+      ]
+    : [];
+  return publicReply(`Approval needed: ${who} asks for ${what}, ${formatAmount(request.quoteTrx)}`, [
+    header("Approval needed"),
+    ...moved,
+    ...(note === undefined ? [] : [text(note)]),
+    fields(
+      ["Asked by", who],
+      ["What", what],
+      ["Quote", formatAmount(request.quoteTrx)],
+      ["Expires", `${formatEpoch(request.expiresAt)} (in ${minutesLeft(request, now)} min)`],
+    ),
+    text(
+      `A spend at or above the approval threshold needs a second person: any other operator or admin may approve. ${who} may not approve their own request.`,
+    ),
+    buttons(
+      { label: "Approve", token: request.tokens.approve, style: "primary" },
+      { label: "Reject", token: request.tokens.reject, style: "danger" },
+    ),
+  ]);
+}
+
+/** A decided request: one line in place of the buttons. */
+export function renderClosed(line: string, request: ApprovalRequest): Reply {
+  return publicReply(line, [
+    text(line),
+    context(`Approval request by ${whoName(request.requester)} for ${describeSpend(request)}`),
+  ]);
+}
+
+export function expiredLine(request: ApprovalRequest): string {
+  return `This approval request expired at ${formatEpoch(request.expiresAt)}; the buttons no longer work and nothing was ordered. Run the command again to ask anew.`;
+}
+
+/** Appended to the order's own reply: who asked and who approved, when. */
+export function approvalTrail(request: ApprovalRequest, approverName: string, at: number) {
+  return context(
+    `Requested by ${whoName(request.requester)} at ${formatEpoch(request.requestedAt)} · approved by ${approverName} at ${formatEpoch(at)}`,
+  );
+}

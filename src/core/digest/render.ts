@@ -1,0 +1,84 @@
+import Big from "big.js";
+import { formatCount } from "../parse/echo.js";
+import { capList, formatAmount, formatDecimal, moreLine } from "../render/format.js";
+import { type Block, bold, context, fields, header, publicReply, type Reply, text } from "../reply.js";
+import { SPEND_KINDS, type Spend, type SpendKind } from "./spends.js";
+import type { Digest, Saving } from "./summary.js";
+
+const KIND_LABEL: Record<SpendKind, string> = {
+  energy: "energy",
+  orchestrator: "orchestrator",
+  host: "Host Mode cycles",
+  screening: "screenings",
+};
+const LIST_MAX = 5;
+
+const trx = (amount: Big): string => formatAmount(amount.toFixed());
+
+function byKind(spends: readonly Spend[]): string {
+  const parts = SPEND_KINDS.flatMap((kind) => {
+    const of = spends.filter((s) => s.kind === kind);
+    if (of.length === 0) return [];
+    const total = of.reduce((sum, s) => sum.plus(s.trx), new Big(0));
+    return [`${KIND_LABEL[kind]} ${trx(total)} (${of.length})`];
+  });
+  return parts.join(", ");
+}
+
+function spendLines(spends: readonly Spend[]): Block[] {
+  if (spends.length === 0) return [text(bold("Spends: "), "none")];
+  const people = [...new Set(spends.map((s) => s.who))].sort();
+  const total = spends.reduce((sum, s) => sum.plus(s.trx), new Big(0));
+  return [
+    text(bold("Spends: "), `${trx(total)} in all — ${byKind(spends)}`),
+    ...people.map((who) => {
+      const own = spends.filter((s) => s.who === who);
+      const sum = own.reduce((acc, s) => acc.plus(s.trx), new Big(0));
+      return text(`• ${who}: ${trx(sum)} — ${byKind(own)}`);
+    }),
+  ];
+}
+
+function listed<T>(items: readonly T[], show: (item: T) => string): string {
+  if (items.length === 0) return "none";
+  const { shown, more } = capList(items, LIST_MAX);
+  const tail = more > 0 ? `, ${moreLine(more)}` : "";
+  return `${items.length}: ${shown.map(show).join(", ")}${tail}`;
+}
+
+const counted = (map: ReadonlyMap<string, number>): string =>
+  map.size === 0 ? "none" : [...map].map(([k, n]) => `${k} ${n}`).join(" · ");
+
+function savingBlocks(saving: Saving): Block[] {
+  if (saving.energy === 0) return [fields(["Saving against burning TRX", "no energy bought"])];
+  if (saving.feeSun === undefined || !saving.burnTrx || !saving.savedTrx) {
+    return [fields(["Saving against burning TRX", "unknown: the network energy fee could not be read"])];
+  }
+  const percent = saving.burnTrx.gt(0) ? saving.savedTrx.div(saving.burnTrx).times(100).toFixed(1) : "0";
+  return [
+    fields(["Saving against burning TRX", `${trx(saving.savedTrx)} (${formatDecimal(percent)}%)`]),
+    context(
+      `How: burning TRX for ${formatCount(saving.energy)} energy costs ${formatCount(saving.energy)} × ${saving.feeSun} SUN (the service's network_energy_fee) = ${trx(saving.burnTrx)}; the bot paid ${trx(saving.paidTrx)} for it (5-minute orders at what they paid, orchestrator orders at their quote); the saving is the difference.`,
+    ),
+  ];
+}
+
+export function renderDigest(digest: Digest): Reply {
+  const title = `Daily digest for ${digest.day} (UTC)`;
+  if (digest.empty) {
+    return publicReply(`${title}: no activity`, [header(title), text(`No activity on ${digest.day}.`)]);
+  }
+  const total = digest.spends.reduce((sum, s) => sum.plus(s.trx), new Big(0));
+  return publicReply(`${title}: ${trx(total)} spent`, [
+    header(title),
+    ...spendLines(digest.spends),
+    fields(
+      ["Energy delegated", `${formatCount(digest.energyDelegated)} energy`],
+      ["Orders not confirmed on-chain", listed(digest.unconfirmed, (o) => o.orderId)],
+      ["Screenings by risk level", counted(digest.riskLevels)],
+      ["Blocked-address refusals", listed(digest.refusals, (r) => `${r.address} (${r.category})`)],
+      ["Approvals", counted(digest.approvals)],
+    ),
+    ...savingBlocks(digest.saving),
+  ]);
+}

@@ -1,0 +1,87 @@
+import Big from "big.js";
+import type { AuditEntry } from "../audit.js";
+import type { Fact } from "./facts.js";
+
+/**
+ * Money out of the account, read from the day's facts: 5-minute energy orders at what they paid,
+ * orchestrator orders at their accepted quote (the service charges them chunk by chunk), Host
+ * Mode cycles at what each callback says was charged, screenings at their TRX price. Host Mode
+ * starts are not counted: their first cycle arrives as a callback like every other.
+ */
+export type SpendKind = "energy" | "orchestrator" | "host" | "screening";
+export const SPEND_KINDS: readonly SpendKind[] = ["energy", "orchestrator", "host", "screening"];
+
+export interface Spend {
+  at: string;
+  /** actorKey, or a label when nobody is known (a Host Mode address nobody here started). */
+  who: string;
+  kind: SpendKind;
+  trx: Big;
+}
+
+/** Energy that reached addresses, and what was paid for it (the saving's base). */
+export interface EnergyBought {
+  at: string;
+  energy: number;
+  paidTrx: Big;
+}
+
+const PAID = /\bpaid ([\d.]+) TRX\b/;
+const DELEGATED = /(\d+) of \d+ energy delegated/;
+
+function auditSpend(entry: AuditEntry): Spend | undefined {
+  const base = { at: entry.at, who: entry.actor };
+  if (entry.result !== "ok") return undefined;
+  if (entry.verb === "energy") {
+    const message = entry.message ?? "";
+    if (message.startsWith("orchestrator final")) return undefined;
+    if (message.startsWith("orchestrator accepted")) {
+      return { ...base, kind: "orchestrator", trx: new Big(entry.quoteTrx ?? "0") };
+    }
+    return { ...base, kind: "energy", trx: new Big(PAID.exec(message)?.[1] ?? entry.quoteTrx ?? "0") };
+  }
+  if (entry.verb === "screen" && entry.quoteTrx && !/not charged/.test(entry.message ?? "")) {
+    return { ...base, kind: "screening", trx: new Big(entry.quoteTrx) };
+  }
+  return undefined;
+}
+
+export function spendsOf(
+  facts: readonly Fact[],
+  starterOf: (address: string) => string | undefined,
+): Spend[] {
+  const spends: Spend[] = [];
+  for (const fact of facts) {
+    if (fact.type === "audit") {
+      const spend = auditSpend(fact.entry);
+      if (spend) spends.push(spend);
+    } else if (fact.type === "host-cycle") {
+      const who = starterOf(fact.address) ?? `Host Mode ${fact.address}`;
+      spends.push({ at: fact.at, who, kind: "host", trx: new Big(fact.chargedTrx ?? "0") });
+    }
+  }
+  return spends;
+}
+
+/** Energy bought through energy orders: 5-minute orders as ordered, orchestrator orders as delivered. */
+export function energyBoughtOf(facts: readonly Fact[]): EnergyBought[] {
+  const bought: EnergyBought[] = [];
+  const quotes = new Map<string, Big>();
+  for (const fact of facts) {
+    if (fact.type !== "audit" || fact.entry.verb !== "energy") continue;
+    const { entry } = fact;
+    const message = entry.message ?? "";
+    if (message.startsWith("orchestrator accepted") && entry.result === "ok") {
+      quotes.set(`${entry.actor}:${entry.address}:${entry.amount}`, new Big(entry.quoteTrx ?? "0"));
+    } else if (message.startsWith("orchestrator final")) {
+      const delegated = Number(DELEGATED.exec(message)?.[1] ?? "0");
+      const paid =
+        quotes.get(`${entry.actor}:${entry.address}:${entry.amount}`) ?? new Big(entry.quoteTrx ?? "0");
+      if (delegated > 0) bought.push({ at: entry.at, energy: delegated, paidTrx: paid });
+    } else if (entry.result === "ok") {
+      const paid = new Big(PAID.exec(message)?.[1] ?? entry.quoteTrx ?? "0");
+      bought.push({ at: entry.at, energy: Number(entry.amount ?? "0"), paidTrx: paid });
+    }
+  }
+  return bought;
+}

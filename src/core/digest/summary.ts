@@ -1,0 +1,104 @@
+import Big from "big.js";
+import type { CoreDeps } from "../deps.js";
+import { readAccount } from "../runway/account.js";
+import { wasDelivered } from "../tracking/delivery-watch.js";
+import { type Fact, hostStarters, readFacts } from "./facts.js";
+import { energyBoughtOf, type Spend, spendsOf } from "./spends.js";
+
+/** One UTC day of activity, computed from the day's facts (see facts.ts). */
+export interface Saving {
+  energy: number;
+  paidTrx: Big;
+  /** network_energy_fee of the service (SUN per energy unit), when it could be read. */
+  feeSun?: number;
+  burnTrx?: Big;
+  savedTrx?: Big;
+}
+
+export interface Digest {
+  day: string;
+  empty: boolean;
+  spends: Spend[];
+  hostCycles: number;
+  screenings: number;
+  energyDelegated: number;
+  unconfirmed: { orderId: string; address?: string }[];
+  riskLevels: Map<string, number>;
+  refusals: { address: string; category: string }[];
+  approvals: Map<string, number>;
+  saving: Saving;
+}
+
+const SUN_PER_TRX = 1_000_000;
+
+function unconfirmedCandidates(facts: readonly Fact[]) {
+  return facts.flatMap((f) => {
+    if (f.type !== "audit" || f.entry.verb !== "energy" || f.entry.result !== "ok") return [];
+    if ((f.entry.message ?? "").startsWith("orchestrator")) return [];
+    const address = f.entry.address;
+    return (f.entry.orderIds ?? []).map((orderId) => ({ orderId, ...(address && { address }) }));
+  });
+}
+
+function count<T>(items: readonly T[], key: (item: T) => string | undefined): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const item of items) {
+    const k = key(item);
+    if (k !== undefined) map.set(k, (map.get(k) ?? 0) + 1);
+  }
+  return map;
+}
+
+const APPROVAL_OUTCOME = /^approval (request|approve|reject)$/;
+
+async function savingOf(deps: CoreDeps, facts: readonly Fact[]): Promise<Saving> {
+  const bought = energyBoughtOf(facts);
+  const energy = bought.reduce((n, b) => n + b.energy, 0);
+  const paidTrx = bought.reduce((sum, b) => sum.plus(b.paidTrx), new Big(0));
+  if (energy === 0) return { energy, paidTrx };
+  const feeSun = (await readAccount(deps)).info?.network_info.network_energy_fee;
+  if (feeSun === undefined) return { energy, paidTrx };
+  const burnTrx = new Big(feeSun).times(energy).div(SUN_PER_TRX);
+  return { energy, paidTrx, feeSun, burnTrx, savedTrx: burnTrx.minus(paidTrx) };
+}
+
+export async function buildDigest(deps: CoreDeps, day: string): Promise<Digest> {
+  const facts = await readFacts(deps.store, day);
+  const cycles = facts.flatMap((f) => (f.type === "host-cycle" ? [f] : []));
+  const starters = await hostStarters(
+    deps.store,
+    cycles.map((c) => c.address),
+  );
+  const spends = spendsOf(facts, (a) => starters.get(a));
+  const candidates = unconfirmedCandidates(facts);
+  const delivered = await Promise.all(candidates.map((c) => wasDelivered(deps.store, c.orderId)));
+  const screenings = facts.flatMap((f) => (f.type === "screening" ? [f] : []));
+  const audits = facts.flatMap((f) => (f.type === "audit" ? [f.entry] : []));
+  const saving = await savingOf(deps, facts);
+  return {
+    day,
+    empty: facts.length === 0,
+    spends,
+    hostCycles: cycles.length,
+    screenings: spends.filter((s) => s.kind === "screening").length,
+    energyDelegated: saving.energy,
+    unconfirmed: candidates.filter((_, i) => !delivered[i]),
+    riskLevels: count(screenings, (s) => s.level),
+    refusals: facts.flatMap((f) =>
+      f.type === "refusal" ? [{ address: f.address, category: f.category }] : [],
+    ),
+    approvals: count(audits, (e) =>
+      APPROVAL_OUTCOME.test(e.verb) ? approvalOutcome(e.verb, e.result, e.message) : undefined,
+    ),
+    saving,
+  };
+}
+
+function approvalOutcome(verb: string, result: string, message = ""): string | undefined {
+  if (verb === "approval request") return result === "ok" ? "requested" : "refused on the console";
+  if (verb === "approval reject") return /withdrawn/.test(message) ? "withdrawn" : "rejected";
+  if (result === "ok") return "approved";
+  if (/expired/.test(message)) return "expired";
+  if (/price moved/.test(message)) return "re-quoted after a price rise";
+  return "refused at approval";
+}
