@@ -14,6 +14,7 @@ import {
   trxAmount,
   VISIBLE_ASCII,
 } from "./config-rules.js";
+import { DEFAULT_WATCH_SETTINGS, type WatchSettings } from "./core/watch/settings.js";
 
 /**
  * The environment of CONTRACT.md as one zod schema. This is the only module that reads
@@ -62,6 +63,8 @@ export interface Config {
   /** Decimal TRX strings (at most 6 decimals); unset means no cap. */
   limits: { maxOrderTrx?: string; dailyLimitTrx?: string };
   logLevel: LevelWithSilent;
+  /** Watchlists: OPS_WATCH_INTERVAL_S, OPS_AUTO_WATCH, OPS_HOST_AUTOSTOP, OPS_WATCH_BUDGET_TRX, OPS_WATCH_SCORE_DELTA. */
+  watch: WatchSettings;
 }
 
 export class ConfigError extends Error {
@@ -94,6 +97,9 @@ const principals = rule("must be a comma list of slack:<user id> or telegram:<us
 const whsecList = rule(
   "must be a comma list of secrets that each start with whsec_",
   list(matching(/^whsec_[\x21-\x2b\x2d-\x7e]+$/)),
+);
+const bool = rule("must be true or false", (raw) =>
+  ({ true: true, false: false })[raw.toLowerCase() as "true" | "false"],
 );
 const trx = rule("must be a positive amount of TRX with at most 6 decimals, such as 500 or 12.5", trxAmount);
 
@@ -143,6 +149,16 @@ const envSchema = z.object({
   ),
   OPS_MAX_ORDER_TRX: trx,
   OPS_DAILY_LIMIT_TRX: trx,
+  OPS_WATCH_INTERVAL_S: rule("must be a whole number of seconds, at least 5", (raw) => {
+    const n = integer(raw);
+    return n !== undefined && n >= 5 ? n : undefined;
+  }),
+  OPS_AUTO_WATCH: bool,
+  OPS_HOST_AUTOSTOP: bool,
+  OPS_WATCH_BUDGET_TRX: trx,
+  OPS_WATCH_SCORE_DELTA: rule("must be a positive number such as 1 or 0.5", (raw) =>
+    /^\d{1,4}(\.\d{1,4})?$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined,
+  ),
   LOG_LEVEL: rule(`must be one of ${LOG_LEVELS.join(", ")}`, (raw) =>
     LOG_LEVELS.find((level) => level === raw.toLowerCase()),
   ),
@@ -222,6 +238,13 @@ function toConfig(env: Env): Config {
     hostCallbackToken: env.HOST_CALLBACK_TOKEN,
     limits: { maxOrderTrx: env.OPS_MAX_ORDER_TRX, dailyLimitTrx: env.OPS_DAILY_LIMIT_TRX },
     logLevel: env.LOG_LEVEL ?? "info",
+    watch: {
+      intervalMs: (env.OPS_WATCH_INTERVAL_S ?? DEFAULT_WATCH_SETTINGS.intervalMs / 1000) * 1000,
+      autoWatch: env.OPS_AUTO_WATCH ?? DEFAULT_WATCH_SETTINGS.autoWatch,
+      hostAutostop: env.OPS_HOST_AUTOSTOP ?? DEFAULT_WATCH_SETTINGS.hostAutostop,
+      ...(env.OPS_WATCH_BUDGET_TRX && { budgetTrx: env.OPS_WATCH_BUDGET_TRX }),
+      scoreDelta: env.OPS_WATCH_SCORE_DELTA ?? DEFAULT_WATCH_SETTINGS.scoreDelta,
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import type { HttpRoute } from "../http/server.js";
 import { startNotifyWorker } from "../jobs/notify.js";
 import type { JobQueue } from "../jobs/queue.js";
 import { startTrackedWorker } from "../jobs/scheduler.js";
+import { startWatchPoller } from "../core/watch/index.js";
 import type { MetricsObservers } from "../metrics.js";
 import { alertConversations, startWebhooks } from "../webhooks/index.js";
 import { CONSOLE_CONVERSATION, consoleEnabled } from "./chat.js";
@@ -46,5 +47,8 @@ export async function startWorkers(options: WorkerOptions): Promise<HttpRoute[]>
     observe: observe.ingest,
   });
   shutdown.add("workers", "webhook deliveries", () => webhooks.worker.close());
+  const alerts = alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined);
+  const watch = await startWatchPoller({ deps, queues, alerts });
+  shutdown.add("workers", "watchlists", () => watch.close());
   return webhooks.routes;
 }

@@ -12,6 +12,7 @@ import { pricesCommand } from "./prices.js";
 import { screenCommand, screenNetworkAction } from "./screen.js";
 import { setupCommand } from "./setup.js";
 import { statementCommand } from "./statement.js";
+import { hostStopAction, watchCommand } from "../watch/index.js";
 
 /** Every verb of the chat grammar, in the order help lists them. Add a verb: one file, one line here. */
 export const commands: CommandDefinition[] = [
@@ -23,6 +24,7 @@ export const commands: CommandDefinition[] = [
   pricesCommand,
   balanceCommand,
   statementCommand,
+  watchCommand,
   auditCommand,
   setupCommand,
 ];
@@ -33,4 +35,5 @@ export const actionHandlers: ActionHandler[] = [
   screenNetworkAction,
   energyConfirmAction,
   hostConfirmAction,
+  hostStopAction,
 ];

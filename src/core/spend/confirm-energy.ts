@@ -6,6 +6,7 @@ import { outcomeLine, renderOrder5mResult } from "../render/energy.js";
 import type { Reply } from "../reply.js";
 import { checkSpend } from "../spend-guard.js";
 import { watchDelivery } from "../tracking/delivery-watch.js";
+import { autoWatch, watchDenyLine } from "../watch/index.js";
 import { forgetBalance } from "./balance-cache.js";
 import { confirmOrchestrator } from "./confirm-orchestrator.js";
 import { order5mFailureLine } from "./energy-errors.js";
@@ -32,6 +33,12 @@ export const energyConfirmAction: ActionHandler = {
     if (!parsed.success) throw new Error(`bad ${ENERGY_CONFIRM_KIND} payload: ${parsed.error.message}`);
     const p = parsed.data;
     const { deps } = ctx;
+    // A quote made before a deny-list re-check found the address blocked must not go through.
+    const denied = await watchDenyLine(deps, p.address);
+    if (denied) {
+      await auditSpend(deps, { ...auditBase(ctx, p), result: "failed", message: denied });
+      return outcomeLine(denied);
+    }
     const spend = await checkSpend({
       store: deps.store,
       actor: ctx.invocation.actor,
@@ -99,6 +106,7 @@ async function afterOrder(
     // is remembered too, so the listener can route it either way.
     if (result.activationHash) await rememberOrigin(deps.store, "order", result.activationHash, conversation);
     await watchDelivery(deps, { orderId: result.orderId, address: p.address, conversation });
+    await autoWatch(deps, conversation, p.address, actor);
   } catch (error) {
     deps.logger.error(
       { err: error, orderId: result.orderId },

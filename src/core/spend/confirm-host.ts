@@ -11,6 +11,7 @@ import { checkSpend } from "../spend-guard.js";
 import { forgetBalance } from "./balance-cache.js";
 import { whoName } from "./energy-payload.js";
 import { hostFailureLine } from "./host-errors.js";
+import { autoWatch } from "../watch/index.js";
 import { auditSpend, recordSpendOnce } from "./record.js";
 
 /** The Start button of a Host Mode quote. */
@@ -104,6 +105,7 @@ async function afterStart(
     await rememberOrigin(deps.store, "host", p.address, ctx.invocation.conversation);
     // The App Home lists the addresses in Host Mode.
     await markHostActive(deps, p.address);
+    await autoWatch(deps, ctx.invocation.conversation, p.address, ctx.invocation.actor);
     // The first cycle is charged moments after the start; later cycles are not known in advance.
     await recordSpendOnce(deps, ctx.record.confirmationId, ctx.invocation.actor, p.firstCycleTrx);
     await forgetBalance(deps);

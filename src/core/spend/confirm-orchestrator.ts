@@ -9,6 +9,7 @@ import { forgetBalance } from "./balance-cache.js";
 import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "./energy-errors.js";
 import { auditBase, type EnergyConfirmPayload, whoName } from "./energy-payload.js";
 import { auditSpend, recordSpendOnce } from "./record.js";
+import { autoWatch } from "../watch/index.js";
 import { withResend } from "./resend.js";
 
 /**
@@ -45,6 +46,7 @@ export async function confirmOrchestrator(ctx: ActionContext, p: EnergyConfirmPa
     await trackOrchestrator(deps, { idempotencyKey, conversation, context });
     await recordSpendOnce(deps, ctx.record.confirmationId, actor, p.quoteTrx);
     await forgetBalance(deps);
+    await autoWatch(deps, conversation, p.address, actor);
   } catch (error) {
     deps.logger.error(
       { err: error, idempotencyKey },
