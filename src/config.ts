@@ -98,8 +98,9 @@ const whsecList = rule(
   "must be a comma list of secrets that each start with whsec_",
   list(matching(/^whsec_[\x21-\x2b\x2d-\x7e]+$/)),
 );
-const bool = rule("must be true or false", (raw) =>
-  ({ true: true, false: false })[raw.toLowerCase() as "true" | "false"],
+const bool = rule(
+  "must be true or false",
+  (raw) => ({ true: true, false: false })[raw.toLowerCase() as "true" | "false"],
 );
 const trx = rule("must be a positive amount of TRX with at most 6 decimals, such as 500 or 12.5", trxAmount);
 

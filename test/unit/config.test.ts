@@ -37,6 +37,7 @@ describe("loadConfig", () => {
       hostCallbackToken: undefined,
       limits: { maxOrderTrx: undefined, dailyLimitTrx: undefined },
       logLevel: "info",
+      watch: { intervalMs: 60_000, autoWatch: true, hostAutostop: false, scoreDelta: 1 },
     });
   });
 
@@ -281,6 +282,34 @@ describe("loadConfig", () => {
     for (const bad of ["0", "0.0", "-5", "1e3", "12.3456789", "1,5", ".5", "abc"]) {
       expect(refusal({ OPS_MAX_ORDER_TRX: bad })).toBe(
         "OPS_MAX_ORDER_TRX: must be a positive amount of TRX with at most 6 decimals, such as 500 or 12.5",
+      );
+    }
+  });
+
+  it("reads the watchlist settings and refuses bad values with the variable and the rule", () => {
+    expect(
+      loadConfig({
+        OPS_WATCH_INTERVAL_S: "5",
+        OPS_AUTO_WATCH: "false",
+        OPS_HOST_AUTOSTOP: "TRUE",
+        OPS_WATCH_BUDGET_TRX: "50",
+        OPS_WATCH_SCORE_DELTA: "0.5",
+      }).watch,
+    ).toEqual({ intervalMs: 5_000, autoWatch: false, hostAutostop: true, budgetTrx: "50", scoreDelta: 0.5 });
+    for (const bad of ["4", "0", "-60", "1.5", "60s"]) {
+      expect(refusal({ OPS_WATCH_INTERVAL_S: bad })).toBe(
+        "OPS_WATCH_INTERVAL_S: must be a whole number of seconds, at least 5",
+      );
+    }
+    for (const variable of ["OPS_AUTO_WATCH", "OPS_HOST_AUTOSTOP"]) {
+      expect(refusal({ [variable]: "yes" })).toBe(`${variable}: must be true or false`);
+    }
+    expect(refusal({ OPS_WATCH_BUDGET_TRX: "0" })).toBe(
+      "OPS_WATCH_BUDGET_TRX: must be a positive amount of TRX with at most 6 decimals, such as 500 or 12.5",
+    );
+    for (const bad of ["0", "-1", "abc", "1e2"]) {
+      expect(refusal({ OPS_WATCH_SCORE_DELTA: bad })).toBe(
+        "OPS_WATCH_SCORE_DELTA: must be a positive number such as 1 or 0.5",
       );
     }
   });

@@ -2,6 +2,7 @@ import { cancelActionHandler } from "../actions.js";
 import type { ActionHandler, CommandDefinition } from "../command.js";
 import { energyConfirmAction } from "../spend/confirm-energy.js";
 import { hostConfirmAction } from "../spend/confirm-host.js";
+import { hostStopAction, watchCommand } from "../watch/index.js";
 import { auditCommand } from "./audit.js";
 import { balanceCommand } from "./balance.js";
 import { complianceCommand } from "./compliance.js";
@@ -12,7 +13,6 @@ import { pricesCommand } from "./prices.js";
 import { screenCommand, screenNetworkAction } from "./screen.js";
 import { setupCommand } from "./setup.js";
 import { statementCommand } from "./statement.js";
-import { hostStopAction, watchCommand } from "../watch/index.js";
 
 /** Every verb of the chat grammar, in the order help lists them. Add a verb: one file, one line here. */
 export const commands: CommandDefinition[] = [

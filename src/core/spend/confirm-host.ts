@@ -8,10 +8,10 @@ import { outcomeLine } from "../render/energy.js";
 import { renderHostStarted } from "../render/host.js";
 import type { Reply } from "../reply.js";
 import { checkSpend } from "../spend-guard.js";
+import { autoWatch } from "../watch/index.js";
 import { forgetBalance } from "./balance-cache.js";
 import { whoName } from "./energy-payload.js";
 import { hostFailureLine } from "./host-errors.js";
-import { autoWatch } from "../watch/index.js";
 import { auditSpend, recordSpendOnce } from "./record.js";
 
 /** The Start button of a Host Mode quote. */

@@ -5,11 +5,11 @@ import { actorKey } from "../invocation.js";
 import { outcomeLine, renderOrchestratorAccepted } from "../render/energy.js";
 import type { Reply } from "../reply.js";
 import { trackOrchestrator } from "../tracking/orchestrator.js";
+import { autoWatch } from "../watch/index.js";
 import { forgetBalance } from "./balance-cache.js";
 import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "./energy-errors.js";
 import { auditBase, type EnergyConfirmPayload, whoName } from "./energy-payload.js";
 import { auditSpend, recordSpendOnce } from "./record.js";
-import { autoWatch } from "../watch/index.js";
 import { withResend } from "./resend.js";
 
 /**

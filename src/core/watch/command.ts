@@ -16,12 +16,12 @@ import {
   readState,
   readVerdict,
   readVerdicts,
+  readWatch,
   saveVerdict,
   saveWatch,
   syncScreen,
   type VerdictRecord,
   type WatchEntry,
-  readWatch,
 } from "./state.js";
 
 /**
@@ -33,7 +33,7 @@ export const watchCommand: CommandDefinition = {
   subverbs: ["add", "remove", "list"],
   role: "viewer",
   summary: "watch addresses here: re-checked when the deny list changes, a change is posted once",
-  usage: "watch add <address> [label…] [screen daily|weekly] | watch remove <address> | watch list [page]",
+  usage: "watch add <address> [label…] [screen daily|weekly], remove <address>, list [page]",
   example: "watch add TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t hot wallet",
   async run(ctx) {
     const parsed = parseWatchArgs(ctx.subverb, ctx.args);
@@ -101,7 +101,10 @@ export async function baseline(deps: CoreDeps, address: string): Promise<Verdict
     return record;
   } catch (error) {
     if (!isServiceError(error)) throw error;
-    deps.logger.warn({ err: error, address }, "watch: first deny-list lookup failed; the next re-check sets it");
+    deps.logger.warn(
+      { err: error, address },
+      "watch: first deny-list lookup failed; the next re-check sets it",
+    );
     return undefined;
   }
 }

@@ -40,7 +40,10 @@ export async function autoWatch(
  * For a Confirm of a quote made earlier: the refusal line when a deny-list re-check has since
  * found the address blocked for delegation, else undefined. Reads the stored verdict only (no call).
  */
-export async function watchDenyLine(deps: Pick<CoreDeps, "store" | "logger">, address: string): Promise<string | undefined> {
+export async function watchDenyLine(
+  deps: Pick<CoreDeps, "store" | "logger">,
+  address: string,
+): Promise<string | undefined> {
   try {
     const verdict = await readVerdict(deps.store, address);
     if (!verdict?.blocked) return undefined;

@@ -34,7 +34,12 @@ export const isInHostMode = async (deps: Pick<CoreDeps, "store">, address: strin
   (await deps.store.setMembers(ACTIVE_HOSTS_KEY)).includes(address);
 
 /** Runs `host stop <address>` as `actor` in `conversation`: the command's path, audit included. */
-export function stopHost(deps: CoreDeps, actor: Actor, conversation: ConversationRef, address: string): Promise<Reply> {
+export function stopHost(
+  deps: CoreDeps,
+  actor: Actor,
+  conversation: ConversationRef,
+  address: string,
+): Promise<Reply> {
   return hostCommand.run({
     invocation: { kind: "command", actor, conversation, text: `host stop ${address}` },
     subverb: "stop",

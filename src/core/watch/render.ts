@@ -21,7 +21,9 @@ const named = (address: string, label?: string): string =>
   label ? `${label} (${shortAddress(address)})` : address;
 
 /** `usdt_frozen`, or `aml_risk (BLOCK, OFAC_SDN: OFAC SDN list)`. */
-export function verdictText(v: Pick<VerdictRecord, "category" | "severity" | "reason_code" | "label">): string {
+export function verdictText(
+  v: Pick<VerdictRecord, "category" | "severity" | "reason_code" | "label">,
+): string {
   const detail = [v.severity, v.reason_code].filter(Boolean).join(", ");
   const extra = [detail, v.label].filter(Boolean).join(": ");
   return extra ? `${v.category} (${extra})` : v.category;
@@ -72,7 +74,10 @@ export function renderList(view: ListView): Reply {
   const blocks: Block[] = [header(title)];
   for (const entry of shown) blocks.push(text(...entryLine(entry, view)));
   const notes: string[] = [];
-  if (pages > 1) notes.push(`Page ${page} of ${pages}; watch list ${page < pages ? page + 1 : 1} for ${page < pages ? "the next" : "the first"}.`);
+  if (pages > 1)
+    notes.push(
+      `Page ${page} of ${pages}; watch list ${page < pages ? page + 1 : 1} for ${page < pages ? "the next" : "the first"}.`,
+    );
   if (view.budgetLine) notes.push(`Re-screening budget: ${view.budgetLine}.`);
   if (notes.length > 0) blocks.push(context(notes.join(" ")));
   return publicReply(title, blocks);
@@ -92,7 +97,9 @@ function entryLine(entry: WatchEntry, view: ListView) {
   ];
   const screen = view.screens.get(entry.address);
   if (entry.screen) {
-    parts.push(`; re-screened ${entry.screen}${screen ? `, last score ${screen.score ?? "none"} (${screen.level})` : ""}`);
+    parts.push(
+      `; re-screened ${entry.screen}${screen ? `, last score ${screen.score ?? "none"} (${screen.level})` : ""}`,
+    );
   }
   return parts;
 }
@@ -123,7 +130,8 @@ export function renderChange(view: ChangeView): Reply {
     ),
   ];
   if (view.hostLine) blocks.push(text(view.hostLine));
-  if (view.stopToken) blocks.push(buttons({ label: STOP_HOST_LABEL, token: view.stopToken, style: "danger" }));
+  if (view.stopToken)
+    blocks.push(buttons({ label: STOP_HOST_LABEL, token: view.stopToken, style: "danger" }));
   return publicReply(summary, blocks);
 }
 
@@ -138,7 +146,8 @@ export interface RescreenView {
 export function renderRescreen(view: RescreenView): Reply {
   const who = named(view.address, view.label);
   const summary = `Watchlist re-screen: ${who} risk changed (${view.reasons.join("; ")})`;
-  const score = (r: ScreenResult) => `${r.score ?? "none"}/${r.scaleMax} ${r.level}${r.sanctioned ? ", sanctioned" : ""}`;
+  const score = (r: ScreenResult) =>
+    `${r.score ?? "none"}/${r.scaleMax} ${r.level}${r.sanctioned ? ", sanctioned" : ""}`;
   return publicReply(summary, [
     text(bold(summary)),
     fields(

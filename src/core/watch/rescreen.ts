@@ -73,7 +73,8 @@ async function tellBudgetUsed(
 ): Promise<void> {
   if (!(await claimBudgetNotice(deps.store, deps.now()))) return;
   deps.logger.warn({ usedTrx, budgetTrx }, "watch: re-screening budget used up; paused until next month");
-  for (const conversation of alerts) await deps.notifier.post(conversation, renderBudgetUsed(usedTrx, budgetTrx));
+  for (const conversation of alerts)
+    await deps.notifier.post(conversation, renderBudgetUsed(usedTrx, budgetTrx));
 }
 
 async function rescreenOne(
@@ -105,17 +106,32 @@ async function rescreenOne(
   };
   if (order.order.status === "completed") {
     const after = resultOf(order, deps.now());
-    const reasons = schedule.last ? alertReasons(schedule.last, after, watchSettingsOf(deps.settings).scoreDelta) : [];
+    const reasons = schedule.last
+      ? alertReasons(schedule.last, after, watchSettingsOf(deps.settings).scoreDelta)
+      : [];
     if (reasons.length > 0 && schedule.last) {
       for (const conversation of watchers) {
         const entry = await readWatch(deps.store, conversation, address);
-        const reply = renderRescreen({ address, ...(entry?.label && { label: entry.label }), before: schedule.last, after, reasons });
-        await deps.notifier.post(conversation, reply, `watch-screen:${order.order.client_order_id}:${conversationKey(conversation)}`);
+        const reply = renderRescreen({
+          address,
+          ...(entry?.label && { label: entry.label }),
+          before: schedule.last,
+          after,
+          reasons,
+        });
+        await deps.notifier.post(
+          conversation,
+          reply,
+          `watch-screen:${order.order.client_order_id}:${conversationKey(conversation)}`,
+        );
       }
     }
     next.last = after;
   } else if (order.order.status !== "skipped") {
-    deps.logger.warn({ address, status: order.order.status }, "watch: a re-screen did not complete; next one as scheduled");
+    deps.logger.warn(
+      { address, status: order.order.status },
+      "watch: a re-screen did not complete; next one as scheduled",
+    );
   }
   await saveScreen(deps.store, address, next);
 }

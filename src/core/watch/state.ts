@@ -73,7 +73,10 @@ export interface WatchState {
 }
 
 /** Watches belong to the conversation, whatever thread the command came from. */
-export const watchConversation = (c: ConversationRef): ConversationRef => ({ platform: c.platform, id: c.id });
+export const watchConversation = (c: ConversationRef): ConversationRef => ({
+  platform: c.platform,
+  id: c.id,
+});
 
 function conversationOf(key: string): ConversationRef | undefined {
   const at = key.indexOf(":");
@@ -96,10 +99,16 @@ export async function readWatch(
   conversation: ConversationRef,
   address: string,
 ): Promise<WatchEntry | undefined> {
-  return parse<WatchEntry>(await store.hashGet(CONV_KEY(conversationKey(watchConversation(conversation))), address));
+  return parse<WatchEntry>(
+    await store.hashGet(CONV_KEY(conversationKey(watchConversation(conversation))), address),
+  );
 }
 
-export async function saveWatch(store: Store, conversation: ConversationRef, entry: WatchEntry): Promise<void> {
+export async function saveWatch(
+  store: Store,
+  conversation: ConversationRef,
+  entry: WatchEntry,
+): Promise<void> {
   const key = conversationKey(watchConversation(conversation));
   await store.hashSet(CONV_KEY(key), entry.address, JSON.stringify(entry));
   await store.setAdd(BY_KEY(entry.address), key);
@@ -107,7 +116,11 @@ export async function saveWatch(store: Store, conversation: ConversationRef, ent
 }
 
 /** Removes one conversation's watch; the address leaves the re-checks when nobody watches it. */
-export async function deleteWatch(store: Store, conversation: ConversationRef, address: string): Promise<boolean> {
+export async function deleteWatch(
+  store: Store,
+  conversation: ConversationRef,
+  address: string,
+): Promise<boolean> {
   const key = conversationKey(watchConversation(conversation));
   const existed = (await store.hashGet(CONV_KEY(key), address)) !== null;
   if (!existed) return false;
@@ -130,7 +143,9 @@ export const watchedAddresses = (store: Store): Promise<string[]> => store.setMe
 
 export async function watchersOf(store: Store, address: string): Promise<ConversationRef[]> {
   const keys = await store.setMembers(BY_KEY(address));
-  return keys.flatMap((key) => conversationOf(key) ?? []).sort((a, b) => conversationKey(a).localeCompare(conversationKey(b)));
+  return keys
+    .flatMap((key) => conversationOf(key) ?? [])
+    .sort((a, b) => conversationKey(a).localeCompare(conversationKey(b)));
 }
 
 /** The screening period the watchers of an address ask for (the shortest), if any. */
@@ -185,7 +200,8 @@ export async function readScreen(store: Store, address: string): Promise<ScreenS
 export const saveScreen = (store: Store, address: string, schedule: ScreenSchedule): Promise<void> =>
   store.hashSet(SCREEN_KEY, address, JSON.stringify(schedule));
 
-export const deleteScreen = (store: Store, address: string): Promise<void> => store.hashDel(SCREEN_KEY, address);
+export const deleteScreen = (store: Store, address: string): Promise<void> =>
+  store.hashDel(SCREEN_KEY, address);
 
 /**
  * Where in its period an address is first re-screened: a stable point derived from the address,

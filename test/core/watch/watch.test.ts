@@ -5,7 +5,13 @@ import type { Reply } from "../../../src/core/reply.js";
 import { watchTick } from "../../../src/core/watch/index.js";
 import { DEFAULT_WATCH_SETTINGS, type WatchSettings } from "../../../src/core/watch/settings.js";
 import { channel, operator, replyButtons, replyText, viewer } from "../../support/core-harness.js";
-import { freshAddress, quote, type SpendHarness, tokenOf, useSpendHarness } from "../../support/spend-harness.js";
+import {
+  freshAddress,
+  quote,
+  type SpendHarness,
+  tokenOf,
+  useSpendHarness,
+} from "../../support/spend-harness.js";
 
 /**
  * Watchlists over the real core: the sandbox over HTTP (its deny list changed at run time), the
@@ -35,7 +41,9 @@ describe("watch add / list / remove", () => {
     expect(added).toContain("Deny list now: clean");
     const listed = replyText(await h.run(viewer, "watch list"));
     expect(listed).toContain("Watched here: 1 address");
-    expect(listed).toMatch(new RegExp(`${address} hot wallet — clean; by slack:U0OPER since .*; last check `));
+    expect(listed).toMatch(
+      new RegExp(`${address} hot wallet — clean; by slack:U0OPER since .*; last check `),
+    );
     expect(replyText(await h.run(operator, `watch remove ${address}`))).toContain(
       `Stopped watching hot wallet`,
     );
@@ -57,7 +65,9 @@ describe("watch add / list / remove", () => {
   it("lets a viewer list but not add or remove", async () => {
     const h = await setup();
     const address = freshAddress("watch");
-    expect(replyText(await h.run(viewer, `watch add ${address}`))).toMatch(/watch add needs the operator role/);
+    expect(replyText(await h.run(viewer, `watch add ${address}`))).toMatch(
+      /watch add needs the operator role/,
+    );
     expect(await h.store.setMembers("watch:all")).toEqual([]);
   });
 
@@ -114,7 +124,11 @@ describe("deny-list watch", () => {
     h.sandbox.screening.setCategory(address, "usdt_frozen");
     await watchTick(h.deps, ALERTS);
     // As if the process died after the alert was queued, before the verdict and revision were stored.
-    await h.store.hashSet("watch:verdict", address, JSON.stringify({ category: "clean", blocked: false, since: 0, seq: 0 }));
+    await h.store.hashSet(
+      "watch:verdict",
+      address,
+      JSON.stringify({ category: "clean", blocked: false, since: 0, seq: 0 }),
+    );
     await h.store.del("watch:state");
     await watchTick(h.deps, ALERTS);
     await h.settle();
@@ -171,7 +185,11 @@ describe("Host Mode guard", () => {
     expect(stopped).toContain(`Host Mode stopped for ${address}`);
     expect(h.sandbox.calls("host.stop")).toHaveLength(1);
     expect(await h.store.setMembers(ACTIVE_HOSTS_KEY)).not.toContain(address);
-    expect((await readAudit(h.store, 1))[0]).toMatchObject({ verb: "host stop", result: "ok", actor: "slack:U0OPER" });
+    expect((await readAudit(h.store, 1))[0]).toMatchObject({
+      verb: "host stop",
+      result: "ok",
+      actor: "slack:U0OPER",
+    });
   });
 
   it("with OPS_HOST_AUTOSTOP stops it itself, says so and audits it, once", async () => {
@@ -224,7 +242,9 @@ describe("AML re-screening", () => {
     expect(rise).toHaveLength(1);
     expect(rise[0]).toContain("level low → medium; score 1.00 → 6.50");
     expect(rise[0]).toContain("Score and level: 1.00/10 low → 6.50/10 medium");
-    expect(replyText(await h.run(viewer, "watch list"))).toMatch(/Re-screening budget: [\d.]+ of 8 TRX used this month/);
+    expect(replyText(await h.run(viewer, "watch list"))).toMatch(
+      /Re-screening budget: [\d.]+ of 8 TRX used this month/,
+    );
     expect((await readAudit(h.store, 5)).filter((e) => e.verb === "watch rescreen")).toHaveLength(2);
 
     nextDay();

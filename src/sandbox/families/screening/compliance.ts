@@ -143,7 +143,11 @@ export function createCompliance(ctx: SandboxContext, options: { seed: boolean }
      * Tests: moves an address into one set and out of every other (`clean`: out of all), as one
      * deny-list update with one new revision.
      */
-    setCategory(address: string, category: ComplianceCategory | "clean", listing?: Partial<AmlListing>): void {
+    setCategory(
+      address: string,
+      category: ComplianceCategory | "clean",
+      listing?: Partial<AmlListing>,
+    ): void {
       for (const set of sets.values()) set.delete(address);
       if (category !== "clean") {
         const meta = category === "aml_risk" ? { ...DEFAULT_LISTING, ...listing } : undefined;
