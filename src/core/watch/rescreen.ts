@@ -20,13 +20,14 @@ import {
 } from "./state.js";
 
 /**
- * Opt-in AML re-screens of watched addresses (billed). At most RESCREENS_PER_TICK per tick of the
- * poller, through the same client, limiter and screening v2 path as `screen`: at the default
- * interval that is one call a minute against the shared 150/min, so an interactive `screen` always
- * finds room. Each address's first re-screen falls at a point of its period derived from the
- * address (see `spreadOffsetMs`), so many watches spread over the period.
+ * Opt-in AML re-screens of watched addresses (billed), through the same client, limiter and
+ * screening v2 path as `screen`. At most RESCREENS_PER_TICK per tick of the poller, one after the
+ * other: at the default interval that is 3 calls a minute against the shared 150/min, so an
+ * interactive `screen` always finds room. The oldest due go first and each is next due one period
+ * after it ran, so many watches added at once spread themselves over the period at that pace
+ * (3 × 1440 ticks a day at the default interval).
  */
-export const RESCREENS_PER_TICK = 1;
+export const RESCREENS_PER_TICK = 3;
 const NETWORK = "trx";
 const RECORDED_TTL_MS = 60 * 24 * 3_600_000;
 const RETRY_MS = 3_600_000;

@@ -203,18 +203,6 @@ export const saveScreen = (store: Store, address: string, schedule: ScreenSchedu
 export const deleteScreen = (store: Store, address: string): Promise<void> =>
   store.hashDel(SCREEN_KEY, address);
 
-/**
- * Where in its period an address is first re-screened: a stable point derived from the address,
- * so many addresses added at once spread over the period instead of all falling due together.
- */
-export function spreadOffsetMs(address: string, periodMs: number): number {
-  let hash = 2_166_136_261;
-  for (let i = 0; i < address.length; i += 1) {
-    hash = Math.imul(hash ^ address.charCodeAt(i), 16_777_619) >>> 0;
-  }
-  return hash % periodMs;
-}
-
 /** Keeps the screening schedule in line with what the watchers ask for (none: no re-screens). */
 export async function syncScreen(store: Store, address: string, now: number): Promise<void> {
   const wanted = await wantedScreen(store, address);
@@ -225,6 +213,7 @@ export async function syncScreen(store: Store, address: string, now: number): Pr
   }
   if (current?.period === wanted) return;
   const periodMs = SCREEN_PERIOD_MS[wanted];
-  const nextAt = current ? Math.min(current.nextAt, now + periodMs) : now + spreadOffsetMs(address, periodMs);
+  // A new schedule is due at once: its first result is the baseline later ones are compared with.
+  const nextAt = current ? Math.min(current.nextAt, now + periodMs) : now;
   await saveScreen(store, address, { period: wanted, nextAt, ...(current?.last && { last: current.last }) });
 }
