@@ -47,6 +47,8 @@ async function world(env: Record<string, string> = {}): Promise<{ world: World; 
 describe("watch on Slack and Telegram", () => {
   it("adds, lists and removes; refuses bad input; posts a change once and no change never", async () => {
     const { world: w, bot } = await world();
+    const published = w.telegram?.calls("setMyCommands")[0]?.params as { commands?: { command: string }[] };
+    expect(published.commands?.map((c) => c.command)).toContain("watch");
     const slackAddress = fresh("slack");
     const tgAddress = fresh("tg");
 

@@ -215,6 +215,22 @@ describe("Host Mode guard", () => {
 });
 
 describe("AML re-screening", () => {
+  it("is refused without a budget, and stops with the watch's removal", async () => {
+    const off = await setup();
+    const address = freshAddress("screen");
+    expect(replyText(await off.run(operator, `watch add ${address} screen weekly`))).toContain(
+      "AML re-screening is off: OPS_WATCH_BUDGET_TRX is not set",
+    );
+    expect(await off.store.setMembers("watch:all")).toEqual([]);
+
+    const h = await setup({ budgetTrx: "100" });
+    await h.run(operator, `watch add ${address} screen weekly`);
+    await h.run(operator, `watch remove ${address}`);
+    h.clock.advance(8 * 24 * 3_600_000);
+    await watchTick(h.deps, ALERTS);
+    expect(h.sandbox.calls("screening.create")).toEqual([]);
+  });
+
   it("re-screens when due, alerts on a score rise, and pauses with one notice when the budget is used", async () => {
     // Two re-screens at the sandbox's price fit; the third does not.
     const h = await setup({ budgetTrx: "8" });
