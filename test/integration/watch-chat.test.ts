@@ -67,10 +67,13 @@ describe("watch on Slack and Telegram", () => {
 
     await bot.say(`/watch add ${tgAddress} vendor`);
     await eventually(() => tgTexts(w, /Watching vendor/).length > 0, "the Telegram add reply");
+    await bot.say(`/watch add ${brokenChecksum(fresh("bad"))} typo`);
+    await eventually(() => tgTexts(w, /checksum failed/).length > 0, "the Telegram refusal");
     await bot.say("/watch list");
     const tgList = await eventually(() => tgTexts(w, /Watched here/)[0], "the Telegram list");
     expect(tgList.text).toContain(tgAddress);
     expect(tgList.text).not.toContain(slackAddress);
+    expect(tgList.text).not.toContain("typo");
 
     // Everyone may list: a user named in no role list.
     await bot.command("/watch list", { user: { id: "U0NOBODY", name: "nobody" } });
