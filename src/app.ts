@@ -148,6 +148,7 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
       : config.roles.admins,
     operators: config.roles.operators,
     explorerTxUrl: EXPLORER_TX_URL,
+    watch: config.watch,
   };
 }
 

@@ -67,6 +67,14 @@ export interface Config {
   /** Money controls: two-person approval, balance runway alerts, the daily digest. */
   money: MoneyConfig;
   logLevel: LevelWithSilent;
+  /** Watchlists: OPS_WATCH_INTERVAL_S, OPS_AUTO_WATCH, OPS_HOST_AUTOSTOP, OPS_WATCH_BUDGET_TRX, OPS_WATCH_SCORE_DELTA. */
+  watch: {
+    intervalMs: number;
+    autoWatch: boolean;
+    hostAutostop: boolean;
+    budgetTrx?: string;
+    scoreDelta: number;
+  };
 }
 
 export interface MoneyConfig {
@@ -116,6 +124,10 @@ const principals = rule("must be a comma list of slack:<user id> or telegram:<us
 const whsecList = rule(
   "must be a comma list of secrets that each start with whsec_",
   list(matching(/^whsec_[\x21-\x2b\x2d-\x7e]+$/)),
+);
+const bool = rule(
+  "must be true or false",
+  (raw) => ({ true: true, false: false })[raw.toLowerCase() as "true" | "false"],
 );
 const trx = rule("must be a positive amount of TRX with at most 6 decimals, such as 500 or 12.5", trxAmount);
 
@@ -174,6 +186,16 @@ const envSchema = z.object({
   ),
   OPS_RUNWAY_INTERVAL_MIN: rule("must be a whole number of minutes from 1 to 1440", wholeFrom(1, 1440)),
   OPS_DIGEST_AT: rule("must be a UTC time HH:MM from 00:00 to 23:59, such as 08:30", utcClock),
+  OPS_WATCH_INTERVAL_S: rule("must be a whole number of seconds, at least 5", (raw) => {
+    const n = integer(raw);
+    return n !== undefined && n >= 5 ? n : undefined;
+  }),
+  OPS_AUTO_WATCH: bool,
+  OPS_HOST_AUTOSTOP: bool,
+  OPS_WATCH_BUDGET_TRX: trx,
+  OPS_WATCH_SCORE_DELTA: rule("must be a positive number such as 1 or 0.5", (raw) =>
+    /^\d{1,4}(\.\d{1,4})?$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined,
+  ),
   LOG_LEVEL: rule(`must be one of ${LOG_LEVELS.join(", ")}`, (raw) =>
     LOG_LEVELS.find((level) => level === raw.toLowerCase()),
   ),
@@ -261,6 +283,13 @@ function toConfig(env: Env): Config {
       digestAtMin: env.OPS_DIGEST_AT,
     },
     logLevel: env.LOG_LEVEL ?? "info",
+    watch: {
+      intervalMs: (env.OPS_WATCH_INTERVAL_S ?? 60) * 1000,
+      autoWatch: env.OPS_AUTO_WATCH ?? true,
+      hostAutostop: env.OPS_HOST_AUTOSTOP ?? false,
+      ...(env.OPS_WATCH_BUDGET_TRX && { budgetTrx: env.OPS_WATCH_BUDGET_TRX }),
+      scoreDelta: env.OPS_WATCH_SCORE_DELTA ?? 1,
+    },
   };
 }
 

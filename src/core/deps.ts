@@ -4,6 +4,7 @@ import type { Store } from "../store/store.js";
 import type { Logger } from "./logger.js";
 import type { CoreObserver } from "./observer.js";
 import type { JobScheduler, Notifier } from "./ports.js";
+import type { WatchSettings } from "./watch/settings.js";
 
 /** The settings the core reads; `src/config.ts` builds them from the environment. */
 export interface CoreSettings {
@@ -25,6 +26,8 @@ export interface CoreSettings {
   operators: string[];
   /** Prefix of a transaction link, e.g. `https://tronscan.org/#/transaction/`. */
   explorerTxUrl: string;
+  /** Watchlists (OPS_WATCH_*); unset: the defaults of CONTRACT.md. */
+  watch?: WatchSettings;
 }
 
 /** Everything a command may use. Ports only: no platform SDK, no Redis or HTTP client. */

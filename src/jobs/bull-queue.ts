@@ -100,6 +100,14 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
       );
     },
 
+    async repeat(queue, schedulerId, everyMs, name, data) {
+      await queueFor(queue).upsertJobScheduler(
+        encodeJobId(schedulerId),
+        { every: Math.max(1, Math.round(everyMs)) },
+        { name, data, opts: { removeOnComplete: true, removeOnFail: REMOVE_ON_FAIL } },
+      );
+    },
+
     async close() {
       await Promise.all([...workers].map((w) => w.close()));
       await Promise.all([...queues.values()].map((q) => q.close()));

@@ -116,7 +116,9 @@ export function createMemoryQueues(): JobQueue {
     if (state.failed.size > KEEP_FAILED) state.failed.delete(state.failed.values().next().value!);
   }
 
-  return {
+  const repeaters = new Map<string, NodeJS.Timeout>();
+
+  const queues: JobQueue = {
     async add(queue, name, data, opts: AddOptions = {}) {
       if (closed) throw new Error("job queue is closed");
       const state = stateOf(queue);
@@ -169,8 +171,20 @@ export function createMemoryQueues(): JobQueue {
       return slot - now;
     },
 
+    async repeat(queue, schedulerId, everyMs, name, data) {
+      if (closed) throw new Error("job queue is closed");
+      const key = `${queue}\u0000${schedulerId}`;
+      clearInterval(repeaters.get(key));
+      // The schedule's id is the job's id: a run still going when the next is due is not doubled.
+      const fire = () => void queues.add(queue, name, data, { jobId: schedulerId }).catch(() => {});
+      repeaters.set(key, setInterval(fire, Math.max(1, everyMs)));
+      fire();
+    },
+
     async close() {
       closed = true;
+      for (const timer of repeaters.values()) clearInterval(timer);
+      repeaters.clear();
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       const runners = [...states.values()].flatMap((s) => s.runners);
@@ -178,6 +192,7 @@ export function createMemoryQueues(): JobQueue {
       await Promise.all(runners.flatMap((r) => [...r.inFlight]));
     },
   };
+  return queues;
 }
 
 function countsOf(state: QueueState): JobCounts {

@@ -63,6 +63,11 @@ export interface JobQueue {
    * conversation without parking a worker.
    */
   pace(key: string, gapMs: number): Promise<number>;
+  /**
+   * Adds a job named `name` to `queue` every `everyMs`: one schedule for all instances (BullMQ's
+   * job scheduler); calling it again with the same `schedulerId` updates it, never doubles it.
+   */
+  repeat(queue: string, schedulerId: string, everyMs: number, name: string, data: unknown): Promise<void>;
   /** Closes every worker (waiting for jobs in flight), then the queues and their connections. */
   close(): Promise<void>;
 }

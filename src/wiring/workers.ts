@@ -12,6 +12,7 @@ import { alertConversations, startWebhooks } from "../webhooks/index.js";
 import { CONSOLE_CONVERSATION, consoleEnabled } from "./chat.js";
 import { startMoneyJobs } from "./money-jobs.js";
 import type { Shutdown } from "./shutdown.js";
+import { startWatchPoller } from "./watch-jobs.js";
 
 /**
  * The job workers (tracked polls, chat notifications, stored webhooks) and the inbound routes of
@@ -49,5 +50,7 @@ export async function startWorkers(options: WorkerOptions): Promise<HttpRoute[]>
     observe: observe.ingest,
   });
   shutdown.add("workers", "webhook deliveries", () => webhooks.worker.close());
+  const watch = await startWatchPoller({ deps, queues, alerts });
+  shutdown.add("workers", "watchlists", () => watch.close());
   return webhooks.routes;
 }

@@ -28,6 +28,9 @@
  *     HTTP server's RSS.
  *  6. start-up: from spawning `node dist/src/main.js` (Slack + Telegram + Redis) to the first 200
  *     from /healthz, 3 runs. Baseline: a bare Node HTTP server's spawn → 200.
+ *  7. watchlists: the built bot with 10 000 watched addresses; a deny-list revision change moves
+ *     100 of them into usdt_frozen: time to the last alert, batch calls, 429s, and RSS with the
+ *     watches against the same bot idle. Baseline: the 10 batch calls by the client alone.
  *
  * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--no-build]
  * stdout: the table, notes, then one JSON object on the last line (also written to <json file>).
@@ -40,6 +43,7 @@ import { notifyLatencyFigure } from "./figures/notify-latency.js";
 import { screeningsFigure } from "./figures/screenings.js";
 import { slashAckFigure } from "./figures/slash-ack.js";
 import { startupFigure } from "./figures/startup.js";
+import { watchlistsFigure } from "./figures/watchlists.js";
 import { ensureBuilt } from "./support/build.js";
 import { installCleanupHooks, runCleanups } from "./support/cleanup.js";
 import { type FigureResult, renderNotes, renderTable, summary, writeJson } from "./support/report.js";
@@ -99,6 +103,7 @@ function figures(args: Args, build: { note: string }): Figure[] {
       run: (w) => withSandbox("fig3", (url) => notifyLatencyFigure(w, url)),
     },
     { id: "4", title: "pending screenings", run: (w) => screeningsFigure(w, args.screenings) },
+    { id: "7", title: "watchlists", run: (w) => watchlistsFigure(w) },
   ];
   return all.filter((f) => !args.only || args.only.has(f.id));
 }
@@ -114,7 +119,7 @@ async function main(): Promise<number> {
   const started = performance.now();
   const results: FigureResult[] = [];
   try {
-    const needsBuild = !args.only || args.only.has("5") || args.only.has("6");
+    const needsBuild = !args.only || args.only.has("5") || args.only.has("6") || args.only.has("7");
     const build = needsBuild ? ensureBuilt(REPO, args.build) : { note: "not needed" };
     const world = await startWorld(REPO);
     process.stderr.write(`bench: logs in ${world.logDir}\n`);
@@ -126,7 +131,7 @@ async function main(): Promise<number> {
         `bench: figure ${figure.id} done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
       );
     }
-    const order = ["1", "2", "3", "4", "5", "6"];
+    const order = ["1", "2", "3", "4", "5", "6", "7"];
     results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
     const out = summary(results, {
       durationS: Math.round((performance.now() - started) / 100) / 10,

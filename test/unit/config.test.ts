@@ -45,6 +45,7 @@ describe("loadConfig", () => {
         digestAtMin: undefined,
       },
       logLevel: "info",
+      watch: { intervalMs: 60_000, autoWatch: true, hostAutostop: false, scoreDelta: 1 },
     });
   });
 
@@ -345,6 +346,34 @@ describe("loadConfig", () => {
     ])("refuses %s=%s with one line naming the rule", (variable, value, rule) => {
       expect(refusal({ [variable]: value })).toBe(`${variable}: ${rule}`);
     });
+  });
+
+  it("reads the watchlist settings and refuses bad values with the variable and the rule", () => {
+    expect(
+      loadConfig({
+        OPS_WATCH_INTERVAL_S: "5",
+        OPS_AUTO_WATCH: "false",
+        OPS_HOST_AUTOSTOP: "TRUE",
+        OPS_WATCH_BUDGET_TRX: "50",
+        OPS_WATCH_SCORE_DELTA: "0.5",
+      }).watch,
+    ).toEqual({ intervalMs: 5_000, autoWatch: false, hostAutostop: true, budgetTrx: "50", scoreDelta: 0.5 });
+    for (const bad of ["4", "0", "-60", "1.5", "60s"]) {
+      expect(refusal({ OPS_WATCH_INTERVAL_S: bad })).toBe(
+        "OPS_WATCH_INTERVAL_S: must be a whole number of seconds, at least 5",
+      );
+    }
+    for (const variable of ["OPS_AUTO_WATCH", "OPS_HOST_AUTOSTOP"]) {
+      expect(refusal({ [variable]: "yes" })).toBe(`${variable}: must be true or false`);
+    }
+    expect(refusal({ OPS_WATCH_BUDGET_TRX: "0" })).toBe(
+      "OPS_WATCH_BUDGET_TRX: must be a positive amount of TRX with at most 6 decimals, such as 500 or 12.5",
+    );
+    for (const bad of ["0", "-1", "abc", "1e2"]) {
+      expect(refusal({ OPS_WATCH_SCORE_DELTA: bad })).toBe(
+        "OPS_WATCH_SCORE_DELTA: must be a positive number such as 1 or 0.5",
+      );
+    }
   });
 
   it("reads LOG_LEVEL as one of pino's levels", () => {

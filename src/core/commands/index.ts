@@ -4,6 +4,7 @@ import type { ActionHandler, CommandDefinition } from "../command.js";
 import { digestCommand } from "../digest/command.js";
 import { energyConfirmAction } from "../spend/confirm-energy.js";
 import { hostConfirmAction } from "../spend/confirm-host.js";
+import { hostStopAction, watchCommand } from "../watch/index.js";
 import { auditCommand } from "./audit.js";
 import { balanceCommand } from "./balance.js";
 import { complianceCommand } from "./compliance.js";
@@ -26,6 +27,7 @@ export const commands: CommandDefinition[] = [
   balanceCommand,
   statementCommand,
   digestCommand,
+  watchCommand,
   auditCommand,
   setupCommand,
 ];
@@ -38,4 +40,5 @@ export const actionHandlers: ActionHandler[] = [
   hostConfirmAction,
   approveAction,
   rejectAction,
+  hostStopAction,
 ];

@@ -7,6 +7,7 @@ import { outcomeLine, renderOrder5mResult } from "../render/energy.js";
 import type { Reply } from "../reply.js";
 import { checkSpend } from "../spend-guard.js";
 import { watchDelivery } from "../tracking/delivery-watch.js";
+import { autoWatch, watchDenyLine } from "../watch/hooks.js";
 import { forgetBalance } from "./balance-cache.js";
 import { confirmOrchestrator } from "./confirm-orchestrator.js";
 import { order5mFailureLine } from "./energy-errors.js";
@@ -35,6 +36,12 @@ export const energyConfirmAction: ActionHandler = {
     const approval = await approvalGate(ctx, { kind: "energy", quoteTrx: p.quoteTrx, payload: p });
     if (approval) return approval;
     const { deps } = ctx;
+    // A quote made before a deny-list re-check found the address blocked must not go through.
+    const denied = await watchDenyLine(deps, p.address);
+    if (denied) {
+      await auditSpend(deps, { ...auditBase(ctx, p), result: "failed", message: denied });
+      return outcomeLine(denied);
+    }
     const spend = await checkSpend({
       store: deps.store,
       actor: ctx.invocation.actor,
@@ -102,6 +109,7 @@ async function afterOrder(
     // is remembered too, so the listener can route it either way.
     if (result.activationHash) await rememberOrigin(deps.store, "order", result.activationHash, conversation);
     await watchDelivery(deps, { orderId: result.orderId, address: p.address, conversation });
+    await autoWatch(deps, conversation, p.address, actor);
   } catch (error) {
     deps.logger.error(
       { err: error, orderId: result.orderId },

@@ -9,6 +9,7 @@ import { outcomeLine } from "../render/energy.js";
 import { renderHostStarted } from "../render/host.js";
 import type { Reply } from "../reply.js";
 import { checkSpend } from "../spend-guard.js";
+import { autoWatch } from "../watch/hooks.js";
 import { forgetBalance } from "./balance-cache.js";
 import { whoName } from "./energy-payload.js";
 import { hostFailureLine } from "./host-errors.js";
@@ -107,6 +108,7 @@ async function afterStart(
     await rememberOrigin(deps.store, "host", p.address, ctx.invocation.conversation);
     // The App Home lists the addresses in Host Mode.
     await markHostActive(deps, p.address);
+    await autoWatch(deps, ctx.invocation.conversation, p.address, ctx.invocation.actor);
     // The first cycle is charged moments after the start; later cycles are not known in advance.
     await recordSpendOnce(deps, ctx.record.confirmationId, ctx.invocation.actor, p.firstCycleTrx);
     await forgetBalance(deps);

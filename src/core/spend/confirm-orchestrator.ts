@@ -5,6 +5,7 @@ import { actorKey } from "../invocation.js";
 import { outcomeLine, renderOrchestratorAccepted } from "../render/energy.js";
 import type { Reply } from "../reply.js";
 import { trackOrchestrator } from "../tracking/orchestrator.js";
+import { autoWatch } from "../watch/hooks.js";
 import { forgetBalance } from "./balance-cache.js";
 import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "./energy-errors.js";
 import { auditBase, type EnergyConfirmPayload, whoName } from "./energy-payload.js";
@@ -45,6 +46,7 @@ export async function confirmOrchestrator(ctx: ActionContext, p: EnergyConfirmPa
     await trackOrchestrator(deps, { idempotencyKey, conversation, context });
     await recordSpendOnce(deps, ctx.record.confirmationId, actor, p.quoteTrx);
     await forgetBalance(deps);
+    await autoWatch(deps, conversation, p.address, actor);
   } catch (error) {
     deps.logger.error(
       { err: error, idempotencyKey },

@@ -132,6 +132,29 @@ export function createCompliance(ctx: SandboxContext, options: { seed: boolean }
       unavailable = value;
     },
     verdict,
+    /** Tests: the deny list changed without a set change the test can name (a re-publish). */
+    bumpRevision(): number {
+      revision += 1;
+      return revision;
+    },
+    /** Tests: the deny list's current revision, as `stats` reports it. */
+    revision: (): number => revision,
+    /**
+     * Tests: moves an address into one set and out of every other (`clean`: out of all), as one
+     * deny-list update with one new revision.
+     */
+    setCategory(
+      address: string,
+      category: ComplianceCategory | "clean",
+      listing?: Partial<AmlListing>,
+    ): void {
+      for (const set of sets.values()) set.delete(address);
+      if (category !== "clean") {
+        const meta = category === "aml_risk" ? { ...DEFAULT_LISTING, ...listing } : undefined;
+        sets.get(category)?.set(address, meta);
+      }
+      revision += 1;
+    },
   };
   return { routes, control };
 }

@@ -1,0 +1,143 @@
+import { isServiceError } from "../../service/errors.js";
+import type { CommandContext, CommandDefinition } from "../command.js";
+import type { CoreDeps } from "../deps.js";
+import { actorKey } from "../invocation.js";
+import { errorReply, type Reply } from "../reply.js";
+import { can, refusalLine } from "../roles.js";
+import { whoName } from "../spend/energy-payload.js";
+import { budgetUsedSun, sunToTrx } from "./budget.js";
+import { parseWatchArgs, type WatchArgs } from "./parse.js";
+import { renderAdded, renderList, renderRemoved } from "./render.js";
+import { watchSettingsOf } from "./settings.js";
+import {
+  deleteWatch,
+  listWatches,
+  readScreens,
+  readState,
+  readVerdict,
+  readVerdicts,
+  readWatch,
+  saveVerdict,
+  saveWatch,
+  syncScreen,
+  type VerdictRecord,
+  type WatchEntry,
+} from "./state.js";
+
+/**
+ * `watch add|remove|list`: watch TRON addresses in this conversation. Everyone may list; adding and
+ * removing needs the operator role (a watch can bill re-screens and stop Host Mode).
+ */
+export const watchCommand: CommandDefinition = {
+  verb: "watch",
+  subverbs: ["add", "remove", "list"],
+  role: "viewer",
+  summary: "watch addresses here: re-checked when the deny list changes, a change is posted once",
+  usage: "watch add <address> [label…] [screen daily|weekly], remove <address>, list [page]",
+  example: "watch add TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t hot wallet",
+  async run(ctx) {
+    const parsed = parseWatchArgs(ctx.subverb, ctx.args);
+    if (!parsed.ok) return errorReply(parsed.error);
+    const args = parsed.value;
+    if (args.kind !== "list" && !can(ctx.role, "operator")) {
+      return errorReply(refusalLine(`watch ${args.kind}`, "operator", ctx.role, ctx.invocation.actor));
+    }
+    switch (args.kind) {
+      case "add":
+        return add(ctx, args);
+      case "remove":
+        return remove(ctx, args.address);
+      case "list":
+        return list(ctx, args.page);
+    }
+  },
+};
+
+async function add(ctx: CommandContext, args: Extract<WatchArgs, { kind: "add" }>): Promise<Reply> {
+  const { deps } = ctx;
+  const { actor, conversation } = ctx.invocation;
+  if (args.screen && watchSettingsOf(deps.settings).budgetTrx === undefined) {
+    return errorReply(
+      "AML re-screening is off: OPS_WATCH_BUDGET_TRX is not set. Use watch add <address> [label] for the free deny-list watch.",
+    );
+  }
+  const existing = await readWatch(deps.store, conversation, args.address);
+  const entry: WatchEntry = {
+    address: args.address,
+    ...((args.label ?? existing?.label) !== undefined && { label: args.label ?? existing?.label }),
+    addedBy: existing?.addedBy ?? actorKey(actor),
+    addedByName: existing?.addedByName ?? whoName(actor),
+    since: existing?.since ?? deps.now(),
+    ...((args.screen ?? existing?.screen) !== undefined && { screen: args.screen ?? existing?.screen }),
+  };
+  await saveWatch(deps.store, conversation, entry);
+  await syncScreen(deps.store, entry.address, deps.now());
+  const verdict = await baseline(deps, entry.address);
+  return renderAdded(entry, verdict, existing !== undefined);
+}
+
+/**
+ * The verdict a new watch starts from: the stored one when another conversation already watches
+ * the address, else one open lookup (free). A failed lookup leaves it to the next re-check, which
+ * sets the baseline without an alert.
+ */
+export async function baseline(deps: CoreDeps, address: string): Promise<VerdictRecord | undefined> {
+  const known = await readVerdict(deps.store, address);
+  if (known) return known;
+  try {
+    const v = await deps.service.compliance.lookup(address);
+    const record: VerdictRecord = {
+      category: v.category,
+      blocked: v.blocked,
+      ...(v.severity && { severity: v.severity }),
+      ...(v.reason_code && { reason_code: v.reason_code }),
+      ...(v.label && { label: v.label }),
+      since: deps.now(),
+      seq: 0,
+    };
+    // Another instance's re-check may have set it meanwhile: theirs stands.
+    if (await readVerdict(deps.store, address)) return readVerdict(deps.store, address);
+    await saveVerdict(deps.store, address, record);
+    return record;
+  } catch (error) {
+    if (!isServiceError(error)) throw error;
+    deps.logger.warn(
+      { err: error, address },
+      "watch: first deny-list lookup failed; the next re-check sets it",
+    );
+    return undefined;
+  }
+}
+
+async function remove(ctx: CommandContext, address: string): Promise<Reply> {
+  const { deps } = ctx;
+  const entry = await readWatch(deps.store, ctx.invocation.conversation, address);
+  if (!(await deleteWatch(deps.store, ctx.invocation.conversation, address))) {
+    return errorReply(`${address} is not watched in this conversation; watch list shows what is.`);
+  }
+  await syncScreen(deps.store, address, deps.now());
+  return renderRemoved(address, entry?.label, whoName(ctx.invocation.actor));
+}
+
+async function list(ctx: CommandContext, page: number): Promise<Reply> {
+  const { deps } = ctx;
+  const entries = await listWatches(deps.store, ctx.invocation.conversation);
+  const [verdicts, screens, state] = await Promise.all([
+    entries.length > 0 ? readVerdicts(deps.store) : new Map<string, VerdictRecord>(),
+    entries.some((e) => e.screen) ? readScreens(deps.store) : new Map(),
+    readState(deps.store),
+  ]);
+  const budget = watchSettingsOf(deps.settings).budgetTrx;
+  const budgetLine =
+    budget === undefined
+      ? undefined
+      : `${sunToTrx(await budgetUsedSun(deps.store, deps.now()))} of ${budget} TRX used this month`;
+  return renderList({
+    entries,
+    verdicts,
+    screens: new Map([...screens].map(([a, s]) => [a, s.last])),
+    ...(state.checkedAt !== undefined && { lastFullCheck: state.checkedAt }),
+    page,
+    ...(budgetLine && { budgetLine }),
+  });
+}

@@ -1,0 +1,124 @@
+import { COMPLIANCE_BATCH_MAX, type ComplianceVerdict } from "../../service/compliance.js";
+import type { CoreDeps } from "../deps.js";
+import { type ConversationRef, conversationKey } from "../invocation.js";
+import { guardHost } from "./host-guard.js";
+import { renderChange } from "./render.js";
+import {
+  readState,
+  readVerdicts,
+  readWatch,
+  saveState,
+  saveVerdict,
+  type VerdictRecord,
+  watchedAddresses,
+  watchersOf,
+} from "./state.js";
+
+/**
+ * The free deny-list watch. Each tick reads `stats` (one open call); when its `revision` differs
+ * from the one last re-checked, or a day has passed, every watched address goes through the batch
+ * lookup (1000 per call) and each verdict change is posted to the watching conversations.
+ *
+ * Never twice: a change gets the next `seq` of its address, and its notification's dedup key
+ * carries that `seq`, so a re-run after a crash (before the new verdict or the revision was
+ * stored) finds the same change with the same key and the notifier drops the repeat; the verdict
+ * is stored after the alert was queued, and the revision only after every address was re-checked,
+ * so a restart in between re-checks again instead of missing a change.
+ */
+export const FULL_RECHECK_MS = 24 * 3_600_000;
+
+export interface RecheckResult {
+  revision: number;
+  checked: number;
+  changed: number;
+  batches: number;
+  skipped: boolean;
+}
+
+export async function recheckDenyList(deps: CoreDeps): Promise<RecheckResult> {
+  const stats = await deps.service.compliance.stats();
+  const state = await readState(deps.store);
+  const now = deps.now();
+  const fresh = state.checkedAt !== undefined && now - state.checkedAt < FULL_RECHECK_MS;
+  if (state.revision === stats.revision && fresh) {
+    return { revision: stats.revision, checked: 0, changed: 0, batches: 0, skipped: true };
+  }
+  const addresses = (await watchedAddresses(deps.store)).sort();
+  const known = await readVerdicts(deps.store);
+  let changed = 0;
+  let batches = 0;
+  for (let i = 0; i < addresses.length; i += COMPLIANCE_BATCH_MAX) {
+    const chunk = addresses.slice(i, i + COMPLIANCE_BATCH_MAX);
+    const result = await deps.service.compliance.batch(chunk);
+    batches += 1;
+    const byIndex = result.results.length === chunk.length;
+    for (const [j, verdict] of result.results.entries()) {
+      const address = byIndex ? (chunk[j] ?? verdict.address) : verdict.address;
+      if (await applyVerdict(deps, address, verdict, known.get(address))) changed += 1;
+    }
+  }
+  await saveState(deps.store, { revision: stats.revision, checkedAt: now });
+  if (changed > 0 || state.revision !== stats.revision) {
+    deps.logger.info(
+      { revision: stats.revision, checked: addresses.length, changed, batches },
+      "watch: deny list re-checked",
+    );
+  }
+  return { revision: stats.revision, checked: addresses.length, changed, batches, skipped: false };
+}
+
+const recordOf = (v: ComplianceVerdict, since: number, seq: number): VerdictRecord => ({
+  category: v.category,
+  blocked: v.blocked,
+  ...(v.severity && { severity: v.severity }),
+  ...(v.reason_code && { reason_code: v.reason_code }),
+  ...(v.label && { label: v.label }),
+  since,
+  seq,
+});
+
+/** True when the verdict changed and was posted. */
+async function applyVerdict(
+  deps: CoreDeps,
+  address: string,
+  verdict: ComplianceVerdict,
+  previous: VerdictRecord | undefined,
+): Promise<boolean> {
+  // `invalid` cannot come back for an address checked locally; never let it pose as a change.
+  if (verdict.category === "invalid") return false;
+  if (previous === undefined) {
+    await saveVerdict(deps.store, address, recordOf(verdict, deps.now(), 0));
+    return false;
+  }
+  if (previous.category === verdict.category) return false;
+  const next = recordOf(verdict, deps.now(), previous.seq + 1);
+  await postChange(deps, address, previous, next);
+  await saveVerdict(deps.store, address, next);
+  return true;
+}
+
+async function postChange(
+  deps: CoreDeps,
+  address: string,
+  previous: VerdictRecord,
+  next: VerdictRecord,
+): Promise<void> {
+  const watchers = await watchersOf(deps.store, address);
+  const guard = next.blocked ? await guardHost(deps, address, next.category, next.seq, watchers) : {};
+  for (const conversation of watchers) {
+    const entry = await readWatch(deps.store, conversation, address);
+    const token = guard.stopTokens?.get(conversationKey(conversation));
+    const reply = renderChange({
+      address,
+      ...(entry?.label && { label: entry.label }),
+      previous,
+      next,
+      ...(guard.hostLine && { hostLine: guard.hostLine }),
+      ...(token && { stopToken: token }),
+    });
+    await deps.notifier.post(conversation, reply, changeKey(address, next.seq, conversation));
+  }
+}
+
+const changeKey = (address: string, seq: number, conversation: ConversationRef): string =>
+  `watch:${address}:${seq}:${conversationKey(conversation)}`;

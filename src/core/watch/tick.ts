@@ -1,0 +1,30 @@
+import { randomBytes } from "node:crypto";
+import type { CoreDeps } from "../deps.js";
+import type { ConversationRef } from "../invocation.js";
+import { recheckDenyList } from "./recheck.js";
+import { rescreenDue } from "./rescreen.js";
+
+/**
+ * One tick of the watchlists (src/wiring/watch-jobs.ts schedules it once across every instance).
+ * A tick that outlasts the interval keeps the next one out with a lock in the store, so two
+ * instances never re-check at once.
+ */
+const TICK_LOCK_KEY = "watch:tick-lock";
+/** Far above a tick's length (10 batch calls), so a crashed tick frees the lock soon enough. */
+const TICK_LOCK_TTL_MS = 5 * 60_000;
+
+/** One tick: the deny-list re-check, then the re-screens that are due. Never throws. */
+export async function watchTick(deps: CoreDeps, alerts: readonly ConversationRef[]): Promise<void> {
+  const owner = randomBytes(8).toString("hex");
+  if (!(await deps.store.setIfNotExists(TICK_LOCK_KEY, owner, TICK_LOCK_TTL_MS))) return;
+  try {
+    await recheckDenyList(deps).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, "watch: deny-list re-check failed; the next tick tries again");
+    });
+    await rescreenDue(deps, alerts).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, "watch: re-screening failed; the next tick tries again");
+    });
+  } finally {
+    if ((await deps.store.get(TICK_LOCK_KEY)) === owner) await deps.store.del(TICK_LOCK_KEY);
+  }
+}
