@@ -62,6 +62,16 @@ export interface Config {
   /** Decimal TRX strings (at most 6 decimals); unset means no cap. */
   limits: { maxOrderTrx?: string; dailyLimitTrx?: string };
   logLevel: LevelWithSilent;
+  /** Test-only knobs of the fault-injection suite (never documented for operators). */
+  testing?: TestingConfig;
+}
+
+/** Set only by the fault-injection tests (test/faults/): OPSBOT_TEST_* variables. */
+export interface TestingConfig {
+  /** OPSBOT_TEST_KILL_AT: the step of a Confirm at which the process kills itself (SIGKILL). */
+  killAt?: "after-claim" | "after-answer" | "before-reply";
+  /** OPSBOT_TEST_INTENT_RECOVER_MS: how soon a click's recovery job runs and a dead run's lease lapses. */
+  intentRecoverMs?: number;
 }
 
 export class ConfigError extends Error {
@@ -146,6 +156,13 @@ const envSchema = z.object({
   LOG_LEVEL: rule(`must be one of ${LOG_LEVELS.join(", ")}`, (raw) =>
     LOG_LEVELS.find((level) => level === raw.toLowerCase()),
   ),
+  OPSBOT_TEST_KILL_AT: rule("must be after-claim, after-answer or before-reply", (raw) =>
+    (["after-claim", "after-answer", "before-reply"] as const).find((point) => point === raw),
+  ),
+  OPSBOT_TEST_INTENT_RECOVER_MS: rule("must be a whole number of milliseconds from 100", (raw) => {
+    const ms = integer(raw);
+    return ms !== undefined && ms >= 100 ? ms : undefined;
+  }),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -222,6 +239,9 @@ function toConfig(env: Env): Config {
     hostCallbackToken: env.HOST_CALLBACK_TOKEN,
     limits: { maxOrderTrx: env.OPS_MAX_ORDER_TRX, dailyLimitTrx: env.OPS_DAILY_LIMIT_TRX },
     logLevel: env.LOG_LEVEL ?? "info",
+    ...((env.OPSBOT_TEST_KILL_AT || env.OPSBOT_TEST_INTENT_RECOVER_MS) && {
+      testing: { killAt: env.OPSBOT_TEST_KILL_AT, intentRecoverMs: env.OPSBOT_TEST_INTENT_RECOVER_MS },
+    }),
   };
 }
 
