@@ -149,6 +149,9 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
       const line = "This confirmation is already being carried out; its outcome will be posted here.";
       return { reply: errorReply(line), verb: intent.kind, outcome: "refused" };
     }
+    // From here the lease only covers the delivery: if the adapter never confirms it (a crash,
+    // a refused post), the lease lapses and the recovery job posts the stored outcome.
+    await run.lease.lapse();
     await deps.faults?.("before-reply");
     return {
       reply: { ...run.reply, replacesOriginal: true },

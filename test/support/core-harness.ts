@@ -213,7 +213,12 @@ export async function createCoreHarness(options: CoreHarnessOptions = {}): Promi
   };
   const core = createCore(deps, options.registry ?? { commands, actions: actionHandlers });
   const workers: JobWorker[] = [
-    await startTrackedWorker(queues, options.tracked?.(deps) ?? createTrackedHandlers(deps), { logger }),
+    await startTrackedWorker(
+      queues,
+      options.tracked?.(deps) ??
+        createTrackedHandlers(deps, (options.registry ?? { actions: actionHandlers }).actions),
+      { logger },
+    ),
     await startNotifyWorker(queues, { adapters: recordingAdapters(delivered), logger, gapMs: () => 0 }),
   ];
 
