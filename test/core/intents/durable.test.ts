@@ -65,7 +65,11 @@ describe("durable Confirm (in-memory queue)", () => {
     let callsAtAck = -1;
     await h.core.handle(
       { kind: "action", actor: operator, conversation: channel, token: confirm },
-      { acknowledge: async () => void (callsAtAck = h.sandbox.calls("order5m.create").length) },
+      {
+        acknowledge: async () => {
+          callsAtAck = h.sandbox.calls("order5m.create").length;
+        },
+      },
     );
     expect(callsAtAck).toBe(0);
     expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
