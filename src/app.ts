@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import type { Config } from "./config.js";
 import { actionHandlers, commands } from "./core/commands/index.js";
 import { type Core, createCore } from "./core/core.js";
-import type { CoreDeps, CoreSettings } from "./core/deps.js";
+import type { CoreDeps, CoreSettings, FaultPoint } from "./core/deps.js";
 import { createHealth } from "./http/health.js";
 import { healthRoute, metricsRoute } from "./http/ops-routes.js";
 import { createHttpServer, type HttpRoute } from "./http/server.js";
@@ -115,6 +115,7 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
     logger,
     settings: coreSettings(config, backends),
     observer: observe.core,
+    ...(config.testing?.killAt && { faults: killAtFault(config.testing.killAt, logger) }),
   };
   const core = createCore(deps, { commands, actions: actionHandlers });
   const chat = await startChat({ ...options, core, deps, routes, health, shutdown });
@@ -149,6 +150,22 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
     operators: config.roles.operators,
     explorerTxUrl: EXPLORER_TX_URL,
     watch: config.watch,
+    ...(config.testing?.intentRecoverMs && {
+      intents: { recoverAfterMs: config.testing.intentRecoverMs, leaseMs: config.testing.intentRecoverMs },
+    }),
+  };
+}
+
+/**
+ * Test-only (OPSBOT_TEST_KILL_AT): at the named step of a Confirm the flow stops and the process
+ * kills itself a moment later, after the acknowledgement has left, as a crash there would.
+ */
+function killAtFault(point: FaultPoint, logger: Logger): (at: FaultPoint) => Promise<void> {
+  return async (at) => {
+    if (at !== point) return;
+    logger.warn({ point }, "test fault: killing the process");
+    setTimeout(() => process.kill(process.pid, "SIGKILL"), 100);
+    await new Promise(() => {});
   };
 }
 

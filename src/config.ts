@@ -75,6 +75,8 @@ export interface Config {
     budgetTrx?: string;
     scoreDelta: number;
   };
+  /** Test-only knobs of the fault-injection suite (never documented for operators). */
+  testing?: TestingConfig;
 }
 
 export interface MoneyConfig {
@@ -90,6 +92,14 @@ export interface MoneyConfig {
   runwayIntervalMin: number;
   /** OPS_DIGEST_AT as minutes after 00:00 UTC; unset: no scheduled digest. */
   digestAtMin?: number;
+}
+
+/** Set only by the fault-injection tests (test/faults/): OPSBOT_TEST_* variables. */
+export interface TestingConfig {
+  /** OPSBOT_TEST_KILL_AT: the step of a Confirm at which the process kills itself (SIGKILL). */
+  killAt?: "after-claim" | "after-answer" | "before-reply";
+  /** OPSBOT_TEST_INTENT_RECOVER_MS: how soon a click's recovery job runs and a dead run's lease lapses. */
+  intentRecoverMs?: number;
 }
 
 export class ConfigError extends Error {
@@ -199,6 +209,13 @@ const envSchema = z.object({
   LOG_LEVEL: rule(`must be one of ${LOG_LEVELS.join(", ")}`, (raw) =>
     LOG_LEVELS.find((level) => level === raw.toLowerCase()),
   ),
+  OPSBOT_TEST_KILL_AT: rule("must be after-claim, after-answer or before-reply", (raw) =>
+    (["after-claim", "after-answer", "before-reply"] as const).find((point) => point === raw),
+  ),
+  OPSBOT_TEST_INTENT_RECOVER_MS: rule("must be a whole number of milliseconds from 100", (raw) => {
+    const ms = integer(raw);
+    return ms !== undefined && ms >= 100 ? ms : undefined;
+  }),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -290,6 +307,9 @@ function toConfig(env: Env): Config {
       ...(env.OPS_WATCH_BUDGET_TRX && { budgetTrx: env.OPS_WATCH_BUDGET_TRX }),
       scoreDelta: env.OPS_WATCH_SCORE_DELTA ?? 1,
     },
+    ...((env.OPSBOT_TEST_KILL_AT || env.OPSBOT_TEST_INTENT_RECOVER_MS) && {
+      testing: { killAt: env.OPSBOT_TEST_KILL_AT, intentRecoverMs: env.OPSBOT_TEST_INTENT_RECOVER_MS },
+    }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
+import type { HandleHooks } from "../../src/core/core.js";
 import type { Actor, ConversationRef, Invocation } from "../../src/core/invocation.js";
 import type { ChatAdapter, ChatAdapterLifecycle } from "../../src/core/ports.js";
 import type { Button, Reply } from "../../src/core/reply.js";
@@ -15,7 +16,10 @@ export interface ConsoleAdapterOptions {
   input: Readable;
   output: Writable;
   /** Anything with the core's `handle` (the core itself in `main.ts`). */
-  core: { handle(invocation: Invocation): Promise<Reply> };
+  core: {
+    handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
+    delivered?(reply: Reply): Promise<void>;
+  };
   actor: Actor;
   conversation: ConversationRef;
   /** Default: `output.isTTY`. */
@@ -79,7 +83,12 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
       output.write(`${noSuchChoiceLine(choice, choices)}\n\n`);
       return;
     }
-    await print(await options.core.handle({ kind: "action", actor, conversation, token: button.token }), "");
+    const invocation = { kind: "action", actor, conversation, token: button.token } as const;
+    const reply = await options.core.handle(invocation, {
+      confirmsDelivery: options.core.delivered !== undefined,
+    });
+    await print(reply, "");
+    await options.core.delivered?.(reply);
   }
 
   lines.on("line", (line) => {

@@ -1,4 +1,5 @@
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
+import type { HandleHooks } from "../../src/core/core.js";
 import type { Invocation } from "../../src/core/invocation.js";
 import type { Logger } from "../../src/core/logger.js";
 import type { Reply } from "../../src/core/reply.js";
@@ -7,14 +8,18 @@ import type { Inflight } from "./inflight.js";
 import { ACTION_ID_PREFIX, pressedByBlock } from "./render/blocks.js";
 
 /**
- * Button clicks (`block_actions`): the button's `value` is the core's one-time token. The click
- * is acked at once; the core claims the button (once, for everyone, on every instance) and runs
- * it; the answer then replaces the message that carried the buttons, topped with who pressed
+ * Button clicks (`block_actions`): the button's `value` is the core's one-time token. The core
+ * claims the button (once, for everyone, on every instance; a spending click is stored as a
+ * durable intent in the same step), the click is acked right after the claim (at the latest after
+ * ACK_GUARD_MS), and the core runs it; the answer then replaces the message that carried the buttons, topped with who pressed
  * what, so the buttons are gone for everyone. Refusals ("Already handled.", a role too low) go
  * only to the user who clicked, and leave the message and its buttons as they were.
  */
 export interface ActionListenerOptions {
-  core: { handle(invocation: Invocation): Promise<Reply> };
+  core: {
+    handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
+    delivered?(reply: Reply): Promise<void>;
+  };
   delivery: Delivery;
   inflight: Inflight;
   logger: Logger;
@@ -53,13 +58,36 @@ export function registerActions(app: App, options: ActionListenerOptions): void 
     // Buttons of other apps or link buttons: nothing of ours to run.
     if (action.type !== "button" || !action.action_id.startsWith(ACTION_ID_PREFIX)) return ack();
     await options.inflight.run(async () => {
-      await ack();
-      await runAction(body as Click, action, options);
+      const acknowledge = once(() => ack());
+      // A slow store must not cost the click Slack's 3 seconds: ack anyway, well before.
+      const guard = setTimeout(() => void acknowledge().catch(() => {}), ACK_GUARD_MS);
+      try {
+        await runAction(body as Click, action, options, acknowledge);
+      } finally {
+        clearTimeout(guard);
+        await acknowledge().catch(() => {});
+      }
     });
   });
 }
 
-async function runAction(body: Click, action: ButtonAction, options: ActionListenerOptions): Promise<void> {
+/** Slack wants the ack within 3 s; the claim usually takes a few milliseconds. */
+const ACK_GUARD_MS = 2_000;
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => {
+    done ??= fn();
+    return done;
+  };
+}
+
+async function runAction(
+  body: Click,
+  action: ButtonAction,
+  options: ActionListenerOptions,
+  acknowledge: () => Promise<void>,
+): Promise<void> {
   const invocation = toActionInvocation(body, action);
   const messageTs = str(body.message?.ts) ?? str(body.container.message_ts);
   const target: Interaction = {
@@ -72,9 +100,14 @@ async function runAction(body: Click, action: ButtonAction, options: ActionListe
     }),
   };
   try {
-    const reply = await options.core.handle(invocation);
+    const reply = await options.core.handle(invocation, {
+      acknowledge,
+      confirmsDelivery: options.core.delivered !== undefined,
+    });
     const lead = reply.replacesOriginal ? [pressedByBlock(action.text.text, body.user.id)] : [];
     await options.delivery.answer(target, reply, lead);
+    // Only now is a confirmed spend's outcome in the channel; until then its recovery job owes it.
+    await options.core.delivered?.(reply);
   } catch (error) {
     options.logger.error(
       { err: error, channel: target.channel },

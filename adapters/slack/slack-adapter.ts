@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from "../../src/clock.js";
 import type { SlackConfig } from "../../src/config.js";
+import type { HandleHooks } from "../../src/core/core.js";
 import type { Actor, ConversationRef, Invocation } from "../../src/core/invocation.js";
 import type { Logger } from "../../src/core/logger.js";
 import type { ChatAdapter, ChatAdapterLifecycle } from "../../src/core/ports.js";
@@ -26,7 +27,10 @@ import { createSlackWeb } from "./web.js";
  */
 export interface SlackAdapterOptions {
   config: SlackConfig;
-  core: { handle(invocation: Invocation): Promise<Reply> };
+  core: {
+    handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
+    delivered?(reply: Reply): Promise<void>;
+  };
   store: Store;
   logger: Logger;
   /** The App Home view for a user; unset: the Home tab is left alone. */

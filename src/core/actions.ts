@@ -19,7 +19,8 @@ const CLAIM_TTL_MS = 24 * 60 * 60_000;
 /** The record outlives its button a little, so a late click can say how long buttons last. */
 const EXPIRED_GRACE_MS = 60_000;
 const TOKEN_KEY = (token: string) => `action:${token}`;
-const CLAIM_KEY = (group: string) => `action-claim:${group}`;
+/** The claim mark of a button group; for a durable action its value is the stored intent. */
+export const CLAIM_KEY = (group: string) => `action-claim:${group}`;
 /** base64url of 16 random bytes: 22 chars, fits Telegram's 64-byte callback_data and Slack's value. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,24}$/;
 
@@ -98,6 +99,11 @@ export interface ClaimOptions {
   roleForKind?: (kind: string) => Role | undefined;
   /** Where the click came from (checked against `hereOnly` records). */
   conversation?: ConversationRef;
+  /**
+   * Called after every check and before the atomic claim; its answer, when given, is stored as the
+   * claim's value in the same SET NX (a durable action's intent: claim and intent in one step).
+   */
+  beforeClaim?: (record: ActionRecord) => Promise<string | undefined>;
 }
 
 const expiredLine = (ttlMs: number): string => {
@@ -137,7 +143,8 @@ export async function claimAction(
       line: "This button belongs to another conversation; nothing was done.",
     };
   }
-  const won = await store.setIfNotExists(CLAIM_KEY(record.confirmationId), actorKey(actor), CLAIM_TTL_MS);
+  const value = (await options.beforeClaim?.(record)) ?? actorKey(actor);
+  const won = await store.setIfNotExists(CLAIM_KEY(record.confirmationId), value, CLAIM_TTL_MS);
   if (!won) return { ok: false, reason: "used", line: "Already handled." };
   return { ok: true, record };
 }

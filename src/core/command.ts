@@ -47,6 +47,11 @@ export interface ActionContext {
   deps: CoreDeps;
   /** The claimed record: `confirmationId` is the idempotency seed for spending actions. */
   record: ActionRecord;
+  /**
+   * True when a recovery job runs a durable action again because the process that claimed it
+   * died: the service may already have acted on the first run (same idempotency key).
+   */
+  recovered?: boolean;
 }
 
 /**
@@ -58,5 +63,12 @@ export interface ActionHandler<P = unknown> {
   kind: string;
   /** The lowest role allowed to press it; the stricter of this and the record's role applies. */
   role: Role;
+  /**
+   * A spending action: the click is stored as an intent together with the claim, before it is
+   * acknowledged; if the process dies, a recovery job on any instance runs it again (with the same
+   * idempotency key) and posts its outcome, exactly once (src/core/intents/). `run` must then be
+   * safe to repeat for one confirmation: derive every key from `record.confirmationId`.
+   */
+  durable?: true;
   run(ctx: ActionContext, payload: P): Promise<Reply>;
 }

@@ -2,6 +2,8 @@ import { claimAction } from "./actions.js";
 import type { ActionHandler, CommandDefinition } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import { reportError } from "./errors.js";
+import { intentDelivered, prepareIntent, runIntent } from "./intents/durable.js";
+import type { Intent, Lease } from "./intents/intent.js";
 import { actorKey, conversationKey, type Invocation } from "./invocation.js";
 import type { HandledEvent } from "./observer.js";
 import { parseCommandLine } from "./parse/tokenize.js";
@@ -10,8 +12,28 @@ import { can, refusalLine, roleOf } from "./roles.js";
 
 type CommandInvocation = Extract<Invocation, { kind: "command" }>;
 type ActionInvocation = Extract<Invocation, { kind: "action" }>;
+/** A durable action's reply waiting for the adapter to confirm its delivery. */
+interface Undelivered {
+  confirmationId: string;
+  lease: Lease;
+}
 /** A reply and what the observer is told about it. */
-type Handled = { reply: Reply } & Omit<HandledEvent, "kind">;
+type Handled = { reply: Reply; undelivered?: Undelivered } & Omit<HandledEvent, "kind">;
+
+export interface HandleHooks {
+  /**
+   * Called once a button click is claimed (a durable action's intent stored with the claim) or
+   * refused, before it runs: the adapter acknowledges the platform here, so an acknowledged
+   * Confirm is never lost with the process.
+   */
+  acknowledge?: () => Promise<void>;
+  /**
+   * The adapter calls `core.delivered(reply)` once the reply is in the conversation; until then
+   * a durable action's outcome stays owed and its recovery job posts it if the process dies.
+   * Unset: the outcome counts as delivered when `handle` returns.
+   */
+  confirmsDelivery?: boolean;
+}
 
 export interface CoreRegistry {
   commands: readonly CommandDefinition[];
@@ -20,7 +42,9 @@ export interface CoreRegistry {
 
 export interface Core {
   /** Runs one command line or one button press; never throws: every failure is a reply. */
-  handle(invocation: Invocation): Promise<Reply>;
+  handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
+  /** The reply `handle` returned reached the conversation (see `HandleHooks.confirmsDelivery`). */
+  delivered(reply: Reply): Promise<void>;
   readonly commands: readonly CommandDefinition[];
 }
 
@@ -67,13 +91,20 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
     }
   }
 
-  async function handleAction(invocation: ActionInvocation): Promise<Handled> {
+  async function handleAction(invocation: ActionInvocation, hooks: HandleHooks): Promise<Handled> {
     const role = roleOf(invocation.actor, deps.settings);
+    let intent: string | undefined;
     const claim = await claimAction(deps.store, invocation.token, invocation.actor, role, {
       now: deps.now,
       conversation: invocation.conversation,
       roleForKind: (kind) => handlers.get(kind)?.role,
+      beforeClaim: async (record) => {
+        if (!handlers.get(record.kind)?.durable) return undefined;
+        intent = await prepareIntent(deps, record, invocation, role);
+        return intent;
+      },
     });
+    await acknowledge(hooks);
     if (!claim.ok) return { reply: errorReply(claim.line), verb: "unknown", outcome: "refused" };
     const { record } = claim;
     const context = {
@@ -83,8 +114,11 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
       confirmationId: record.confirmationId,
     };
     deps.logger.debug(context, "action claimed");
+    const handler = handlers.get(record.kind);
+    if (handler?.durable && intent !== undefined) {
+      return handleDurable(handler, JSON.parse(intent) as Intent);
+    }
     try {
-      const handler = handlers.get(record.kind);
       if (!handler) throw new Error(`no handler for action kind "${record.kind}"`);
       const reply = await handler.run({ invocation, role, deps, record }, record.payload);
       return { reply: { ...reply, replacesOriginal: true }, verb: record.kind, outcome: "ok" };
@@ -101,13 +135,53 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
     }
   }
 
+  async function acknowledge(hooks: HandleHooks): Promise<void> {
+    try {
+      await hooks.acknowledge?.();
+    } catch (error) {
+      deps.logger.warn({ err: error }, "could not acknowledge a button click");
+    }
+  }
+
+  async function handleDurable(handler: ActionHandler, intent: Intent): Promise<Handled> {
+    await deps.faults?.("after-claim");
+    const run = await runIntent(deps, handler, intent, false);
+    if (run === undefined) {
+      const line = "This confirmation is already being carried out; its outcome will be posted here.";
+      return { reply: errorReply(line), verb: intent.kind, outcome: "refused" };
+    }
+    // From here the lease only covers the delivery: if the adapter never confirms it (a crash,
+    // a refused post), the lease lapses and the recovery job posts the stored outcome.
+    await run.lease.lapse();
+    await deps.faults?.("before-reply");
+    return {
+      reply: { ...run.reply, replacesOriginal: true },
+      verb: intent.kind,
+      outcome: run.failed ? "failed" : "ok",
+      undelivered: { confirmationId: intent.confirmationId, lease: run.lease },
+    };
+  }
+
+  /** Durable outcomes handed to an adapter that will confirm their delivery. */
+  const owed = new WeakMap<Reply, Undelivered>();
+
   return {
     commands: registry.commands,
-    async handle(invocation) {
+    async delivered(reply) {
+      const undelivered = owed.get(reply);
+      if (undelivered === undefined) return;
+      owed.delete(reply);
+      await intentDelivered(deps, undelivered.confirmationId, undelivered.lease).catch((error: unknown) =>
+        deps.logger.warn({ err: error }, "could not mark a confirmed action's outcome as delivered"),
+      );
+    },
+    async handle(invocation, hooks = {}) {
       let handled: Handled;
       try {
         handled =
-          invocation.kind === "command" ? await handleCommand(invocation) : await handleAction(invocation);
+          invocation.kind === "command"
+            ? await handleCommand(invocation)
+            : await handleAction(invocation, hooks);
       } catch (error) {
         // The store or the parser failed outside any command: still one line, never a throw.
         const line = reportError(deps.logger, error, {
@@ -116,7 +190,11 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
         });
         handled = { reply: errorReply(line), verb: "unknown", outcome: "failed" };
       }
-      const { reply, ...event } = handled;
+      const { reply, undelivered, ...event } = handled;
+      if (undelivered !== undefined) {
+        if (hooks.confirmsDelivery) owed.set(reply, undelivered);
+        else await intentDelivered(deps, undelivered.confirmationId, undelivered.lease).catch(() => {});
+      }
       try {
         deps.observer?.handled?.({ kind: invocation.kind, ...event });
       } catch {

@@ -28,7 +28,19 @@ export interface CoreSettings {
   explorerTxUrl: string;
   /** Watchlists (OPS_WATCH_*); unset: the defaults of CONTRACT.md. */
   watch?: WatchSettings;
+  /** Timings of durable actions (src/core/intents/); defaults when unset. */
+  intents?: IntentTimings;
 }
+
+export interface IntentTimings {
+  /** How long after a click its recovery job first looks whether the click was carried out. */
+  recoverAfterMs: number;
+  /** A run holds its intent this long (renewed while it runs); a dead run's lease expires after it. */
+  leaseMs: number;
+}
+
+/** Places in a Confirm where a fault-injection test may kill the process (test-only). */
+export type FaultPoint = "after-claim" | "after-answer" | "before-reply";
 
 /** Everything a command may use. Ports only: no platform SDK, no Redis or HTTP client. */
 export interface CoreDeps {
@@ -41,4 +53,6 @@ export interface CoreDeps {
   settings: CoreSettings;
   /** Told of commands handled and money spent (metrics); optional. */
   observer?: CoreObserver;
+  /** Test-only fault injection: awaited at each FaultPoint; never set in production. */
+  faults?: (point: FaultPoint) => Promise<void>;
 }

@@ -35,9 +35,15 @@ export type TrackedJob =
   | { kind: "poll-screening"; clientOrderId: string; conversation: ConversationRef; attempt?: number }
   | { kind: "poll-statement"; orderNo: string; conversation: ConversationRef; attempt?: number }
   | { kind: "poll-orchestrator"; idempotencyKey: string; conversation: ConversationRef; attempt?: number }
-  | { kind: "watch-delivery"; orderId: string; address: string; conversation: ConversationRef };
+  | { kind: "watch-delivery"; orderId: string; address: string; conversation: ConversationRef }
+  /** Carries out a confirmed spend whose process died, or posts its outcome (src/core/intents/). */
+  | { kind: "recover-intent"; confirmationId: string; conversation: ConversationRef; attempt?: number }
+  /** Asks order5m again with the same key until the outcome of a confirmed order is known. */
+  | { kind: "reconcile-order5m"; confirmationId: string; conversation: ConversationRef; attempt?: number };
 
 export interface JobScheduler {
   /** Schedules tracked work; `jobId` makes scheduling the same work twice a no-op. */
   schedule(job: TrackedJob, options: { delayMs: number; jobId: string }): Promise<void>;
+  /** Drops scheduled work that is no longer needed (not yet running); optional for fakes. */
+  cancel?(jobId: string): Promise<void>;
 }

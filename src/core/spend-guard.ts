@@ -11,7 +11,7 @@ import type { CoreObserver } from "./observer.js";
  */
 export const SUN_PER_TRX = 1_000_000;
 /** A day key lives past its UTC day (clock skew between instances, late recordings). */
-const SPEND_TTL_MS = 48 * 60 * 60_000;
+export const SPEND_TTL_MS = 48 * 60 * 60_000;
 
 export interface SpendSettings {
   maxOrderTrx?: string;
@@ -55,23 +55,29 @@ export interface CheckSpendInput {
 export async function checkSpend(input: CheckSpendInput): Promise<SpendCheck> {
   const { settings } = input;
   const quote = trxToSun(input.quoteTrx);
-  const shown = sunToTrx(quote);
-  if (settings.maxOrderTrx !== undefined && quote.gt(trxToSun(settings.maxOrderTrx))) {
-    return {
-      ok: false,
-      line: `This order would cost ${shown} TRX, above the cap of ${settings.maxOrderTrx} TRX per order (OPS_MAX_ORDER_TRX).`,
-    };
-  }
+  const perOrder = perOrderRefusal(quote, settings);
+  if (perOrder !== undefined) return { ok: false, line: perOrder };
   if (settings.dailyLimitTrx === undefined) return { ok: true };
   const limit = trxToSun(settings.dailyLimitTrx);
   const spent = await spentTodaySun(input.store, input.actor, input.now);
   if (spent.plus(quote).lte(limit)) return { ok: true };
-  const left = limit.minus(spent);
-  const daily = `your daily limit of ${settings.dailyLimitTrx} TRX (OPS_DAILY_LIMIT_TRX, resets at 00:00 UTC)`;
-  const line = left.lte(0)
+  return { ok: false, line: dailyRefusal(quote, spent, settings.dailyLimitTrx) };
+}
+
+/** The line of a quote above OPS_MAX_ORDER_TRX, or undefined when it is within. */
+export function perOrderRefusal(quoteSun: Big, settings: SpendSettings): string | undefined {
+  if (settings.maxOrderTrx === undefined || quoteSun.lte(trxToSun(settings.maxOrderTrx))) return undefined;
+  return `This order would cost ${sunToTrx(quoteSun)} TRX, above the cap of ${settings.maxOrderTrx} TRX per order (OPS_MAX_ORDER_TRX).`;
+}
+
+/** The line of a quote that does not fit what is left of the day (`spentSun` counted so far). */
+export function dailyRefusal(quoteSun: Big, spentSun: Big, dailyLimitTrx: string): string {
+  const left = trxToSun(dailyLimitTrx).minus(spentSun);
+  const daily = `your daily limit of ${dailyLimitTrx} TRX (OPS_DAILY_LIMIT_TRX, resets at 00:00 UTC)`;
+  const shown = sunToTrx(quoteSun);
+  return left.lte(0)
     ? `You have used ${daily}; this order would cost ${shown} TRX.`
     : `This order would cost ${shown} TRX, but only ${sunToTrx(left)} TRX is left today of ${daily}.`;
-  return { ok: false, line };
 }
 
 export interface RecordSpendInput {

@@ -94,6 +94,12 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
       return countsOf(c);
     },
 
+    async remove(queue, jobId) {
+      const job = await queueFor(queue).getJob(encodeJobId(jobId));
+      // A job running elsewhere holds its lock: it finishes on its own.
+      if (job && ((await job.isDelayed()) || (await job.isWaiting()))) await job.remove().catch(() => {});
+    },
+
     async pace(key, gapMs) {
       return Number(
         await paceScript.run(shared, [`${prefix}:pace:${key}`], [Math.max(0, Math.round(gapMs))]),

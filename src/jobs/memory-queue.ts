@@ -23,6 +23,7 @@ interface MemoryJob {
   attempts: number;
   backoff: Backoff;
   state: "waiting" | "delayed" | "active";
+  timer?: NodeJS.Timeout;
 }
 
 interface Runner {
@@ -69,8 +70,10 @@ export function createMemoryQueues(): JobQueue {
     job.state = "delayed";
     const timer = setTimeout(() => {
       timers.delete(timer);
+      job.timer = undefined;
       schedule(state, job, 0);
     }, delayMs);
+    job.timer = timer;
     timers.add(timer);
   }
 
@@ -161,6 +164,18 @@ export function createMemoryQueues(): JobQueue {
 
     async counts(queue) {
       return countsOf(stateOf(queue));
+    },
+
+    async remove(queue, jobId) {
+      const state = stateOf(queue);
+      const job = state.pending.get(jobId);
+      if (job === undefined || job.state === "active") return;
+      if (job.timer !== undefined) {
+        clearTimeout(job.timer);
+        timers.delete(job.timer);
+      }
+      state.pending.delete(jobId);
+      state.ready = state.ready.filter((j) => j !== job);
     },
 
     async pace(key, gapMs) {

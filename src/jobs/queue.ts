@@ -57,6 +57,8 @@ export interface JobQueue {
   add<T>(queue: string, name: string, data: T, options?: AddOptions): Promise<void>;
   process<T>(queue: string, handler: JobHandler<T>, options: ProcessOptions): Promise<JobWorker>;
   counts(queue: string): Promise<JobCounts>;
+  /** Removes a waiting or delayed job by its id; a job running or gone is left alone. */
+  remove(queue: string, jobId: string): Promise<void>;
   /**
    * Reserves the next send slot of `key`, at least `gapMs` after the previous reservation, and
    * answers how long to wait for it. Atomic and shared by every instance: paces one chat

@@ -60,6 +60,9 @@ export function createJobScheduler(queues: JobQueue, options: TrackedOptions = {
         backoff: options.backoff ?? TRACKED_BACKOFF,
       });
     },
+    async cancel(jobId) {
+      await queues.remove(TRACKED_QUEUE, jobId);
+    },
   };
 }
 

@@ -237,6 +237,9 @@ export function createOrchestratorApi(transport: Transport) {
       timeoutMs: 15_000,
       // Same key and same body is answered 208 with the original order: safe to resend.
       resendable: true,
+      // One send per call: the confirm flow (core/spend/resend.ts) and the poll by key own every
+      // resend of a money POST, so the transport never multiplies them.
+      maxAttempts: 1,
     });
     const parsed = parseReply("orchestrator", ENDPOINT_CREATE, reply, wrap(orchestratorAcceptedSchema));
     return { replayed: reply.status === 208, detail: parsed.detail };

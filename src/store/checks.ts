@@ -23,3 +23,13 @@ export function checkMaxLength(maxLength: number): number {
   }
   return maxLength;
 }
+
+/** A reservation adds a positive whole amount against a whole, non-negative limit. */
+export function checkReservation(amount: number, limit: number): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0) {
+    throw new RangeError(`reserveWithin needs a positive integer amount, got ${amount}`);
+  }
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new RangeError(`reserveWithin needs a non-negative integer limit, got ${limit}`);
+  }
+}

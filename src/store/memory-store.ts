@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from "../clock.js";
-import { checkIncrement, checkMaxLength, checkTtlMs } from "./checks.js";
+import { checkIncrement, checkMaxLength, checkReservation, checkTtlMs } from "./checks.js";
 import type { Store } from "./store.js";
 
 /**
@@ -117,6 +117,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       entries.delete(key);
     },
     incrBy: async (key, by, ttlMs) => incrBy(key, by, ttlMs),
+    // One synchronous step: no other caller runs between the check and the add.
+    reserveWithin: async (key, amount, limit, ttlMs) => {
+      checkReservation(amount, limit);
+      const current = Number(stringAt(key) ?? "0");
+      if (current + amount > limit) return { ok: false, total: current };
+      return { ok: true, total: incrBy(key, amount, ttlMs) };
+    },
     listPush: async (key, value, maxLength) => {
       const max = checkMaxLength(maxLength);
       const items = list(key);

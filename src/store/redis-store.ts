@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { checkIncrement, checkMaxLength, checkTtlMs } from "./checks.js";
+import { checkIncrement, checkMaxLength, checkReservation, checkTtlMs } from "./checks.js";
 import { defineRedisScript } from "./redis-script.js";
 import type { Store } from "./store.js";
 
@@ -26,6 +26,17 @@ local existed = redis.call('EXISTS', KEYS[1])
 local value = redis.call('INCRBY', KEYS[1], ARGV[1])
 if existed == 0 and ARGV[2] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return value
+`);
+
+// Check and add in one script: two reservations can never both pass a check that only one fits.
+const reserveWithinScript = defineRedisScript(`
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local amount = tonumber(ARGV[1])
+if current + amount > tonumber(ARGV[2]) then return {0, current} end
+local existed = redis.call('EXISTS', KEYS[1])
+local total = redis.call('INCRBY', KEYS[1], amount)
+if existed == 0 and ARGV[3] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return {1, total}
 `);
 
 export function createRedisStore(options: RedisStoreOptions): Store {
@@ -57,6 +68,15 @@ export function createRedisStore(options: RedisStoreOptions): Store {
       checkIncrement(by);
       const ttl = checkTtlMs(ttlMs);
       return Number(await incrByScript.run(redis, [k(key)], [by, ttl ?? ""]));
+    },
+    reserveWithin: async (key, amount, limit, ttlMs) => {
+      checkReservation(amount, limit);
+      const ttl = checkTtlMs(ttlMs);
+      const [ok, total] = (await reserveWithinScript.run(redis, [k(key)], [amount, limit, ttl ?? ""])) as [
+        number,
+        number,
+      ];
+      return { ok: ok === 1, total: Number(total) };
     },
     listPush: async (key, value, maxLength) => {
       const max = checkMaxLength(maxLength);

@@ -16,6 +16,13 @@ export interface Store {
   del(key: string): Promise<void>;
   /** Atomic increment by an integer; sets `ttlMs` when the key is created by this call. */
   incrBy(key: string, by: number, ttlMs?: number): Promise<number>;
+  /**
+   * Adds `amount` (a positive integer) to the counter at `key` only when the result stays within
+   * `limit`, as ONE atomic step (check and add can never interleave with another caller's). Sets
+   * `ttlMs` when this call creates the key. `total` is the counter after the call: the new total
+   * when reserved, the unchanged one when refused.
+   */
+  reserveWithin(key: string, amount: number, limit: number, ttlMs?: number): Promise<Reservation>;
   /** Pushes to the front of a list and trims it to `maxLength` (newest first). */
   listPush(key: string, value: string, maxLength: number): Promise<void>;
   /** The first `count` entries of a list, newest first. */
@@ -31,4 +38,10 @@ export interface Store {
   /** True when the backend answers (used by /healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** The answer of `reserveWithin`. */
+export interface Reservation {
+  ok: boolean;
+  total: number;
 }

@@ -1,4 +1,5 @@
 import type { Config } from "../config.js";
+import { actionHandlers } from "../core/commands/index.js";
 import type { CoreDeps } from "../core/deps.js";
 import type { Platform } from "../core/invocation.js";
 import type { ChatAdapter } from "../core/ports.js";
@@ -32,7 +33,7 @@ export interface WorkerOptions {
 export async function startWorkers(options: WorkerOptions): Promise<HttpRoute[]> {
   const { config, deps, queues, observe, shutdown } = options;
   const { logger } = deps;
-  const tracked = await startTrackedWorker(queues, createTrackedHandlers(deps), { logger });
+  const tracked = await startTrackedWorker(queues, createTrackedHandlers(deps, actionHandlers), { logger });
   shutdown.add("workers", "tracked jobs", () => tracked.close());
   const notify = await startNotifyWorker(queues, {
     adapters: options.adapters,

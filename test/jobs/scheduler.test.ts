@@ -40,6 +40,8 @@ function handlers(
     "poll-statement": handle,
     "poll-orchestrator": handle,
     "watch-delivery": handle,
+    "recover-intent": handle,
+    "reconcile-order5m": handle,
   };
 }
 

@@ -161,6 +161,41 @@ export function runStoreContract(name: string, makeHarness: () => Promise<StoreH
       });
     });
 
+    describe("reserveWithin", () => {
+      it("adds while the total stays within the limit and refuses what would pass it", async () => {
+        expect(await store.reserveWithin("cap", 3, 5, 60_000)).toEqual({ ok: true, total: 3 });
+        expect(await store.reserveWithin("cap", 3, 5, 60_000)).toEqual({ ok: false, total: 3 });
+        expect(await store.reserveWithin("cap", 2, 5, 60_000)).toEqual({ ok: true, total: 5 });
+        expect(await store.get("cap")).toBe("5");
+        // A release (negative incrBy) makes room again.
+        await store.incrBy("cap", -3);
+        expect(await store.reserveWithin("cap", 3, 5)).toEqual({ ok: true, total: 5 });
+      });
+
+      it("sets the TTL only when it creates the key", async () => {
+        await store.reserveWithin("day", 1, 10, TTL_MS);
+        await store.reserveWithin("day", 1, 10, 60_000);
+        await h.elapse(PAST_TTL_MS);
+        expect(await store.get("day")).toBeNull();
+      });
+
+      it(`lets exactly as many of ${RACERS} parallel reservations pass as the limit holds`, async () => {
+        const tries = Array.from({ length: RACERS }, (_, i) =>
+          (i % 2 === 0 ? store : h.peer).reserveWithin("race", 3, 50, 60_000),
+        );
+        const results = await Promise.all(tries);
+        expect(results.filter((r) => r.ok)).toHaveLength(16);
+        expect(await store.get("race")).toBe("48");
+      });
+
+      it("refuses a bad amount or limit and changes nothing", async () => {
+        await expect(store.reserveWithin("bad", 0, 5)).rejects.toThrow(RangeError);
+        await expect(store.reserveWithin("bad", 1.5, 5)).rejects.toThrow(RangeError);
+        await expect(store.reserveWithin("bad", 1, -1)).rejects.toThrow(RangeError);
+        expect(await store.get("bad")).toBeNull();
+      });
+    });
+
     describe("lists", () => {
       it("pushes newest first and trims to maxLength", async () => {
         for (const entry of ["a", "b", "c", "d"]) await store.listPush("audit", entry, 3);

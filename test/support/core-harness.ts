@@ -110,6 +110,10 @@ function blockText(block: Block): string {
   }
 }
 
+/** What was scheduled besides the recovery job every durable click schedules before its claim. */
+export const trackedWork = (h: Pick<CoreHarness, "scheduled">): CoreHarness["scheduled"] =>
+  h.scheduled.filter((s) => s.job.kind !== "recover-intent");
+
 /** Every button of a reply, in order. */
 export const replyButtons = (reply: Reply): Button[] =>
   reply.blocks.flatMap((b) => (b.type === "buttons" ? b.buttons : []));
@@ -189,6 +193,7 @@ export async function createCoreHarness(options: CoreHarnessOptions = {}): Promi
       scheduled.push({ job, options: opts });
       await scheduler.schedule(job, opts);
     },
+    cancel: (jobId) => scheduler.cancel?.(jobId) ?? Promise.resolve(),
   };
   const realNotifier = createNotifier(queues, { store, gapMs: () => 0 });
   const notifier: Notifier = {
@@ -208,7 +213,12 @@ export async function createCoreHarness(options: CoreHarnessOptions = {}): Promi
   };
   const core = createCore(deps, options.registry ?? { commands, actions: actionHandlers });
   const workers: JobWorker[] = [
-    await startTrackedWorker(queues, options.tracked?.(deps) ?? createTrackedHandlers(deps), { logger }),
+    await startTrackedWorker(
+      queues,
+      options.tracked?.(deps) ??
+        createTrackedHandlers(deps, (options.registry ?? { actions: actionHandlers }).actions),
+      { logger },
+    ),
     await startNotifyWorker(queues, { adapters: recordingAdapters(delivered), logger, gapMs: () => 0 }),
   ];
 

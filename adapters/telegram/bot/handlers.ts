@@ -1,5 +1,6 @@
 import { Composer, type Context, type Filter, type NextFunction } from "grammy";
 import type { CommandDefinition } from "../../../src/core/command.js";
+import type { HandleHooks } from "../../../src/core/core.js";
 import type { ConversationRef, Invocation } from "../../../src/core/invocation.js";
 import type { Logger } from "../../../src/core/logger.js";
 import { errorReply, type Reply } from "../../../src/core/reply.js";
@@ -15,7 +16,9 @@ import { actorOf, conversationOf, topicOf } from "./identity.js";
  * Replies into Telegram; every decision is the core's.
  */
 export interface ChatCore {
-  handle(invocation: Invocation): Promise<Reply>;
+  handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
+  /** The reply of a button reached the chat: a confirmed spend's outcome is no longer owed. */
+  delivered?(reply: Reply): Promise<void>;
   readonly commands: readonly CommandDefinition[];
 }
 
@@ -102,7 +105,7 @@ async function onButton(ctx: Filter<Context, "callback_query:data">, deps: Handl
     conversation,
     token: query.data,
   };
-  const work = deps.core.handle(invocation);
+  const work = deps.core.handle(invocation, { confirmsDelivery: deps.core.delivered !== undefined });
   const quick = await settledWithin(work, deps.answerWithinMs);
   if (quick === undefined) await answer(ctx, deps);
   const reply = quick ?? (await work);
@@ -120,6 +123,8 @@ async function onButton(ctx: Filter<Context, "callback_query:data">, deps: Handl
   } catch (error) {
     await deps.redeliver(conversation, { ...reply, replacesOriginal: false }, error);
   }
+  // Posted, or queued durably: a confirmed spend's outcome is no longer owed by its recovery job.
+  await deps.core.delivered?.(reply);
 }
 
 async function deliver(deps: HandlerDeps, conversation: ConversationRef, reply: Reply, options: PostOptions) {

@@ -120,6 +120,8 @@ async function orderIdsOf(ctx: ActionContext, request: ApprovalRequest, since: s
 export const approveAction: ActionHandler = {
   kind: APPROVE_KIND,
   role: "operator",
+  // The click that places the order: carried out even when this instance dies after the ack.
+  durable: true,
   async run(ctx, raw) {
     const open = await openRequestOf(ctx, raw, "approve");
     if (!open.ok) return open.reply;

@@ -1,34 +1,35 @@
-import { order5mIdempotencyKey } from "../../service/idempotency.js";
+import { isServiceError } from "../../service/errors.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import { approvalGate } from "../approvals/gate.js";
 import type { ActionContext, ActionHandler } from "../command.js";
-import { rememberOrigin } from "../origins.js";
-import { outcomeLine, renderOrder5mResult } from "../render/energy.js";
+import { outcomeLine } from "../render/energy.js";
 import type { Reply } from "../reply.js";
-import { checkSpend } from "../spend-guard.js";
-import { watchDelivery } from "../tracking/delivery-watch.js";
-import { autoWatch, watchDenyLine } from "../watch/hooks.js";
-import { forgetBalance } from "./balance-cache.js";
+import { watchDenyLine } from "../watch/hooks.js";
 import { confirmOrchestrator } from "./confirm-orchestrator.js";
 import { order5mFailureLine } from "./energy-errors.js";
 import {
   auditBase,
+  type Confirmed,
   ENERGY_CONFIRM_KIND,
   type EnergyConfirmPayload,
   energyConfirmPayloadSchema,
-  whoName,
 } from "./energy-payload.js";
-import { auditSpend, recordSpendOnce } from "./record.js";
+import { afterOrder5m, order5mKeyOf, order5mOutcomeUnknown, renderPlaced } from "./order5m-flow.js";
+import { reconcileOrder5m, UNKNOWN_YET_LINE } from "./reconcile-order5m.js";
+import { auditSpend } from "./record.js";
 import { withResend } from "./resend.js";
+import { releaseSpend, reserveSpend } from "./reservation.js";
 
 /**
- * Confirm of an energy quote. The core has claimed the button group atomically, so this runs once
- * per quote; the idempotency key derives from the claimed confirmation, so even a resend after a
- * lost answer (or a job re-run) can never place a second order.
+ * Confirm of an energy quote. The core has claimed the button group atomically and stored the
+ * click as a durable intent, so this runs once per quote, or again after a crash; the idempotency
+ * key derives from the confirmation, so a resend, a reconciliation or a recovery can never place
+ * a second order. The quote is held against the daily cap before anything is sent.
  */
 export const energyConfirmAction: ActionHandler = {
   kind: ENERGY_CONFIRM_KIND,
   role: "operator",
+  durable: true,
   async run(ctx, payload) {
     const parsed = energyConfirmPayloadSchema.safeParse(payload);
     if (!parsed.success) throw new Error(`bad ${ENERGY_CONFIRM_KIND} payload: ${parsed.error.message}`);
@@ -37,35 +38,36 @@ export const energyConfirmAction: ActionHandler = {
     if (approval) return approval;
     const { deps } = ctx;
     // A quote made before a deny-list re-check found the address blocked must not go through.
+    const who = confirmedBy(ctx);
     const denied = await watchDenyLine(deps, p.address);
     if (denied) {
-      await auditSpend(deps, { ...auditBase(ctx, p), result: "failed", message: denied });
+      await auditSpend(deps, { ...auditBase(who, p), result: "failed", message: denied });
       return outcomeLine(denied);
     }
-    const spend = await checkSpend({
-      store: deps.store,
-      actor: ctx.invocation.actor,
+    const spend = await reserveSpend(deps, {
+      confirmationId: who.confirmationId,
+      actor: who.actor,
       quoteTrx: p.quoteTrx,
       settings: deps.settings,
-      now: deps.now,
     });
     if (!spend.ok) {
       const line = `Not ordered: ${spend.line}`;
-      await auditSpend(deps, { ...auditBase(ctx, p), result: "failed", message: line });
+      await auditSpend(deps, { ...auditBase(who, p), result: "failed", message: line });
       return outcomeLine(line);
     }
-    return p.route === "order5m" ? confirmOrder5m(ctx, p) : confirmOrchestrator(ctx, p);
+    return p.route === "order5m" ? confirmOrder5m(ctx, who, p) : confirmOrchestrator(ctx, who, p);
   },
 };
 
-async function confirmOrder5m(ctx: ActionContext, p: EnergyConfirmPayload): Promise<Reply> {
+const confirmedBy = (ctx: ActionContext): Confirmed => ({
+  confirmationId: ctx.record.confirmationId,
+  actor: ctx.invocation.actor,
+  conversation: ctx.invocation.conversation,
+});
+
+async function confirmOrder5m(ctx: ActionContext, who: Confirmed, p: EnergyConfirmPayload): Promise<Reply> {
   const { deps } = ctx;
-  const idempotencyKey = order5mIdempotencyKey({
-    confirmationId: ctx.record.confirmationId,
-    period: "5m",
-    receiveAddress: p.address,
-    amount: p.amount,
-  });
+  const idempotencyKey = order5mKeyOf(who.confirmationId, p);
   let outcome: Order5mOutcome;
   try {
     outcome = await withResend(
@@ -73,53 +75,19 @@ async function confirmOrder5m(ctx: ActionContext, p: EnergyConfirmPayload): Prom
       { logger: deps.logger, endpoint: "order5m.create" },
     );
   } catch (error) {
+    deps.logger.warn({ err: error, confirmationId: who.confirmationId }, "energy order not confirmed");
+    if (order5mOutcomeUnknown(error)) {
+      // The hold stays: the order may exist. The reconciler posts the outcome when it is known.
+      const retryAfterMs = isServiceError(error) ? error.retryAfterMs : undefined;
+      await reconcileOrder5m(deps, who, p, retryAfterMs);
+      return outcomeLine(UNKNOWN_YET_LINE);
+    }
     const line = order5mFailureLine(error);
-    deps.logger.warn({ err: error, confirmationId: ctx.record.confirmationId }, "energy order failed");
-    await auditSpend(deps, { ...auditBase(ctx, p), result: "failed", message: line });
+    await releaseSpend(deps, who.confirmationId);
+    await auditSpend(deps, { ...auditBase(who, p), result: "failed", message: line });
     return outcomeLine(line);
   }
-  await afterOrder(ctx, p, outcome);
-  return renderOrder5mResult({
-    outcome,
-    address: p.address,
-    amount: p.amount,
-    quoteTrx: p.quoteTrx,
-    explorerTxUrl: deps.settings.explorerTxUrl,
-    by: whoName(ctx.invocation.actor),
-  });
-}
-
-/**
- * The bookkeeping of a placed order. The order exists whatever happens here, so a failure is
- * logged and never turned into an error line that would make the user order again.
- */
-async function afterOrder(
-  ctx: ActionContext,
-  p: EnergyConfirmPayload,
-  outcome: Order5mOutcome,
-): Promise<void> {
-  const { deps } = ctx;
-  const { conversation, actor } = ctx.invocation;
-  const { result } = outcome;
-  try {
-    await recordSpendOnce(deps, ctx.record.confirmationId, actor, result.paidTRX);
-    await forgetBalance(deps);
-    await rememberOrigin(deps.store, "order", result.orderId, conversation);
-    // The activation webhook names its own order id and, as `source`, this order's id; its hash
-    // is remembered too, so the listener can route it either way.
-    if (result.activationHash) await rememberOrigin(deps.store, "order", result.activationHash, conversation);
-    await watchDelivery(deps, { orderId: result.orderId, address: p.address, conversation });
-    await autoWatch(deps, conversation, p.address, actor);
-  } catch (error) {
-    deps.logger.error(
-      { err: error, orderId: result.orderId },
-      "energy order placed, but its bookkeeping failed",
-    );
-  }
-  await auditSpend(deps, {
-    ...auditBase(ctx, p),
-    result: "ok",
-    message: `${outcome.replayed ? "(repeat answered from the service's cache) " : ""}paid ${result.paidTRX} TRX: ${outcome.message}`,
-    orderIds: [result.orderId],
-  });
+  await deps.faults?.("after-answer");
+  await afterOrder5m(deps, who, p, outcome);
+  return renderPlaced(deps, who, p, outcome);
 }

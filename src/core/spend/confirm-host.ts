@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isServiceError } from "../../service/errors.js";
 import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
 import { approvalGate } from "../approvals/gate.js";
 import type { ActionContext, ActionHandler } from "../command.js";
@@ -8,12 +9,12 @@ import { rememberOrigin } from "../origins.js";
 import { outcomeLine } from "../render/energy.js";
 import { renderHostStarted } from "../render/host.js";
 import type { Reply } from "../reply.js";
-import { checkSpend } from "../spend-guard.js";
 import { autoWatch } from "../watch/hooks.js";
 import { forgetBalance } from "./balance-cache.js";
 import { whoName } from "./energy-payload.js";
 import { hostFailureLine } from "./host-errors.js";
-import { auditSpend, recordSpendOnce } from "./record.js";
+import { auditSpend } from "./record.js";
+import { releaseSpend, reserveSpend, settleSpend } from "./reservation.js";
 
 /** The Start button of a Host Mode quote. */
 export const HOST_CONFIRM_KIND = "host.confirm";
@@ -44,10 +45,13 @@ const auditBase = (ctx: ActionContext, p: HostConfirmPayload) => ({
  * Registers the address (with the callback URL when the bot has a public URL), then starts
  * infinity mode. Starting carries no idempotency key, so it is never resent blindly: a lost answer
  * is reported as unknown, and running the command again is safe (an active address answers -5).
+ * Durable: a recovery after a crash starts again, and an "already active" (-5) answer then means
+ * the first run started it.
  */
 export const hostConfirmAction: ActionHandler = {
   kind: HOST_CONFIRM_KIND,
   role: "operator",
+  durable: true,
   async run(ctx, payload) {
     const parsed = hostConfirmPayloadSchema.safeParse(payload);
     if (!parsed.success) throw new Error(`bad ${HOST_CONFIRM_KIND} payload: ${parsed.error.message}`);
@@ -55,12 +59,11 @@ export const hostConfirmAction: ActionHandler = {
     const approval = await approvalGate(ctx, { kind: "host", quoteTrx: p.firstCycleTrx, payload: p });
     if (approval) return approval;
     const { deps } = ctx;
-    const spend = await checkSpend({
-      store: deps.store,
+    const spend = await reserveSpend(deps, {
+      confirmationId: ctx.record.confirmationId,
       actor: ctx.invocation.actor,
       quoteTrx: p.firstCycleTrx,
       settings: deps.settings,
-      now: deps.now,
     });
     if (!spend.ok) return fail(ctx, p, `Not started: ${spend.line}`);
     const callbackUrl = hostCallbackUrl(deps.settings);
@@ -73,6 +76,7 @@ export const hostConfirmAction: ActionHandler = {
     try {
       started = await deps.service.hostMode.infinityStart(p.address);
     } catch (error) {
+      if (ctx.recovered && isServiceError(error) && error.code === -5) return startedBefore(ctx, p);
       const line = `${hostFailureLine(error, p.address, "start")} (The address is registered for Host Mode, but infinity mode did not start.)`;
       return fail(ctx, p, line, error);
     }
@@ -92,7 +96,24 @@ async function fail(
   error?: unknown,
 ): Promise<Reply> {
   if (error !== undefined) ctx.deps.logger.warn({ err: error, address: p.address }, "host start failed");
+  // Nothing was started (a lost answer says so too: Host Mode charges only after a start).
+  await releaseSpend(ctx.deps, ctx.record.confirmationId);
   await auditSpend(ctx.deps, { ...auditBase(ctx, p), result: "failed", message: line });
+  return outcomeLine(line);
+}
+
+/** A recovery found Host Mode active: the run that died had started it. */
+async function startedBefore(ctx: ActionContext, p: HostConfirmPayload): Promise<Reply> {
+  const { deps } = ctx;
+  try {
+    await rememberOrigin(deps.store, "host", p.address, ctx.invocation.conversation);
+    await markHostActive(deps, p.address);
+    await settleSpend(deps, ctx.record.confirmationId, ctx.invocation.actor, p.firstCycleTrx);
+  } catch (error) {
+    deps.logger.error({ err: error, address: p.address }, "Host Mode started, but its bookkeeping failed");
+  }
+  const line = `Host Mode is active for ${p.address}: it was started by this confirmation before the bot restarted (confirmed by ${whoName(ctx.invocation.actor)}).`;
+  await auditSpend(deps, { ...auditBase(ctx, p), result: "ok", message: line });
   return outcomeLine(line);
 }
 
@@ -110,7 +131,7 @@ async function afterStart(
     await markHostActive(deps, p.address);
     await autoWatch(deps, ctx.invocation.conversation, p.address, ctx.invocation.actor);
     // The first cycle is charged moments after the start; later cycles are not known in advance.
-    await recordSpendOnce(deps, ctx.record.confirmationId, ctx.invocation.actor, p.firstCycleTrx);
+    await settleSpend(deps, ctx.record.confirmationId, ctx.invocation.actor, p.firstCycleTrx);
     await forgetBalance(deps);
   } catch (error) {
     deps.logger.error({ err: error, address: p.address }, "Host Mode started, but its bookkeeping failed");

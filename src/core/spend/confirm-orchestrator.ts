@@ -8,20 +8,32 @@ import { trackOrchestrator } from "../tracking/orchestrator.js";
 import { autoWatch } from "../watch/hooks.js";
 import { forgetBalance } from "./balance-cache.js";
 import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "./energy-errors.js";
-import { auditBase, type EnergyConfirmPayload, whoName } from "./energy-payload.js";
-import { auditSpend, recordSpendOnce } from "./record.js";
+import { auditBase, type Confirmed, type EnergyConfirmPayload, whoName } from "./energy-payload.js";
+import { auditSpend } from "./record.js";
 import { withResend } from "./resend.js";
+import { releaseSpend, settleSpend } from "./reservation.js";
 
 /**
  * Confirm of an order above one 5-minute order: one orchestrator order for the address, keyed by
- * the confirmation. Nothing is charged at acceptance; the quote is recorded against the daily
- * limit right away (the real charges arrive chunk by chunk), and a poll job follows the order.
+ * the confirmation. Nothing is charged at acceptance; the quote stays counted against the daily
+ * limit (the real charges arrive chunk by chunk), and a poll job follows the order. When the
+ * answer is lost, the poll looks the order up by its key and settles or releases the hold.
  */
-export async function confirmOrchestrator(ctx: ActionContext, p: EnergyConfirmPayload): Promise<Reply> {
+export async function confirmOrchestrator(
+  ctx: ActionContext,
+  who: Confirmed,
+  p: EnergyConfirmPayload,
+): Promise<Reply> {
   const { deps } = ctx;
-  const { conversation, actor } = ctx.invocation;
-  const idempotencyKey = requestIdempotencyKey(ctx.record.confirmationId);
-  const context = { actor: actorKey(actor), address: p.address, amount: p.amount, quoteTrx: p.quoteTrx };
+  const { conversation, actor, confirmationId } = who;
+  const idempotencyKey = requestIdempotencyKey(confirmationId);
+  const context = {
+    actor: actorKey(actor),
+    address: p.address,
+    amount: p.amount,
+    quoteTrx: p.quoteTrx,
+    confirmationId,
+  };
   let accepted: { replayed: boolean; detail: OrchestratorAccepted };
   try {
     accepted = await withResend(
@@ -36,15 +48,19 @@ export async function confirmOrchestrator(ctx: ActionContext, p: EnergyConfirmPa
     const line = orchestratorFailureLine(error);
     deps.logger.warn({ err: error, idempotencyKey }, "orchestrator order failed");
     // It may exist after all: the poll finds it by its key, or says that it was never accepted.
-    if (orchestratorOutcomeUnknown(error))
+    if (orchestratorOutcomeUnknown(error)) {
       await trackOrchestrator(deps, { idempotencyKey, conversation, context });
-    await auditSpend(deps, { ...auditBase(ctx, p), result: "failed", message: line });
+      return outcomeLine(line);
+    }
+    await releaseSpend(deps, confirmationId);
+    await auditSpend(deps, { ...auditBase(who, p), result: "failed", message: line });
     return outcomeLine(line);
   }
+  await deps.faults?.("after-answer");
   const requestId = String(accepted.detail.data.requestId);
   try {
     await trackOrchestrator(deps, { idempotencyKey, conversation, context });
-    await recordSpendOnce(deps, ctx.record.confirmationId, actor, p.quoteTrx);
+    await settleSpend(deps, confirmationId, actor, p.quoteTrx);
     await forgetBalance(deps);
     await autoWatch(deps, conversation, p.address, actor);
   } catch (error) {
@@ -54,7 +70,7 @@ export async function confirmOrchestrator(ctx: ActionContext, p: EnergyConfirmPa
     );
   }
   await auditSpend(deps, {
-    ...auditBase(ctx, p),
+    ...auditBase(who, p),
     result: "ok",
     message: `orchestrator accepted (request ${requestId}, key ${idempotencyKey}); charged per delivered chunk`,
     orderIds: [requestId],

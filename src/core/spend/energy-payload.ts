@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ActionContext } from "../command.js";
+import type { Actor, ConversationRef } from "../invocation.js";
 
 /** The Confirm button of an energy quote: what was quoted, so the confirmation spends exactly that. */
 export const ENERGY_CONFIRM_KIND = "energy.confirm";
@@ -19,10 +19,17 @@ export type EnergyConfirmPayload = z.infer<typeof energyConfirmPayloadSchema>;
 export const whoName = (actor: { displayName?: string; platform: string; userId: string }): string =>
   actor.displayName ?? `${actor.platform}:${actor.userId}`;
 
+/** Who confirmed an order, where, and the confirmation every key derives from. */
+export interface Confirmed {
+  confirmationId: string;
+  actor: Actor;
+  conversation: ConversationRef;
+}
+
 /** The audit fields every outcome of one energy confirmation shares. */
-export const auditBase = (ctx: ActionContext, p: EnergyConfirmPayload) => ({
-  actor: ctx.invocation.actor,
-  conversation: ctx.invocation.conversation,
+export const auditBase = (who: Pick<Confirmed, "actor" | "conversation">, p: EnergyConfirmPayload) => ({
+  actor: who.actor,
+  conversation: who.conversation,
   verb: "energy",
   address: p.address,
   amount: String(p.amount),

@@ -1,31 +1,11 @@
 import { type AuditEntry, appendAudit } from "../audit.js";
 import type { CoreDeps } from "../deps.js";
 import { type Actor, actorKey, type ConversationRef, conversationKey } from "../invocation.js";
-import { recordSpend } from "../spend-guard.js";
 
 /**
- * What every spending outcome leaves behind: the day's total of the user (once per confirmation,
- * whichever retry or instance records it) and one audit entry, for success and failure alike.
+ * The audit entry every spending outcome leaves behind, success and failure alike. What counts
+ * toward the daily cap is kept by the reservations (reservation.ts).
  */
-const RECORDED_TTL_MS = 48 * 60 * 60_000;
-
-/** Adds `amountTrx` to the actor's day once per confirmation; false when it was already recorded. */
-export async function recordSpendOnce(
-  deps: Pick<CoreDeps, "store" | "now" | "observer">,
-  confirmationId: string,
-  actor: Actor,
-  amountTrx: string,
-): Promise<boolean> {
-  const first = await deps.store.setIfNotExists(
-    `spend-recorded:${confirmationId}`,
-    amountTrx,
-    RECORDED_TTL_MS,
-  );
-  if (!first) return false;
-  await recordSpend({ store: deps.store, actor, amountTrx, now: deps.now, observer: deps.observer });
-  return true;
-}
-
 export interface SpendOutcome {
   actor: Actor | string;
   conversation: ConversationRef | string;

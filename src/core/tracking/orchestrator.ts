@@ -10,6 +10,7 @@ import type { TrackedJob } from "../ports.js";
 import { renderOrchestratorSummary } from "../render/energy.js";
 import { publicReply, text } from "../reply.js";
 import { auditSpend } from "../spend/record.js";
+import { releaseSpend, settleSpend } from "../spend/reservation.js";
 
 /**
  * Tracking an orchestrator order until every address is final: each poll remembers the energy
@@ -23,6 +24,8 @@ export const orchestratorContextSchema = z.object({
   address: z.string(),
   amount: z.number().int(),
   quoteTrx: z.string(),
+  /** The confirmation whose spend hold this order settles (absent in contexts stored before holds). */
+  confirmationId: z.string().optional(),
 });
 export type OrchestratorContext = z.infer<typeof orchestratorContextSchema>;
 
@@ -112,8 +115,11 @@ export function createPollOrchestratorHandler(
         job,
         `The orchestrator has no order with key ${key}: it was never accepted, so nothing was charged.`,
       );
+      const context = await getJson(deps.store, contextKey(key), orchestratorContextSchema);
+      if (context?.confirmationId) await releaseSpend(deps, context.confirmationId);
       return { done: true };
     }
+    await settleFound(deps, key);
     await rememberOrderIds(deps, status, job.conversation);
     if (isFinal(status)) {
       await deps.notifier.post(
@@ -133,6 +139,13 @@ export function createPollOrchestratorHandler(
     );
     return { done: true };
   };
+}
+
+/** The order exists: its quote counts toward the daily cap (once; a no-op after the Confirm settled it). */
+async function settleFound(deps: Pick<CoreDeps, "store" | "now">, key: string): Promise<void> {
+  const context = await getJson(deps.store, contextKey(key), orchestratorContextSchema);
+  if (context?.confirmationId)
+    await settleSpend(deps, context.confirmationId, context.actor, context.quoteTrx);
 }
 
 async function auditFinal(

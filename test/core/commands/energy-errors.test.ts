@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { readAudit } from "../../../src/core/audit.js";
+import { UNKNOWN_YET_LINE } from "../../../src/core/spend/reconcile-order5m.js";
 import { spentTodaySun } from "../../../src/core/spend-guard.js";
 import { SUN_PER_TRX } from "../../../src/sandbox/accounts.js";
 import type { SandboxReply } from "../../../src/sandbox/router.js";
-import { headersTimeoutDispatcher, operator, replyText } from "../../support/core-harness.js";
+import { headersTimeoutDispatcher, operator, replyText, trackedWork } from "../../support/core-harness.js";
 import { freshAddress, quote, type SpendHarness, useSpendHarness } from "../../support/spend-harness.js";
 
 const spend = useSpendHarness();
@@ -36,7 +37,16 @@ async function expectNothingCharged(h: SpendHarness, line: string) {
   expect((await spentTodaySun(h.store, operator, h.clock.now)).toNumber()).toBe(0);
   const [entry] = await readAudit(h.store, 1);
   expect(entry).toMatchObject({ result: "failed", message: line, verb: "energy" });
-  expect(h.scheduled).toEqual([]);
+  expect(trackedWork(h)).toEqual([]);
+}
+
+/** The outcome the reconciler posted into the conversation. */
+async function waitForOutcome(h: SpendHarness) {
+  await h.waitFor(
+    () => h.notifications.some((n) => /Energy (delegated|order)/.test(replyText(n.reply))),
+    "the reconciled outcome",
+  );
+  return h.notifications.find((n) => /Energy (delegated|order)/.test(replyText(n.reply)))!.reply;
 }
 
 describe("energy Confirm: service refusals, each one line saying nothing was charged", () => {
@@ -127,14 +137,22 @@ describe("energy Confirm: service refusals, each one line saying nothing was cha
     await expectNothingCharged(h, text);
   });
 
-  it("5000 internal error: does not claim that nothing was charged", async () => {
+  it("5000 internal error: does not claim that nothing was charged, then reconciles with the same key", async () => {
     const h = await spend.setup();
-    const { text } = await confirmWith(h, () =>
+    const { address, text } = await confirmWith(h, () =>
       h.sandbox.inject("order5m.create", { kind: "reply", reply: detail(500, 5000, "Internal error") }),
     );
-    expect(text).toBe(
-      "The service had an internal error (code 5000), so it is not known whether the order was placed; check balance before ordering again.",
+    expect(text).toBe(UNKNOWN_YET_LINE);
+    // The reconciler asks again with the same key; this time the service places the order.
+    await h.waitFor(
+      () => h.notifications.some((n) => /Energy delegated/.test(replyText(n.reply))),
+      "the outcome",
     );
+    const calls = h.sandbox.calls("order5m.create");
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.headers["x-idempotency-key"]).toBe(calls[0]?.headers["x-idempotency-key"]);
+    expect(h.sandbox.energy.orders().filter((o) => o.receiveAddress === address)).toHaveLength(1);
+    expect((await spentTodaySun(h.store, operator, h.clock.now)).toNumber()).toBe(DAY_COST_SUN);
   });
 });
 
@@ -163,21 +181,25 @@ describe("energy Confirm: lost answers are resent once with the same key", () =>
     expect(h.sandbox.energy.orders()).toHaveLength(1);
   });
 
-  it("two timeouts: says the outcome is unknown, and the service still charges once", async () => {
+  it("two timeouts: says once that the outcome is not known yet, then reconciles it: one order, reported, counted", async () => {
     const h = await spend.setup({ client: { dispatcher: headersTimeoutDispatcher(150) } });
-    const { text } = await confirmWith(h, () =>
+    const { address, text } = await confirmWith(h, () =>
       h.sandbox.inject("order5m.create", { kind: "delay", ms: 300 }, 2),
     );
-    expect(text).toBe(
-      "The service did not answer, even after one retry with the same idempotency key, so it is not known whether the order was placed; check balance before ordering again (a repeat of this confirmation can never charge twice).",
-    );
+    expect(text).toBe(UNKNOWN_YET_LINE);
+    const outcome = await waitForOutcome(h);
+    expect(replyText(outcome)).toContain("Energy order (already placed)");
     const calls = h.sandbox.calls("order5m.create");
-    expect(calls).toHaveLength(2);
-    await h.waitFor(() => calls.every((c) => c.status !== 0), "both delayed requests to be answered");
-    expect(h.sandbox.energy.orders()).toHaveLength(1);
+    expect(calls.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(calls.map((c) => c.headers["x-idempotency-key"])).size).toBe(1);
+    expect(h.sandbox.energy.orders().filter((o) => o.receiveAddress === address)).toHaveLength(1);
     expect(h.sandbox.account.balanceSun).toBe(START_SUN - DAY_COST_SUN);
+    expect((await spentTodaySun(h.store, operator, h.clock.now)).toNumber()).toBe(DAY_COST_SUN);
     const [entry] = await readAudit(h.store, 1);
-    expect(entry?.result).toBe("failed");
+    expect(entry?.result).toBe("ok");
+    await new Promise((r) => setTimeout(r, 300));
+    const outcomes = h.notifications.filter((n) => /Energy (delegated|order)/.test(replyText(n.reply)));
+    expect(outcomes).toHaveLength(1);
   });
 
   it("a timeout, then 429 on the resend: the outcome stays unknown, never 'nothing was charged'", async () => {
@@ -189,12 +211,12 @@ describe("energy Confirm: lost answers are resent once with the same key", () =>
         reply: { status: 429, json: { message: "API rate limit exceeded" }, headers: { "retry-after": "1" } },
       });
     });
-    expect(text).toBe(
-      "The service did not answer, even after one retry with the same idempotency key, so it is not known whether the order was placed; check balance before ordering again (a repeat of this confirmation can never charge twice).",
-    );
+    expect(text).toBe(UNKNOWN_YET_LINE);
+    expect(replyText(await waitForOutcome(h))).toMatch(/Energy (delegated|order)/);
     const calls = h.sandbox.calls("order5m.create");
-    await h.waitFor(() => calls[0]?.status === 200, "the delayed first request to be placed");
-    expect(calls.map((c) => c.status)).toEqual([200, 429]);
+    await h.waitFor(() => calls.every((c) => c.status !== 0), "every request to be answered");
+    expect(calls[1]?.status).toBe(429);
+    expect(calls.filter((c) => c.status === 200)).toHaveLength(1);
     // The first send was placed and charged: the line must not invite a second order.
     expect(h.sandbox.energy.orders().filter((o) => o.receiveAddress === address)).toHaveLength(1);
     expect(h.sandbox.account.balanceSun).toBe(START_SUN - DAY_COST_SUN);

@@ -6,7 +6,13 @@ import { SUN_PER_TRX } from "../../../src/sandbox/accounts.js";
 import { ACTIVATION_SUN } from "../../../src/sandbox/price-book.js";
 import type { SandboxReply } from "../../../src/sandbox/router.js";
 import { requestIdempotencyKey } from "../../../src/service/idempotency.js";
-import { channel, headersTimeoutDispatcher, operator, replyText } from "../../support/core-harness.js";
+import {
+  channel,
+  headersTimeoutDispatcher,
+  operator,
+  replyText,
+  trackedWork,
+} from "../../support/core-harness.js";
 import { freshAddress, quote, type SpendHarness, useSpendHarness } from "../../support/spend-harness.js";
 
 const spend = useSpendHarness();
@@ -58,7 +64,7 @@ describe("energy above 650,000: the orchestrator", () => {
     expect(call?.body).toEqual({ items: [{ receiveAddress: address, amount: 1_300_000 }] });
     expect(call?.headers["x-idempotency-key"]).toBe(key);
     expect(await findOrigin(h.store, "orchestrator", key)).toEqual(channel);
-    expect(h.scheduled[0]).toEqual({
+    expect(trackedWork(h)[0]).toEqual({
       job: { kind: "poll-orchestrator", idempotencyKey: key, conversation: channel },
       options: { delayMs: 5_000, jobId: `poll-orchestrator:${key}` },
     });
@@ -158,7 +164,7 @@ describe("energy above 650,000: orchestrator refusals", () => {
     h.sandbox.inject("orchestrator.create", { kind: "reply", reply });
     expect(replyText(await h.click(operator, confirm))).toBe(expected);
     expect(h.sandbox.energy.orders()).toEqual([]);
-    expect(h.scheduled).toEqual([]);
+    expect(trackedWork(h)).toEqual([]);
     const [entry] = await readAudit(h.store, 1);
     expect(entry).toMatchObject({ result: "failed", message: expected });
   });

@@ -1,0 +1,99 @@
+import { randomBytes } from "node:crypto";
+import type { Store } from "../../store/store.js";
+import { type ActionRecord, CLAIM_KEY } from "../actions.js";
+import type { IntentTimings } from "../deps.js";
+import type { Invocation } from "../invocation.js";
+import type { Reply } from "../reply.js";
+import { decodeReply, type EncodedReply, encodeReply } from "../reply-codec.js";
+import type { Role } from "../roles.js";
+
+/**
+ * A durable action's intent: what was confirmed, by whom, where. It is the value of the button
+ * group's claim mark, so claiming and storing the intent are one atomic SET NX. Its progress
+ * lives in three more keys: the run's lease (one runner at a time, renewed while it runs), the
+ * outcome (the reply, once known) and the posted mark (the outcome reached the conversation).
+ */
+export const INTENT_TTL_MS = 24 * 60 * 60_000;
+export const DEFAULT_INTENT_TIMINGS: IntentTimings = { recoverAfterMs: 30_000, leaseMs: 20_000 };
+
+type ActionInvocation = Extract<Invocation, { kind: "action" }>;
+
+export interface Intent {
+  v: 1;
+  confirmationId: string;
+  kind: string;
+  payload: unknown;
+  record: ActionRecord;
+  invocation: ActionInvocation;
+  /** The role of the user who confirmed, as checked at the click. */
+  role: Role;
+  claimedAt: number;
+}
+
+const outcomeKey = (cid: string) => `intent-outcome:${cid}`;
+const postedKey = (cid: string) => `intent-posted:${cid}`;
+const leaseKey = (cid: string) => `intent-lease:${cid}`;
+export const recoverJobId = (cid: string) => `recover-intent:${cid}`;
+/** The notifier's dedup key of an outcome posted by the recovery path. */
+export const intentDedupKey = (cid: string) => `intent-outcome:${cid}`;
+
+export async function readIntent(store: Store, cid: string): Promise<Intent | undefined> {
+  const raw = await store.get(CLAIM_KEY(cid));
+  if (raw === null || !raw.startsWith("{")) return undefined;
+  try {
+    const intent = JSON.parse(raw) as Intent;
+    return intent.v === 1 && intent.confirmationId === cid ? intent : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function saveOutcome(store: Store, cid: string, reply: Reply): Promise<void> {
+  await store.set(outcomeKey(cid), JSON.stringify(encodeReply(reply)), INTENT_TTL_MS);
+}
+
+export async function readOutcome(store: Store, cid: string): Promise<Reply | undefined> {
+  const raw = await store.get(outcomeKey(cid));
+  return raw === null ? undefined : decodeReply(JSON.parse(raw) as EncodedReply);
+}
+
+export async function markPosted(store: Store, cid: string): Promise<void> {
+  await store.set(postedKey(cid), "1", INTENT_TTL_MS);
+}
+
+export const isPosted = async (store: Store, cid: string): Promise<boolean> =>
+  (await store.get(postedKey(cid))) !== null;
+
+export interface Lease {
+  /** Stops renewing and lets the lease lapse after `leaseMs`, so a dead holder's work is taken over. */
+  lapse(): Promise<void>;
+  release(): Promise<void>;
+}
+
+/**
+ * Takes the run lease of an intent, or answers undefined while someone else holds it. The holder
+ * renews it every third of its life; the lease only expires when its holder stopped (died).
+ */
+export async function takeLease(store: Store, cid: string, leaseMs: number): Promise<Lease | undefined> {
+  const owner = randomBytes(8).toString("hex");
+  if (!(await store.setIfNotExists(leaseKey(cid), owner, leaseMs))) return undefined;
+  const timer = setInterval(
+    () => void store.set(leaseKey(cid), owner, leaseMs).catch(() => {}),
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
+  timer.unref();
+  return {
+    async lapse() {
+      clearInterval(timer);
+      await store.set(leaseKey(cid), owner, leaseMs).catch(() => {});
+    },
+    async release() {
+      clearInterval(timer);
+      if ((await store.get(leaseKey(cid))) === owner) await store.del(leaseKey(cid));
+    },
+  };
+}
+
+export async function releaseLease(store: Store, cid: string): Promise<void> {
+  await store.del(leaseKey(cid));
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import type { FaultPoint } from "../../../src/core/deps.js";
+import { spentTodaySun } from "../../../src/core/spend-guard.js";
+import { channel, operator, replyText } from "../../support/core-harness.js";
+import { freshAddress, quote, useSpendHarness } from "../../support/spend-harness.js";
+
+/**
+ * Durable Confirms on the in-process job queue (the demo's): a run that stops after the claim,
+ * or an outcome the adapter never delivered, is carried out and posted by the recovery job, once.
+ */
+const spend = useSpendHarness({ settings: { intents: { recoverAfterMs: 100, leaseMs: 100 } }, timeScale: 1 });
+const DAY_COST_SUN = 48 * 65_000;
+const OUTCOME = /Energy delegated|Energy order \(already placed\)/;
+
+const outcomes = (h: Awaited<ReturnType<typeof spend.setup>>) =>
+  h.notifications.filter((n) => OUTCOME.test(replyText(n.reply)));
+
+const hangAt = (point: FaultPoint) => (at: FaultPoint) =>
+  at === point ? new Promise<void>(() => {}) : Promise.resolve();
+
+describe("durable Confirm (in-memory queue)", () => {
+  it("a run that stopped right after the claim is carried out by the recovery job and posted once", async () => {
+    const h = await spend.setup();
+    const address = freshAddress("durable");
+    const { confirm } = await quote(h, `energy ${address} 65k`);
+    h.deps.faults = hangAt("after-claim");
+    void h.click(operator, confirm);
+    await h.waitFor(() => outcomes(h).length > 0, "the outcome posted by the recovery job");
+    await new Promise((r) => setTimeout(r, 400));
+    expect(outcomes(h)).toHaveLength(1);
+    expect(outcomes(h)[0]?.conversation).toEqual(channel);
+    expect(h.sandbox.energy.orders().filter((o) => o.receiveAddress === address)).toHaveLength(1);
+    expect((await spentTodaySun(h.store, operator, h.clock.now)).toNumber()).toBe(DAY_COST_SUN);
+  });
+
+  it("an outcome the adapter never delivered is posted by the recovery job, without asking the service again", async () => {
+    const h = await spend.setup();
+    const { confirm } = await quote(h, `energy ${freshAddress("durable")} 65k`);
+    const reply = await h.core.handle(
+      { kind: "action", actor: operator, conversation: channel, token: confirm },
+      { confirmsDelivery: true },
+    );
+    expect(replyText(reply)).toContain("Energy delegated");
+    await h.waitFor(() => outcomes(h).length > 0, "the outcome posted by the recovery job");
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    expect((await spentTodaySun(h.store, operator, h.clock.now)).toNumber()).toBe(DAY_COST_SUN);
+  });
+
+  it("an outcome the adapter delivered is not posted again", async () => {
+    const h = await spend.setup();
+    const { confirm } = await quote(h, `energy ${freshAddress("durable")} 65k`);
+    const reply = await h.core.handle(
+      { kind: "action", actor: operator, conversation: channel, token: confirm },
+      { confirmsDelivery: true },
+    );
+    await h.core.delivered(reply);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(outcomes(h)).toEqual([]);
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
+
+  it("acknowledges the click after the claim, before the order is sent", async () => {
+    const h = await spend.setup();
+    const { confirm } = await quote(h, `energy ${freshAddress("durable")} 65k`);
+    let callsAtAck = -1;
+    await h.core.handle(
+      { kind: "action", actor: operator, conversation: channel, token: confirm },
+      {
+        acknowledge: async () => {
+          callsAtAck = h.sandbox.calls("order5m.create").length;
+        },
+      },
+    );
+    expect(callsAtAck).toBe(0);
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
+});
