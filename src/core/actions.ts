@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Clock, systemClock } from "../clock.js";
 import type { Store } from "../store/store.js";
+import { ELSEWHERE_LINE, type PressedIn, pressedWhereShown } from "./buttons/place.js";
 import type { ActionHandler } from "./command.js";
 import { type Actor, actorKey, type ConversationRef } from "./invocation.js";
 import { publicReply, text } from "./reply.js";
@@ -98,7 +99,7 @@ export async function createActionGroup(
   return { confirmationId, tokens };
 }
 
-export type ClaimFailure = "expired" | "used" | "forbidden";
+export type ClaimFailure = "expired" | "used" | "forbidden" | "elsewhere";
 
 export type ClaimResult =
   | { ok: true; record: ActionRecord }
@@ -108,6 +109,8 @@ export interface ClaimOptions {
   now?: Clock;
   /** An extra role needed by kind (the handler's), so the stricter one is checked before claiming. */
   roleForKind?: (kind: string) => Role | undefined;
+  /** Where the button was pressed: anywhere but where it was shown, it is refused and not claimed. */
+  pressedIn?: PressedIn;
 }
 
 const expiredLine = (ttlMs: number): string => {
@@ -131,6 +134,10 @@ export async function claimAction(
   if (!record || now() >= record.expiresAt) {
     const ttl = record ? record.expiresAt - record.createdAt : ACTION_TTL_MS;
     return { ok: false, reason: "expired", line: expiredLine(ttl) };
+  }
+  const ttlMs = record.expiresAt - now() + EXPIRED_GRACE_MS;
+  if (options.pressedIn && !(await pressedWhereShown(store, record, options.pressedIn, ttlMs))) {
+    return { ok: false, reason: "elsewhere", line: ELSEWHERE_LINE };
   }
   const extra = options.roleForKind?.(record.kind);
   const needed = extra ? higherRole(record.role, extra) : record.role;

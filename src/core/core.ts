@@ -1,4 +1,5 @@
 import { claimAction } from "./actions.js";
+import type { PressedIn } from "./buttons/place.js";
 import type { ActionHandler, CommandDefinition } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import { reportError } from "./errors.js";
@@ -72,6 +73,7 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
     const claim = await claimAction(deps.store, invocation.token, invocation.actor, role, {
       now: deps.now,
       roleForKind: (kind) => handlers.get(kind)?.role,
+      pressedIn: pressedIn(invocation),
     });
     if (!claim.ok) return { reply: errorReply(claim.line), verb: "unknown", outcome: "refused" };
     const { record } = claim;
@@ -125,6 +127,12 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
     },
   };
 }
+
+/** Where a button was pressed, for the check that it belongs there (src/core/buttons/place.ts). */
+const pressedIn = (invocation: ActionInvocation): PressedIn => ({
+  conversation: invocation.conversation,
+  ...(invocation.messageId !== undefined && { messageId: invocation.messageId }),
+});
 
 function indexCommands(commands: readonly CommandDefinition[]): Map<string, CommandDefinition> {
   const byVerb = new Map<string, CommandDefinition>();
