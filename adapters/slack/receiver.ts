@@ -128,8 +128,10 @@ function answerStoreDown(
   options: EventsRouteOptions,
 ): void {
   const answer = storeDownAnswer(body, options.responses, options.logger);
-  if (answer.kind === "retry") return sendText(res, 503, "store unavailable");
-  if (answer.kind === "command") return sendJson(res, 200, answer.ack);
-  sendText(res, 200, "");
-  void answer.followUp();
+  if (answer.kind === "retry") sendText(res, 503, "store unavailable");
+  else if (answer.kind === "command") sendJson(res, 200, answer.ack);
+  else {
+    sendText(res, 200, "");
+    void answer.followUp();
+  }
 }
