@@ -145,15 +145,33 @@ function wireBot(
       if (first) parts.background.run(() => next());
     });
   }
+  useHandlers(bot, options, parts);
+  bot.catch((error) => logUpdateFailure(logger, error.ctx.update.update_id, error.error));
+  return (update) =>
+    bot.handleUpdate(update).catch((error: unknown) => {
+      // handleUpdate wraps what the middleware threw in a BotError: log the cause.
+      const cause = error instanceof Error && "error" in error ? (error as { error: unknown }).error : error;
+      logUpdateFailure(logger, update.update_id, cause);
+    });
+}
+
+/**
+ * The handlers, twice: with the core, and with a core that runs nothing for the updates the store
+ * could not claim, so every command and click among them gets the one "storage is unavailable" line.
+ */
+function useHandlers(
+  bot: Bot,
+  options: TelegramAdapterOptions,
+  parts: { sender: TelegramSender; unclaimed: WeakSet<Update> },
+): void {
   const deps = {
     core: options.core,
     sender: parts.sender,
-    allowedChats: new Set(config.allowedChats.map(String)),
-    logger,
-    redeliver: createRedeliver(logger, options.notifier),
+    allowedChats: new Set(options.config.allowedChats.map(String)),
+    logger: options.logger,
+    redeliver: createRedeliver(options.logger, options.notifier),
     answerWithinMs: options.answerWithinMs ?? ANSWER_WITHIN_MS,
   };
-  // The same handlers with a core that runs nothing: every command and click gets the one line.
   const storeDown: ChatCore = {
     commands: options.core.commands,
     handle: async () => errorReply(STORE_UNAVAILABLE_LINE),
@@ -163,13 +181,6 @@ function wireBot(
     createHandlers({ ...deps, core: storeDown }),
     createHandlers(deps),
   );
-  bot.catch((error) => logUpdateFailure(logger, error.ctx.update.update_id, error.error));
-  return (update) =>
-    bot.handleUpdate(update).catch((error: unknown) => {
-      // handleUpdate wraps what the middleware threw in a BotError: log the cause.
-      const cause = error instanceof Error && "error" in error ? (error as { error: unknown }).error : error;
-      logUpdateFailure(logger, update.update_id, cause);
-    });
 }
 
 function logUpdateFailure(logger: Logger, updateId: number, error: unknown): void {
