@@ -35,6 +35,11 @@ export function toActionInvocation(
   action: ButtonAction,
 ): Extract<Invocation, { kind: "action" }> {
   const threadTs = str(body.message?.thread_ts) ?? str(body.container.thread_ts);
+  // An ephemeral message's ts is not bound: Slack does not promise to keep it when it is replaced.
+  const messageTs =
+    body.container.is_ephemeral === true
+      ? undefined
+      : (str(body.container.message_ts) ?? str(body.message?.ts));
   return {
     kind: "action",
     actor: {
@@ -48,6 +53,7 @@ export function toActionInvocation(
       ...(threadTs !== undefined && { threadId: threadTs }),
     },
     token: action.value ?? "",
+    ...(messageTs !== undefined && { messageId: messageTs }),
   };
 }
 

@@ -1,8 +1,11 @@
 import { type AnyMiddlewareArgs, App, HTTPReceiver, type Middleware, SocketModeReceiver } from "@slack/bolt";
 import type { SlackConfig } from "../../src/config.js";
 import type { Logger } from "../../src/core/logger.js";
+import { storeWithin } from "../../src/store/bounded.js";
 import { toSlackLogger } from "./bolt-logger.js";
-import type { SlackBody, SlackGate } from "./gate.js";
+import type { Admission, SlackBody, SlackGate } from "./gate.js";
+import type { ResponseUrls } from "./response-url.js";
+import { storeDownAnswer } from "./store-down.js";
 import { webClientOptions } from "./web.js";
 
 /**
@@ -17,7 +20,12 @@ export interface BoltApp {
   http?: HTTPReceiver;
 }
 
-export function createBoltApp(config: SlackConfig, logger: Logger, gate: SlackGate): BoltApp {
+export function createBoltApp(
+  config: SlackConfig,
+  logger: Logger,
+  gate: SlackGate,
+  responses: ResponseUrls,
+): BoltApp {
   const slackLogger = toSlackLogger(logger);
   const clientOptions = webClientOptions(config.apiUrl, slackLogger);
   const http =
@@ -45,20 +53,40 @@ export function createBoltApp(config: SlackConfig, logger: Logger, gate: SlackGa
     // Bolt's conversation store keeps state in process memory: shared state lives in our store.
     convoStore: false,
   });
-  if (!http) app.use(gateMiddleware(gate, logger));
+  if (!http) app.use(gateMiddleware(gate, responses, logger));
   app.error(async (error) => {
     logger.error({ err: error }, "a Slack listener failed");
   });
   return { app, ...(http && { http }) };
 }
 
-/** Socket Mode's gate: a refused or repeated request is acknowledged and goes no further. */
-function gateMiddleware(gate: SlackGate, logger: Logger): Middleware<AnyMiddlewareArgs> {
+/**
+ * Socket Mode's gate: a refused or repeated request is acknowledged and goes no further; one the
+ * store could not check is answered "storage is unavailable" like in HTTP mode (an event is not
+ * acknowledged, so Slack sends it again).
+ */
+function gateMiddleware(
+  gate: SlackGate,
+  responses: ResponseUrls,
+  logger: Logger,
+): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
-    const admission = await gate.admit(args.body as SlackBody);
+    const ack = (args as { ack?: (response?: unknown) => Promise<void> }).ack;
+    let admission: Admission;
+    try {
+      admission = await storeWithin(gate.admit(args.body as SlackBody));
+    } catch (error) {
+      logger.error({ err: error }, "could not check a Slack request against the store; nothing was run");
+      const answer = storeDownAnswer(args.body as SlackBody, responses, logger);
+      if (answer.kind === "command") await ack?.(answer.ack);
+      if (answer.kind === "action") {
+        await ack?.();
+        await answer.followUp();
+      }
+      return;
+    }
     if (admission.ok) return args.next();
     logger.info({ reason: admission.reason }, "Slack request not admitted");
-    const ack = (args as { ack?: () => Promise<void> }).ack;
     if (ack) await ack();
   };
 }

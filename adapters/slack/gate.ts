@@ -46,7 +46,9 @@ export function teamOf(body: SlackBody): string | undefined {
 
 /**
  * The identity of one request, the same on every retry of it: `trigger_id` for a slash command,
- * `action_ts` + `action_id` for a button, `event_id` for an event.
+ * the user, the message and `action_ts` + `action_id` for a button (`action_id` is the button's
+ * place in its message, so two people clicking at the same instant, or one person on two
+ * messages, must never share an identity), `event_id` for an event.
  */
 export function requestIdentity(body: SlackBody): string | undefined {
   if (typeof body.command === "string") {
@@ -57,7 +59,10 @@ export function requestIdentity(body: SlackBody): string | undefined {
     const action = record(Array.isArray(body.actions) ? body.actions[0] : undefined);
     const ts = str(action?.action_ts);
     const id = str(action?.action_id);
-    return ts && id ? `action:${ts}:${id}` : undefined;
+    const user = str(record(body.user)?.id) ?? "-";
+    const container = record(body.container);
+    const message = str(container?.message_ts) ?? str(record(body.message)?.ts) ?? "-";
+    return ts && id ? `action:${user}:${message}:${ts}:${id}` : undefined;
   }
   if (body.type === "event_callback") {
     const eventId = str(body.event_id);

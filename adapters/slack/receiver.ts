@@ -2,8 +2,18 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HTTPReceiver } from "@slack/bolt";
 import type { Clock } from "../../src/clock.js";
 import type { Logger } from "../../src/core/logger.js";
-import { type HttpRoute, readRawBody, sendText } from "../../src/http/server.js";
+import {
+  type HttpRoute,
+  isBodyTooLarge,
+  readRawBody,
+  sendJson,
+  sendText,
+  sendTooLarge,
+} from "../../src/http/server.js";
+import { STORE_ANSWER_TIMEOUT_MS, storeWithin } from "../../src/store/bounded.js";
 import { type Admission, parseSlackBody, type SlackGate } from "./gate.js";
+import type { ResponseUrls } from "./response-url.js";
+import { storeDownAnswer } from "./store-down.js";
 import { verifyFailureHint, verifySlackSignature } from "./verify.js";
 
 /**
@@ -17,13 +27,18 @@ export const SLACK_EVENTS_PATH = "/slack/events";
 /** Slack's payloads are small; a large body is not Slack. */
 export const SLACK_MAX_BODY_BYTES = 1_048_576;
 const FORM = "application/x-www-form-urlencoded";
-/** Slack waits 3 s for the ack: a store that does not answer by then gets a 503, not a hang. */
-export const GATE_TIMEOUT_MS = 2_000;
+/**
+ * Slack waits 3 s for the ack: a store that does not answer by then gets the user the line
+ * "storage is unavailable; nothing was done", not a hang or a bare error.
+ */
+export const GATE_TIMEOUT_MS = STORE_ANSWER_TIMEOUT_MS;
 
 export interface EventsRouteOptions {
   receiver: Pick<HTTPReceiver, "requestListener">;
   signingSecrets: readonly string[];
   gate: SlackGate;
+  /** Where a click's "storage is unavailable" line goes (its response_url, when allowed). */
+  responses: ResponseUrls;
   logger: Logger;
   now: Clock;
   /** False while shutting down: new requests get 503 and Slack shows the user an error. */
@@ -48,8 +63,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Events
   let raw: Buffer;
   try {
     raw = await readRawBody(req, SLACK_MAX_BODY_BYTES);
-  } catch {
-    return sendText(res, 413, "request body too large");
+  } catch (error) {
+    return isBodyTooLarge(error) ? sendTooLarge(res, error) : sendText(res, 400, "unreadable body");
   }
   const contentType = header(req, "content-type");
   // Slack's certificate check is unsigned by design; it is answered and nothing else is read.
@@ -82,10 +97,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Events
 async function admitted(body: Record<string, unknown>, res: ServerResponse, options: EventsRouteOptions) {
   let admission: Admission;
   try {
-    admission = await withinMs(options.gate.admit(body), GATE_TIMEOUT_MS);
+    admission = await storeWithin(options.gate.admit(body), GATE_TIMEOUT_MS);
   } catch (error) {
-    options.logger.error({ err: error }, "could not check a Slack request against the store; refusing it");
-    sendText(res, 503, "store unavailable");
+    options.logger.error(
+      { err: error },
+      "could not check a Slack request against the store; nothing was run",
+    );
+    answerStoreDown(body, res, options);
     return false;
   }
   if (admission.ok) return true;
@@ -103,14 +121,17 @@ async function admitted(body: Record<string, unknown>, res: ServerResponse, opti
   return false;
 }
 
-async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the store did not answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
+/** Nothing ran: a command or a click is told so (and acknowledged), an event is left for Slack to resend. */
+function answerStoreDown(
+  body: Record<string, unknown>,
+  res: ServerResponse,
+  options: EventsRouteOptions,
+): void {
+  const answer = storeDownAnswer(body, options.responses, options.logger);
+  if (answer.kind === "retry") sendText(res, 503, "store unavailable");
+  else if (answer.kind === "command") sendJson(res, 200, answer.ack);
+  else {
+    sendText(res, 200, "");
+    void answer.followUp();
   }
 }

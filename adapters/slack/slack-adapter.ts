@@ -61,9 +61,9 @@ export interface SlackAdapter extends ChatAdapter, ChatAdapterLifecycle {
 export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const { config, logger } = options;
   const gate = createSlackGate({ store: options.store, ...(config.teamId && { teamId: config.teamId }) });
-  const { app, http } = createBoltApp(config, logger, gate);
-  const web = createSlackWeb(app.client);
   const responses = createResponseUrls({ ...(config.apiUrl && { slackApiUrl: config.apiUrl }) });
+  const { app, http } = createBoltApp(config, logger, gate, responses);
+  const web = createSlackWeb(app.client);
   const delivery = createDelivery({
     web,
     responses,
@@ -89,6 +89,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       receiver: http,
       signingSecrets: [config.signingSecret],
       gate,
+      responses,
       logger,
       now: options.now ?? systemClock,
       accepting: () => !lifecycle.closed(),

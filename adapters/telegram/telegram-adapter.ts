@@ -1,8 +1,10 @@
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { TelegramConfig } from "../../src/config.js";
+import { STORE_UNAVAILABLE_LINE } from "../../src/core/faults/store-unavailable.js";
 import type { Logger } from "../../src/core/logger.js";
 import type { ChatAdapter, ChatAdapterLifecycle, Notifier } from "../../src/core/ports.js";
+import { errorReply } from "../../src/core/reply.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { createBot, type TelegramRetry } from "./bot/client.js";
@@ -63,7 +65,9 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
   let state: "created" | "running" | "stopping" = "created";
   let polling: Promise<void> | undefined;
 
-  const handle = wireBot(bot, options, { claim, background, sender });
+  // Updates the store could not claim: answered "storage is unavailable" instead of run.
+  const unclaimed = new WeakSet<Update>();
+  const handle = wireBot(bot, options, { claim, background, sender, unclaimed });
 
   return {
     platform: "telegram",
@@ -76,6 +80,10 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
             accepting: () => state === "running",
             claim,
             accept: (update) => background.run(() => handle(update)),
+            storeDown: (update) => {
+              unclaimed.add(update);
+              background.run(() => handle(update));
+            },
           }),
     async start() {
       ({ polling } = await startBot(bot, {
@@ -118,6 +126,7 @@ function wireBot(
     claim: (updateId: number) => Promise<boolean>;
     background: ReturnType<typeof createBackgroundTasks>;
     sender: TelegramSender;
+    unclaimed: WeakSet<Update>;
   },
 ): (update: Update) => Promise<void> {
   const { config, logger } = options;
@@ -125,19 +134,18 @@ function wireBot(
     // Long polling runs updates one after another: hand each to the background, so one slow
     // command never holds the others, and claim it like a webhook update.
     bot.use(async (ctx, next) => {
-      if (await parts.claim(ctx.update.update_id)) parts.background.run(() => next());
+      const first = await parts.claim(ctx.update.update_id).catch((error: unknown) => {
+        logger.error(
+          { err: logSafe(error), updateId: ctx.update.update_id },
+          "telegram: could not claim an update",
+        );
+        parts.unclaimed.add(ctx.update);
+        return true;
+      });
+      if (first) parts.background.run(() => next());
     });
   }
-  bot.use(
-    createHandlers({
-      core: options.core,
-      sender: parts.sender,
-      allowedChats: new Set(config.allowedChats.map(String)),
-      logger,
-      redeliver: createRedeliver(logger, options.notifier),
-      answerWithinMs: options.answerWithinMs ?? ANSWER_WITHIN_MS,
-    }),
-  );
+  useHandlers(bot, options, parts);
   bot.catch((error) => logUpdateFailure(logger, error.ctx.update.update_id, error.error));
   return (update) =>
     bot.handleUpdate(update).catch((error: unknown) => {
@@ -145,6 +153,34 @@ function wireBot(
       const cause = error instanceof Error && "error" in error ? (error as { error: unknown }).error : error;
       logUpdateFailure(logger, update.update_id, cause);
     });
+}
+
+/**
+ * The handlers, twice: with the core, and with a core that runs nothing for the updates the store
+ * could not claim, so every command and click among them gets the one "storage is unavailable" line.
+ */
+function useHandlers(
+  bot: Bot,
+  options: TelegramAdapterOptions,
+  parts: { sender: TelegramSender; unclaimed: WeakSet<Update> },
+): void {
+  const deps = {
+    core: options.core,
+    sender: parts.sender,
+    allowedChats: new Set(options.config.allowedChats.map(String)),
+    logger: options.logger,
+    redeliver: createRedeliver(options.logger, options.notifier),
+    answerWithinMs: options.answerWithinMs ?? ANSWER_WITHIN_MS,
+  };
+  const storeDown: ChatCore = {
+    commands: options.core.commands,
+    handle: async () => errorReply(STORE_UNAVAILABLE_LINE),
+  };
+  bot.branch(
+    (ctx) => parts.unclaimed.has(ctx.update),
+    createHandlers({ ...deps, core: storeDown }),
+    createHandlers(deps),
+  );
 }
 
 function logUpdateFailure(logger: Logger, updateId: number, error: unknown): void {

@@ -1,4 +1,5 @@
 import type { Logger } from "../../src/core/logger.js";
+import { storeWithin } from "../../src/store/bounded.js";
 import type { Store } from "../../src/store/store.js";
 
 /**
@@ -8,9 +9,13 @@ import type { Store } from "../../src/store/store.js";
  */
 export const UPDATE_DEDUP_TTL_MS = 25 * 3_600_000;
 
+/**
+ * The claim is bounded (src/store/bounded.ts): when the store is down it throws soon, and the
+ * update is answered "storage is unavailable; nothing was done" instead of run unclaimed.
+ */
 export function createUpdateClaims(store: Store, botId: () => number) {
   return (updateId: number): Promise<boolean> =>
-    store.setIfNotExists(`telegram:update:${botId()}:${updateId}`, "1", UPDATE_DEDUP_TTL_MS);
+    storeWithin(store.setIfNotExists(`telegram:update:${botId()}:${updateId}`, "1", UPDATE_DEDUP_TTL_MS));
 }
 
 /**

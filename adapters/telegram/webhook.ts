@@ -1,13 +1,21 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Update } from "grammy/types";
 import type { Logger } from "../../src/core/logger.js";
-import { type HttpRoute, readRawBody, sendText } from "../../src/http/server.js";
+import {
+  type HttpRoute,
+  isBodyTooLarge,
+  readRawBody,
+  sendText,
+  sendTooLarge,
+} from "../../src/http/server.js";
 
 /**
  * `POST /telegram/webhook`. Telegram re-sends an update it did not see acknowledged quickly, so
  * the route only checks, deduplicates and hands the update over: the work that waits on the
  * service runs after the 200 (`accept` must not wait for it). A wrong or missing secret header
- * is a 401 with no effect; a store failure is a 500, so Telegram delivers the update again.
+ * is a 401 with no effect. When the store cannot claim the update, it is acknowledged all the
+ * same and handed to `storeDown`, which tells the user that nothing was done: a redelivery minutes
+ * later would run a command nobody waits for any more.
  */
 export const TELEGRAM_WEBHOOK_PATH = "/telegram/webhook";
 export const SECRET_HEADER = "x-telegram-bot-api-secret-token";
@@ -23,6 +31,8 @@ export interface WebhookOptions {
   claim(updateId: number): Promise<boolean>;
   /** Starts handling the update in the background; must return at once. */
   accept(update: Update): void;
+  /** Answers an update that could not be claimed ("storage is unavailable"); must return at once. */
+  storeDown(update: Update): void;
 }
 
 export function createWebhookRoute(options: WebhookOptions): HttpRoute {
@@ -38,9 +48,26 @@ export function createWebhookRoute(options: WebhookOptions): HttpRoute {
         return sendText(res, 401, "unauthorized");
       }
       if (!options.accepting()) return sendText(res, 503, "not ready");
-      const update = parseUpdate(await readRawBody(req, BODY_LIMIT_BYTES).catch(() => undefined));
+      let raw: Buffer;
+      try {
+        raw = await readRawBody(req, BODY_LIMIT_BYTES);
+      } catch (error) {
+        return isBodyTooLarge(error) ? sendTooLarge(res, error) : sendText(res, 400, "unreadable body");
+      }
+      const update = parseUpdate(raw);
       if (update === undefined) return sendText(res, 400, "not a Telegram update");
-      if (await options.claim(update.update_id)) options.accept(update);
+      let first: boolean;
+      try {
+        first = await options.claim(update.update_id);
+      } catch (error) {
+        options.logger.error(
+          { err: error, updateId: update.update_id },
+          "telegram webhook: could not claim an update in the store; answered that nothing was done",
+        );
+        options.storeDown(update);
+        return sendText(res, 200, "ok");
+      }
+      if (first) options.accept(update);
       else options.logger.debug({ updateId: update.update_id }, "telegram webhook: update seen before");
       sendText(res, 200, "ok");
     },

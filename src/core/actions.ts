@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Clock, systemClock } from "../clock.js";
 import type { Store } from "../store/store.js";
 import type { ActionRecord } from "./action-record.js";
+import { ELSEWHERE_LINE, type PressedIn, pressedWhereShown } from "./buttons/place.js";
 import type { ActionHandler } from "./command.js";
 import { type Actor, actorKey, type ConversationRef } from "./invocation.js";
 import { publicReply, text } from "./reply.js";
@@ -87,7 +88,7 @@ export async function createActionGroup(
   return { confirmationId, tokens };
 }
 
-export type ClaimFailure = "expired" | "used" | "forbidden";
+export type ClaimFailure = "expired" | "used" | "forbidden" | "elsewhere";
 
 export type ClaimResult =
   | { ok: true; record: ActionRecord }
@@ -104,6 +105,8 @@ export interface ClaimOptions {
    * claim's value in the same SET NX (a durable action's intent: claim and intent in one step).
    */
   beforeClaim?: (record: ActionRecord) => Promise<string | undefined>;
+  /** Where the button was pressed: anywhere but where it was shown, it is refused and not claimed. */
+  pressedIn?: PressedIn;
 }
 
 const expiredLine = (ttlMs: number): string => {
@@ -127,6 +130,10 @@ export async function claimAction(
   if (!record || now() >= record.expiresAt) {
     const ttl = record ? record.expiresAt - record.createdAt : ACTION_TTL_MS;
     return { ok: false, reason: "expired", line: expiredLine(ttl) };
+  }
+  const ttlMs = record.expiresAt - now() + EXPIRED_GRACE_MS;
+  if (options.pressedIn && !(await pressedWhereShown(store, record, options.pressedIn, ttlMs))) {
+    return { ok: false, reason: "elsewhere", line: ELSEWHERE_LINE };
   }
   const extra = options.roleForKind?.(record.kind);
   const needed = extra ? higherRole(record.role, extra) : record.role;

@@ -1,4 +1,5 @@
 import { claimAction } from "./actions.js";
+import type { PressedIn } from "./buttons/place.js";
 import type { ActionHandler, CommandDefinition } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import { reportError } from "./errors.js";
@@ -103,6 +104,7 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
         intent = await prepareIntent(deps, record, invocation, role);
         return intent;
       },
+      pressedIn: pressedIn(invocation),
     });
     await acknowledge(hooks);
     if (!claim.ok) return { reply: errorReply(claim.line), verb: "unknown", outcome: "refused" };
@@ -204,6 +206,12 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
     },
   };
 }
+
+/** Where a button was pressed, for the check that it belongs there (src/core/buttons/place.ts). */
+const pressedIn = (invocation: ActionInvocation): PressedIn => ({
+  conversation: invocation.conversation,
+  ...(invocation.messageId !== undefined && { messageId: invocation.messageId }),
+});
 
 function indexCommands(commands: readonly CommandDefinition[]): Map<string, CommandDefinition> {
   const byVerb = new Map<string, CommandDefinition>();

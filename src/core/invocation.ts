@@ -24,6 +24,8 @@ export type Invocation =
       conversation: ConversationRef;
       /** The button's opaque token. */
       token: string;
+      /** The message that carried the button, where the platform names it (Slack ts, Telegram id). */
+      messageId?: string;
     };
 
 /** `slack:U123`, `telegram:42`: the form used by OPS_ADMINS / OPS_OPERATORS. */

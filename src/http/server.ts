@@ -153,15 +153,48 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(JSON.stringify(body));
 }
 
-/** Reads the raw request body up to `limitBytes` (signatures are verified over these exact bytes). */
-export async function readRawBody(req: IncomingMessage, limitBytes = 1_048_576): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limitBytes)
-      throw Object.assign(new Error("request body too large"), { code: "body_too_large" });
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/**
+ * A body over the limit is still read to its end, up to this many bytes more, and thrown away:
+ * a sender that is still writing when the answer comes sees a reset connection instead of the
+ * 413 (Node resets a connection whose request stream was destroyed). Past this, the connection
+ * is closed after the 413.
+ */
+export const DRAIN_MAX_BYTES = 64 * 1_048_576;
+
+const tooLarge = (drained: boolean) =>
+  Object.assign(new Error("request body too large"), { code: "body_too_large", drained });
+
+export const isBodyTooLarge = (error: unknown): boolean =>
+  (error as { code?: unknown } | null)?.code === "body_too_large";
+
+/** 413, after the body was drained; when it could not be, the connection is closed after it. */
+export function sendTooLarge(res: ServerResponse, error?: unknown): void {
+  if ((error as { drained?: unknown } | undefined)?.drained === false) res.setHeader("connection", "close");
+  sendText(res, 413, "request body too large");
+}
+
+/**
+ * Reads the raw request body up to `limitBytes` (signatures are verified over these exact bytes).
+ * A larger body is drained (see DRAIN_MAX_BYTES) and rejected with code `body_too_large`.
+ */
+export function readRawBody(req: IncomingMessage, limitBytes = 1_048_576): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? Number.NaN);
+  if (declared > limitBytes + DRAIN_MAX_BYTES) return Promise.reject(tooLarge(false));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (error?: Error) => {
+      req.off("data", onData).off("end", onEnd).off("error", done).off("close", onClose);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limitBytes) chunks.push(chunk);
+      else if (size > limitBytes + DRAIN_MAX_BYTES) done(tooLarge(false));
+    };
+    const onEnd = () => done(size > limitBytes ? tooLarge(true) : undefined);
+    const onClose = () => done(new Error("the request was aborted"));
+    req.on("data", onData).once("end", onEnd).once("error", done).once("close", onClose);
+  });
 }

@@ -1,5 +1,6 @@
 import type { WebhookFamily } from "../core/notifications/events.js";
 import { attemptsWithin, type Backoff, type JobQueue } from "../jobs/queue.js";
+import { storeWithin } from "../store/bounded.js";
 import type { Store } from "../store/store.js";
 
 /**
@@ -33,10 +34,18 @@ export const INBOUND_RETRY = {
 
 export const inboundJobId = (key: string): string => `inbound:${key}`;
 
+/**
+ * How long a sender waits for the store before it is told to retry. The queue's connection waits
+ * out a Redis outage (it queues commands while reconnecting); the sender should not. A job written
+ * after the 503 is harmless: the retry finds the same job id.
+ */
+export const STORE_INBOUND_TIMEOUT_MS = 5_000;
+
 /** Resolves once the delivery is stored durably (in Redis with BullMQ); throws when it could not be. */
 export async function storeInbound(queues: JobQueue, job: Omit<InboundJob, "deferrals">): Promise<void> {
   const data: InboundJob = { ...job, deferrals: 0 };
-  await queues.add(WEBHOOK_QUEUE, job.source, data, { jobId: inboundJobId(job.key), ...INBOUND_RETRY });
+  const options = { jobId: inboundJobId(job.key), ...INBOUND_RETRY };
+  await storeWithin(queues.add(WEBHOOK_QUEUE, job.source, data, options), STORE_INBOUND_TIMEOUT_MS);
 }
 
 /** What became of one inbound request, for metrics. */

@@ -2,6 +2,7 @@ import type { Clock } from "../clock.js";
 import type { Logger } from "../core/logger.js";
 import type { WebhookFamily } from "../core/notifications/events.js";
 import { storedWebhookSecrets } from "../core/notifications/webhook-secrets.js";
+import { storeWithin } from "../store/bounded.js";
 import type { Store } from "../store/store.js";
 
 /**
@@ -44,7 +45,8 @@ export function createSecretSource(options: SecretSourceOptions): SecretSource {
   async function read(family: WebhookFamily): Promise<Entry> {
     let secrets: readonly string[];
     try {
-      const stored = (await storedWebhookSecrets(options.store, family)).map((s) => s.secret);
+      // Bounded: a Redis that does not answer must not hold the sender past its own timeout.
+      const stored = (await storeWithin(storedWebhookSecrets(options.store, family))).map((s) => s.secret);
       secrets = [...new Set([...options.configured[family], ...stored])];
     } catch (error) {
       // The store is down: keep verifying with what is known rather than refusing everything.

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../core/logger.js";
 import { notificationKey, parseServiceEvent, type WebhookFamily } from "../core/notifications/events.js";
-import { readRawBody, sendJson } from "../http/server.js";
+import { isBodyTooLarge, readRawBody, sendJson } from "../http/server.js";
 import type { JobQueue } from "../jobs/queue.js";
 import { type IngestReporter, storeInbound } from "./inbox.js";
 import type { SecretSource } from "./secret-source.js";
@@ -66,9 +66,11 @@ export function createServiceWebhookHandler(family: WebhookFamily, deps: Service
     try {
       rawBody = await readRawBody(req, MAX_WEBHOOK_BODY_BYTES);
     } catch (error) {
-      const tooLarge = (error as { code?: unknown }).code === "body_too_large";
+      const tooLarge = isBodyTooLarge(error);
       deps.logger.warn({ route, tooLarge }, "webhook refused: the body could not be read");
       deps.report?.answered(family, "rejected");
+      // Not drained (far too large): the connection ends with the answer.
+      if ((error as { drained?: unknown }).drained === false) res.setHeader("connection", "close");
       return sendJson(res, tooLarge ? 413 : 400, { error: tooLarge ? "body too large" : "unreadable body" });
     }
     const verified = await verify(req, rawBody);

@@ -6,6 +6,7 @@ import {
   createAction,
   createActionGroup,
 } from "../../src/core/actions.js";
+import type { PressedIn } from "../../src/core/buttons/place.js";
 import { createMemoryStore } from "../../src/store/memory-store.js";
 import { admin, channel, forEachStore, operator, viewer } from "./support.js";
 
@@ -131,6 +132,46 @@ forEachStore("one-time buttons", (get) => {
     expect(refused.ok === false && refused.line).toContain("needs the admin role; you are an operator");
     expect(refused.ok === false && refused.line).toContain("to OPS_ADMINS.");
     expect((await claimAction(store, token, admin, "admin", options)).ok).toBe(true);
+  });
+});
+
+forEachStore("buttons bound to where they were shown", (get) => {
+  const elsewhere = { ok: false, reason: "elsewhere", line: "This button belongs to another conversation." };
+  const make = () =>
+    createAction(get().store, {
+      kind: "energy.confirm",
+      payload: {},
+      role: "operator",
+      conversation: channel,
+      createdBy: operator,
+      now: get().clock.now,
+    });
+  const claimIn = (token: string, pressedIn: PressedIn) =>
+    claimAction(get().store, token, operator, "operator", { now: get().clock.now, pressedIn });
+
+  it("refuses another channel, another platform and another message, without spending the button", async () => {
+    const token = await make();
+    expect(await claimIn(token, { conversation: { platform: "slack", id: "C0OTHER" } })).toEqual(elsewhere);
+    expect(await claimIn(token, { conversation: { platform: "telegram", id: "C0OPS" } })).toEqual(elsewhere);
+    // The first press names the message; another message of the same channel is refused after it.
+    const viewerPress = await claimAction(get().store, token, viewer, "viewer", {
+      now: get().clock.now,
+      pressedIn: { conversation: channel, messageId: "1700000000.000100" },
+    });
+    expect(viewerPress).toMatchObject({ ok: false, reason: "forbidden" });
+    expect(await claimIn(token, { conversation: channel, messageId: "1700000000.000999" })).toEqual(
+      elsewhere,
+    );
+    // A thread of its own channel, and a press that names no message, are where it was shown.
+    const home = await claimIn(token, {
+      conversation: { ...channel, threadId: "1700000000.000100" },
+      messageId: "1700000000.000100",
+    });
+    expect(home.ok).toBe(true);
+  });
+
+  it("accepts a press that names no message (ephemeral, console) in its own conversation", async () => {
+    expect((await claimIn(await make(), { conversation: channel })).ok).toBe(true);
   });
 });
 

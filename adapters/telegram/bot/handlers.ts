@@ -104,6 +104,7 @@ async function onButton(ctx: Filter<Context, "callback_query:data">, deps: Handl
     actor: actorOf(query.from),
     conversation,
     token: query.data,
+    ...(message !== undefined && { messageId: String(message.message_id) }),
   };
   const work = deps.core.handle(invocation, { confirmsDelivery: deps.core.delivered !== undefined });
   const quick = await settledWithin(work, deps.answerWithinMs);

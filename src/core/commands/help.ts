@@ -1,5 +1,6 @@
 import type { CommandContext, CommandDefinition } from "../command.js";
 import type { Platform } from "../invocation.js";
+import { echo } from "../parse/echo.js";
 import {
   type Block,
   code,
@@ -55,7 +56,7 @@ function listReply(ctx: CommandContext): Reply {
 function verbReply(ctx: CommandContext, wanted: string): Reply {
   const prefix = prefixFor(ctx.invocation.conversation.platform);
   const found = ctx.commands.find((c) => c.verb === wanted || c.aliases?.includes(wanted));
-  if (!found) return errorReply(`There is no command "${wanted}". Type ${prefix}help for the list.`);
+  if (!found) return errorReply(`There is no command ${echo(wanted)}. Type ${prefix}help for the list.`);
   const blocks: Block[] = [
     header(found.verb),
     text(`${capitalise(found.summary)}.`),

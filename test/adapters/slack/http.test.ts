@@ -1,5 +1,6 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { signSlackRequest } from "../../../adapters/slack/verify.js";
+import { STORE_UNAVAILABLE_LINE } from "../../../src/core/faults/store-unavailable.js";
 import { createMemoryStore } from "../../../src/store/memory-store.js";
 import { createRedisStore } from "../../../src/store/redis-store.js";
 import type { Store } from "../../../src/store/store.js";
@@ -160,7 +161,7 @@ describe("POST /slack/events: workspace", () => {
 });
 
 describe("POST /slack/events: the store", () => {
-  it("answers 503 and runs nothing when the once-only mark cannot be stored", async () => {
+  it("answers the one line and runs nothing when the once-only mark cannot be stored", async () => {
     const store = createMemoryStore();
     const broken: Store = {
       ...store,
@@ -172,7 +173,9 @@ describe("POST /slack/events: the store", () => {
     };
     const h = await startSlackHarness({ store: broken });
     const { response } = await h.command("/balance");
-    expect(response.status).toBe(503);
+    expect(response.status).toBe(200);
+    // The ack's body is what Slack shows the user who typed the command.
+    expect(await response.json()).toEqual({ response_type: "ephemeral", text: STORE_UNAVAILABLE_LINE });
     await h.settle();
     expectNoEffect(h);
     expect(h.logger.records.find((r) => r.level === "error")?.msg).toMatch(/against the store/);

@@ -1,5 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { STORE_UNAVAILABLE_LINE } from "../../../src/core/faults/store-unavailable.js";
+import { createMemoryStore } from "../../../src/store/memory-store.js";
+import type { Store } from "../../../src/store/store.js";
 import { FAKE_SLACK_TEAM, type FakeSlackApi } from "../../fakes/slack-api.js";
 import { CHANNEL, messageText, OPERATOR, startSlackHarness, waitFor } from "./harness.js";
 
@@ -59,5 +62,23 @@ describe("Socket Mode (SLACK_APP_TOKEN)", () => {
     expect(
       h.logger.records.filter((r) => r.msg === "Slack request not admitted").map((r) => r.obj.reason),
     ).toEqual(["duplicate", "other_team"]);
+  });
+
+  it("answers a command the store cannot check with the one line in its ack, and runs nothing", async () => {
+    const memory = createMemoryStore();
+    const store: Store = {
+      ...memory,
+      close: () => memory.close(),
+      setIfNotExists: async (key, value, ttlMs) => {
+        if (key.startsWith("slack:request:")) throw new Error("connection lost");
+        return memory.setIfNotExists(key, value, ttlMs);
+      },
+    };
+    const h = await startSlackHarness({ socketMode: true, store });
+    const ack = await h.fake.socket.send(commandEnvelope(h.fake, ""));
+    expect(ack.payload).toEqual({ text: STORE_UNAVAILABLE_LINE, response_type: "ephemeral" });
+    await h.settle();
+    expect(h.sandbox.calls()).toEqual([]);
+    expect(h.fake.channelMessages(CHANNEL)).toEqual([]);
   });
 });

@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { STORE_UNAVAILABLE_LINE } from "../../../src/core/faults/store-unavailable.js";
+import { createMemoryStore } from "../../../src/store/memory-store.js";
+import type { Store } from "../../../src/store/store.js";
 import { callbackUpdate, messageUpdate, OPERATOR, PRIVATE_CHAT, startTelegramHarness } from "./harness.js";
 
 describe("telegram long polling (no TELEGRAM_WEBHOOK_SECRET)", () => {
@@ -37,6 +40,23 @@ describe("telegram long polling (no TELEGRAM_WEBHOOK_SECRET)", () => {
     expect(h.fake.calls("answerCallbackQuery")).toHaveLength(1);
     expect(h.fake.messages(PRIVATE_CHAT)[1]?.text).toBe("Cancelled by @olga_ops.");
     expect(h.sandbox.calls("order5m.create")).toEqual([]);
+  });
+
+  it("an update the store cannot claim is answered 'storage is unavailable' and runs nothing", async () => {
+    const memory = createMemoryStore();
+    const store: Store = {
+      ...memory,
+      close: () => memory.close(),
+      setIfNotExists: async (key, value, ttlMs) => {
+        if (key.startsWith("telegram:update:")) throw new Error("connection lost");
+        return memory.setIfNotExists(key, value, ttlMs);
+      },
+    };
+    const h = await startTelegramHarness({ webhookSecret: null, store });
+    h.fake.pushUpdate(messageUpdate("/balance", PRIVATE_CHAT, OPERATOR));
+    await h.fake.waitFor(() => h.fake.messages(PRIVATE_CHAT).length === 1);
+    expect(h.fake.messages(PRIVATE_CHAT)[0]?.text).toBe(STORE_UNAVAILABLE_LINE);
+    expect(h.sandbox.calls()).toEqual([]);
   });
 
   it("stops cleanly: the pending getUpdates is abandoned and stop resolves", async () => {
