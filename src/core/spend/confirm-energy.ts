@@ -6,7 +6,6 @@ import { outcomeLine, renderOrder5mResult } from "../render/energy.js";
 import type { Reply } from "../reply.js";
 import { checkSpend } from "../spend-guard.js";
 import { watchDelivery } from "../tracking/delivery-watch.js";
-import { forgetBalance } from "./balance-cache.js";
 import { confirmOrchestrator } from "./confirm-orchestrator.js";
 import { order5mFailureLine } from "./energy-errors.js";
 import {
@@ -93,7 +92,6 @@ async function afterOrder(
   const { result } = outcome;
   try {
     await recordSpendOnce(deps, ctx.record.confirmationId, actor, result.paidTRX);
-    await forgetBalance(deps);
     await rememberOrigin(deps.store, "order", result.orderId, conversation);
     // The activation webhook names its own order id and, as `source`, this order's id; its hash
     // is remembered too, so the listener can route it either way.

@@ -8,7 +8,6 @@ import { outcomeLine } from "../render/energy.js";
 import { renderHostStarted } from "../render/host.js";
 import type { Reply } from "../reply.js";
 import { checkSpend } from "../spend-guard.js";
-import { forgetBalance } from "./balance-cache.js";
 import { whoName } from "./energy-payload.js";
 import { hostFailureLine } from "./host-errors.js";
 import { auditSpend, recordSpendOnce } from "./record.js";
@@ -106,7 +105,6 @@ async function afterStart(
     await markHostActive(deps, p.address);
     // The first cycle is charged moments after the start; later cycles are not known in advance.
     await recordSpendOnce(deps, ctx.record.confirmationId, ctx.invocation.actor, p.firstCycleTrx);
-    await forgetBalance(deps);
   } catch (error) {
     deps.logger.error({ err: error, address: p.address }, "Host Mode started, but its bookkeeping failed");
   }

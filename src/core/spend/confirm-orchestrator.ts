@@ -5,7 +5,6 @@ import { actorKey } from "../invocation.js";
 import { outcomeLine, renderOrchestratorAccepted } from "../render/energy.js";
 import type { Reply } from "../reply.js";
 import { trackOrchestrator } from "../tracking/orchestrator.js";
-import { forgetBalance } from "./balance-cache.js";
 import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "./energy-errors.js";
 import { auditBase, type EnergyConfirmPayload, whoName } from "./energy-payload.js";
 import { auditSpend, recordSpendOnce } from "./record.js";
@@ -44,7 +43,6 @@ export async function confirmOrchestrator(ctx: ActionContext, p: EnergyConfirmPa
   try {
     await trackOrchestrator(deps, { idempotencyKey, conversation, context });
     await recordSpendOnce(deps, ctx.record.confirmationId, actor, p.quoteTrx);
-    await forgetBalance(deps);
   } catch (error) {
     deps.logger.error(
       { err: error, idempotencyKey },

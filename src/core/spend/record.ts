@@ -2,6 +2,7 @@ import { type AuditEntry, appendAudit } from "../audit.js";
 import type { CoreDeps } from "../deps.js";
 import { type Actor, actorKey, type ConversationRef, conversationKey } from "../invocation.js";
 import { recordSpend } from "../spend-guard.js";
+import { noteSpend } from "./balance-cache.js";
 
 /**
  * What every spending outcome leaves behind: the day's total of the user (once per confirmation,
@@ -23,6 +24,8 @@ export async function recordSpendOnce(
   );
   if (!first) return false;
   await recordSpend({ store: deps.store, actor, amountTrx, now: deps.now, observer: deps.observer });
+  // Quotes subtract it from the last balance reading instead of waiting for a new one.
+  await noteSpend(deps, amountTrx);
   return true;
 }
 
