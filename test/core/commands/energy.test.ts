@@ -90,7 +90,8 @@ describe("energy: the quote", () => {
     // The quote is answered from the 16 s old reading; the refresh runs behind it.
     const { reply } = await quote(h, `energy ${freshAddress()} 65k`);
     expect(replyText(reply)).toContain("Balance: ≈ 500 TRX, read 16 s ago, covers it");
-    await h.waitFor(() => h.sandbox.calls("userinfo.get").length === 2, "the background refresh");
+    await h.waitFor(() => h.sandbox.calls("userinfo.get")[1]?.status === 200, "the background refresh");
+    await new Promise((resolve) => setTimeout(resolve, 50));
     const after = replyText((await quote(h, `energy ${freshAddress()} 65k`)).reply);
     expect(after).toContain("Balance: 500 TRX, covers it");
     expect(h.sandbox.calls("userinfo.get")).toHaveLength(2);
