@@ -26,7 +26,11 @@
  *     idle, then while 10 000 orders are pending (10 000 due poll jobs for pending screenings and
  *     10 000 recorded order origins); the delta says whether it stays flat. Baseline: a bare Node
  *     HTTP server's RSS.
- *  6. start-up: from spawning `node dist/src/main.js` (Slack + Telegram + Redis) to the first 200
+ *  7. quote → Confirm button: after 100 energy orders quoted and confirmed, signed `/ops energy`
+ *     commands for new addresses at 20/s over 20 channels; command sent → its quote with a Confirm
+ *     button at the fake response_url, p50/p99; the 429s and userinfo reads meanwhile. Baseline: a
+ *     bare Bolt app answering a canned quote with buttons on the response_url.
+ *  6. start-up: from spawning `npm start` (the program built at install; Slack + Telegram + Redis) to the first 200
  *     from /healthz, 3 runs. Baseline: a bare Node HTTP server's spawn → 200.
  *
  * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--no-build]
@@ -37,6 +41,7 @@ import { fileURLToPath } from "node:url";
 import { ingestFigure } from "./figures/ingest.js";
 import { memoryFigure } from "./figures/memory.js";
 import { notifyLatencyFigure } from "./figures/notify-latency.js";
+import { quoteLatencyFigure } from "./figures/quote-latency.js";
 import { screeningsFigure } from "./figures/screenings.js";
 import { slashAckFigure } from "./figures/slash-ack.js";
 import { startupFigure } from "./figures/startup.js";
@@ -99,6 +104,7 @@ function figures(args: Args, build: { note: string }): Figure[] {
       run: (w) => withSandbox("fig3", (url) => notifyLatencyFigure(w, url)),
     },
     { id: "4", title: "pending screenings", run: (w) => screeningsFigure(w, args.screenings) },
+    { id: "7", title: "quote → Confirm", run: (w) => quoteLatencyFigure(w) },
   ];
   return all.filter((f) => !args.only || args.only.has(f.id));
 }
@@ -126,7 +132,7 @@ async function main(): Promise<number> {
         `bench: figure ${figure.id} done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
       );
     }
-    const order = ["1", "2", "3", "4", "5", "6"];
+    const order = ["1", "2", "3", "4", "5", "6", "7", "8"];
     results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
     const out = summary(results, {
       durationS: Math.round((performance.now() - started) / 100) / 10,
