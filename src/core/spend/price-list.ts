@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type PriceList, type PricingServiceName, priceListSchema } from "../../service/pricing.js";
 import type { Store } from "../../store/store.js";
-import { getJson, setJson } from "../../store/store-json.js";
+import { setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
 
 /**
@@ -69,13 +69,42 @@ async function refreshBehind(deps: PriceDeps, services: readonly PricingServiceN
   }
 }
 
+type Entry = z.infer<typeof entrySchema>;
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+/**
+ * The last entry decoded, by its stored text: checking a whole price list with zod costs about a
+ * millisecond, and every quote reads the same text until the list is renewed.
+ */
+const decoded = new WeakMap<Store, Map<string, { raw: string; entry: Entry }>>();
+
+async function readEntry(deps: PriceDeps, key: string): Promise<Entry | null> {
+  const raw = await deps.store.get(key);
+  if (raw === null) return null;
+  const mine = decoded.get(deps.store) ?? new Map<string, { raw: string; entry: Entry }>();
+  decoded.set(deps.store, mine);
+  const last = mine.get(key);
+  if (last?.raw === raw) return last.entry;
+  const result = entrySchema.safeParse(parseJson(raw));
+  if (!result.success) {
+    deps.logger.warn({ key }, "cached price list unreadable; fetching a fresh one");
+    return null;
+  }
+  mine.set(key, { raw, entry: result.data });
+  return result.data;
+}
+
 export async function getPriceList(
   deps: PriceDeps,
   services: readonly PricingServiceName[],
 ): Promise<PriceList> {
-  const cached = await getJson(deps.store, cacheKey(services), entrySchema, (k, reason) =>
-    deps.logger.warn({ key: k, reason }, "cached price list unreadable; fetching a fresh one"),
-  );
+  const cached = await readEntry(deps, cacheKey(services));
   if (cached === null) return fetchList(deps, services);
   if (deps.now() - cached.fetchedAt >= cached.ttlMs * REFRESH_AFTER_SHARE) {
     void refreshBehind(deps, services);
