@@ -70,7 +70,11 @@ async function post(origin: string, body: string, contentType: string): Promise<
   return reply.statusCode;
 }
 
-function clickBody(world: World, message: FakeSlackMessage): string | undefined {
+/**
+ * `action_ts` is the click's once-only identity (with `action_id`) at the bot's gate, so each
+ * click gets its own, as Slack's own are unique: two clicks in one millisecond are not repeats.
+ */
+function clickBody(world: World, message: FakeSlackMessage, i: number): string | undefined {
   const confirm = (message.blocks ?? [])
     .filter((b) => b.type === "actions")
     .flatMap((b) => b.elements as Record<string, unknown>[])
@@ -88,7 +92,13 @@ function clickBody(world: World, message: FakeSlackMessage): string | undefined 
     channel: { id: message.channel, name: "bench" },
     message: { type: "message", ts: message.ts, text: message.text, blocks: message.blocks },
     response_url: world.slack.responseUrl({ channel: message.channel, user: USER, messageTs: message.ts }),
-    actions: [{ ...confirm, block_id: randomBytes(6).toString("hex"), action_ts: `${Date.now() / 1000}` }],
+    actions: [
+      {
+        ...confirm,
+        block_id: randomBytes(6).toString("hex"),
+        action_ts: `${Math.floor(Date.now() / 1000)}.${String(i).padStart(6, "0")}`,
+      },
+    ],
   };
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
@@ -116,7 +126,7 @@ async function placeOrders(world: World, origin: string, count: number) {
         problems.noQuote += 1;
         continue;
       }
-      const click = clickBody(world, message);
+      const click = clickBody(world, message, i);
       if (!click) problems.noConfirm += 1;
       else if ((await post(origin, click, "application/x-www-form-urlencoded")) !== 200) problems.non2xx += 1;
     }
