@@ -1,9 +1,10 @@
 # syntax=docker/dockerfile:1
-# Build: install with dev dependencies, compile, then keep only production dependencies.
+# Build: install with dev dependencies (scripts off: `prepare` would build before the sources are
+# copied), compile, then keep only production dependencies.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci
+RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY adapters ./adapters

@@ -1,3 +1,4 @@
+import { request } from "undici";
 import { SlackApiError } from "./errors.js";
 import type { MessageBody } from "./web.js";
 
@@ -36,33 +37,45 @@ export function createResponseUrls(options: { slackApiUrl?: string; timeoutMs?: 
     allows,
     async post(url, payload) {
       if (!allows(url)) throw new SlackApiError("response_url", "origin_not_allowed", { retryable: false });
-      let response: Response;
-      let body: string;
+      let response: Answer;
       try {
-        response = await fetch(url, {
+        // undici's request, not fetch: several times less work per answer, which every command
+        // and click pays while other requests wait for their ack. It never follows a redirect
+        // (one would carry the POST to an origin nobody allowed): a 3xx is refused below.
+        const reply = await request(url, {
           method: "POST",
           headers: { "content-type": "application/json; charset=utf-8" },
           body: JSON.stringify(payload),
           signal: AbortSignal.timeout(timeoutMs),
-          // A redirect would carry the POST to an origin nobody allowed.
-          redirect: "error",
         });
-        body = await response.text();
+        response = {
+          status: reply.statusCode,
+          retryAfter: reply.headers["retry-after"],
+          body: await reply.body.text(),
+        };
       } catch (error) {
         const timedOut = (error as { name?: unknown }).name === "TimeoutError";
         throw new SlackApiError("response_url", timedOut ? "timeout" : "network", { cause: error });
       }
       if (response.status === 200) return;
-      throw responseError(response, body);
+      throw responseError(response);
     },
   };
 }
 
+interface Answer {
+  status: number;
+  retryAfter: string | string[] | undefined;
+  body: string;
+}
+
 /** Slack answers a bad response_url call with a short text code (`expired_url`, `used_url`, …). */
-function responseError(response: Response, body: string): SlackApiError {
+function responseError(response: Answer): SlackApiError {
+  const body = response.body;
   const code = /^[a-z_]{3,40}$/.test(body.trim()) ? body.trim() : `http_${response.status}`;
   if (response.status === 429) {
-    const seconds = Number(response.headers.get("retry-after") ?? "1");
+    const header = Array.isArray(response.retryAfter) ? response.retryAfter[0] : response.retryAfter;
+    const seconds = Number(header ?? "1");
     return new SlackApiError("response_url", "ratelimited", {
       retryAfterMs: (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000,
     });

@@ -39,8 +39,10 @@ export type SubuserDeletion = z.infer<typeof subuserDeletionSchema>;
 
 export function createAccountApi(transport: Transport) {
   return {
-    async userinfo(): Promise<Userinfo> {
+    /** `maxLimiterWaitMs`: see CallSpec (0: fail at once when the 6 a minute are used up). */
+    async userinfo(options: { maxLimiterWaitMs?: number } = {}): Promise<Userinfo> {
       const reply = await transport.send({
+        ...options,
         family: "userinfo",
         endpoint: "userinfo.get",
         method: "GET",

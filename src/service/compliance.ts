@@ -79,10 +79,11 @@ export function createComplianceApi(transport: Transport) {
   }
 
   return {
-    /** Open lookup of one TRON address: no key, free, limited per IP. */
-    lookup: (address: string): Promise<ComplianceVerdict> =>
+    /** Open lookup of one TRON address: no key, free, limited per IP. `maxLimiterWaitMs`: see CallSpec. */
+    lookup: (address: string, options: { maxLimiterWaitMs?: number } = {}): Promise<ComplianceVerdict> =>
       call(
         {
+          ...options,
           endpoint: "compliance.lookup",
           method: "GET",
           path: `/apiv2/compliance/${encodeURIComponent(address)}`,

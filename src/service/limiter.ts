@@ -2,7 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { type Clock, sleep as realSleep, systemClock } from "../clock.js";
 import { defineRedisScript } from "../store/redis-script.js";
-import { RATE_BUCKETS, type RateBucket, type RateWindow, type ServiceRateLimiter } from "./rate-limits.js";
+import {
+  NoFreeSlotError,
+  RATE_BUCKETS,
+  type RateBucket,
+  type RateSlot,
+  type RateWindow,
+  type ServiceRateLimiter,
+} from "./rate-limits.js";
 
 /**
  * The service's rate limits, enforced before each call so that polling never earns a 429.
@@ -17,6 +24,10 @@ import { RATE_BUCKETS, type RateBucket, type RateWindow, type ServiceRateLimiter
  * sandbox, like any sliding-log server, answers that with 429); RateLimiterUnion consumes all
  * limiters in parallel and keeps the points of those that accepted when another refuses; and
  * RateLimiterMemory reads Date.now, so tests could not move time.
+ *
+ * An entry is first stamped when the call is admitted, then moved to when its reply arrived
+ * (`RateSlot.answered`): the service counted the call somewhere in between, so the next window
+ * never opens before the service's own does, however late a busy event loop sent the request.
  */
 export interface RateLimiterOptions {
   /** Shared by every instance when given (use a connection of its own, not BullMQ's). */
@@ -48,16 +59,18 @@ interface Window {
   spanMs: number;
 }
 
-/** Returns 0 when the call was admitted, else the milliseconds until the blocking entry expires. */
-type TryTake = (windows: readonly Window[]) => Promise<number>;
+/** Returns 0 when the call was admitted (as `id`), else the milliseconds until the blocking entry expires. */
+type TryTake = (windows: readonly Window[], id: string) => Promise<number>;
+/** Moves the entry `id` to now in every window that still holds it. */
+type Restamp = (windows: readonly Window[], id: string) => Promise<void>;
 
 export function createRateLimiter(options: RateLimiterOptions): ServiceRateLimiter {
   const table = options.windows ?? RATE_BUCKETS;
   const marginMs = options.marginMs ?? DEFAULT_RATE_MARGIN_MS;
   const sleep = options.sleep ?? realSleep;
-  const tryTake = options.redis
-    ? redisTryTake(options.redis, options.now)
-    : memoryTryTake(options.now ?? systemClock);
+  const { tryTake, restamp } = options.redis
+    ? redisLog(options.redis, options.now)
+    : memoryLog(options.now ?? systemClock);
   // One waiter per bucket set and process polls; the rest queue behind it in arrival order
   // instead of all waking at once and racing each other for the same free slot.
   const queues = new Map<string, Promise<unknown>>();
@@ -74,26 +87,53 @@ export function createRateLimiter(options: RateLimiterOptions): ServiceRateLimit
     });
   }
 
-  async function takeWhenFree(windows: readonly Window[]): Promise<void> {
+  async function takeWhenFree(windows: readonly Window[], id: string): Promise<void> {
     for (;;) {
-      const waitMs = await tryTake(windows);
+      const waitMs = await tryTake(windows, id);
       if (waitMs <= 0) return;
       await sleep(waitMs);
     }
   }
 
+  /** Not queued behind the waiters: a caller that will not wait tries the free slot now. */
+  async function takeWithin(
+    buckets: readonly RateBucket[],
+    windows: readonly Window[],
+    id: string,
+    maxWaitMs: number,
+  ) {
+    let waited = 0;
+    for (;;) {
+      const waitMs = await tryTake(windows, id);
+      if (waitMs <= 0) return;
+      if (waited + waitMs > maxWaitMs) throw new NoFreeSlotError(buckets, waitMs);
+      await sleep(waitMs);
+      waited += waitMs;
+    }
+  }
+
+  const slotOf = (windows: readonly Window[], id: string): RateSlot => ({
+    answered: () => restamp(windows, id),
+  });
+
   return {
-    async acquire(buckets) {
+    async acquire(buckets, acquireOptions) {
       const windows = windowsOf(buckets);
-      if (windows.length === 0) return;
+      if (windows.length === 0) return undefined;
+      const id = randomUUID();
+      if (acquireOptions?.maxWaitMs !== undefined) {
+        await takeWithin(buckets, windows, id, acquireOptions.maxWaitMs);
+        return slotOf(windows, id);
+      }
       const queueKey = windows.map((w) => w.key).join("|");
-      const mine = (queues.get(queueKey) ?? Promise.resolve()).then(() => takeWhenFree(windows));
+      const mine = (queues.get(queueKey) ?? Promise.resolve()).then(() => takeWhenFree(windows, id));
       const settled = mine.catch(() => undefined);
       queues.set(queueKey, settled);
       void settled.then(() => {
         if (queues.get(queueKey) === settled) queues.delete(queueKey);
       });
-      return mine;
+      await mine;
+      return slotOf(windows, id);
     },
   };
 }
@@ -126,28 +166,73 @@ end
 return 0
 `);
 
-function redisTryTake(redis: Redis, now: Clock | undefined): TryTake {
-  return async (windows) => {
-    const args = [randomUUID(), now ? now() : "", ...windows.flatMap((w) => [w.points, w.spanMs])];
-    const keys = windows.map((w) => w.key);
-    return Number(await slidingLogScript.run(redis, keys, args));
+// KEYS: the windows of an admitted call. ARGV: its member id, now ('' = Redis TIME), each span.
+const restampScript = defineRedisScript(`
+local now = tonumber(ARGV[2])
+if not now then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+for i, key in ipairs(KEYS) do
+  local score = redis.call('ZSCORE', key, ARGV[1])
+  if score and tonumber(score) < now then
+    redis.call('ZADD', key, 'XX', now, ARGV[1])
+    redis.call('PEXPIRE', key, math.ceil(tonumber(ARGV[2 + i])))
+  end
+end
+return 0
+`);
+
+function redisLog(redis: Redis, now: Clock | undefined): { tryTake: TryTake; restamp: Restamp } {
+  const at = () => (now ? now() : "");
+  return {
+    async tryTake(windows, id) {
+      const args = [id, at(), ...windows.flatMap((w) => [w.points, w.spanMs])];
+      return Number(
+        await slidingLogScript.run(
+          redis,
+          windows.map((w) => w.key),
+          args,
+        ),
+      );
+    },
+    async restamp(windows, id) {
+      const args = [id, at(), ...windows.map((w) => w.spanMs)];
+      await restampScript.run(
+        redis,
+        windows.map((w) => w.key),
+        args,
+      );
+    },
   };
 }
 
 /** The same algorithm in process memory: each call runs without an await, so it is atomic. */
-function memoryTryTake(now: Clock): TryTake {
-  const logs = new Map<string, number[]>();
-  return async (windows) => {
-    const t = now();
-    let waitMs = 0;
-    for (const w of windows) {
-      const log = (logs.get(w.key) ?? []).filter((at) => at > t - w.spanMs);
-      logs.set(w.key, log);
-      const blocking = log[log.length - w.points];
-      if (blocking !== undefined) waitMs = Math.max(waitMs, Math.ceil(blocking + w.spanMs - t));
-    }
-    if (waitMs > 0) return waitMs;
-    for (const w of windows) logs.get(w.key)?.push(t);
-    return 0;
+function memoryLog(now: Clock): { tryTake: TryTake; restamp: Restamp } {
+  const logs = new Map<string, { id: string; at: number }[]>();
+  return {
+    async tryTake(windows, id) {
+      const t = now();
+      let waitMs = 0;
+      for (const w of windows) {
+        const log = (logs.get(w.key) ?? []).filter((entry) => entry.at > t - w.spanMs);
+        logs.set(w.key, log);
+        const blocking = log[log.length - w.points];
+        if (blocking !== undefined) waitMs = Math.max(waitMs, Math.ceil(blocking.at + w.spanMs - t));
+      }
+      if (waitMs > 0) return waitMs;
+      for (const w of windows) logs.get(w.key)?.push({ id, at: t });
+      return 0;
+    },
+    async restamp(windows, id) {
+      const t = now();
+      for (const w of windows) {
+        const log = logs.get(w.key);
+        const entry = log?.find((e) => e.id === id);
+        if (!log || !entry || entry.at >= t) continue;
+        entry.at = t;
+        log.sort((a, b) => a.at - b.at);
+      }
+    },
   };
 }

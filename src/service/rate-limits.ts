@@ -40,9 +40,34 @@ export const RATE_BUCKETS = {
 
 export type RateBucket = keyof typeof RATE_BUCKETS;
 
-/** Waits until one call may be made in every named bucket. Shared by all instances when Redis-backed. */
-export interface ServiceRateLimiter {
-  acquire(buckets: readonly RateBucket[]): Promise<void>;
+export interface AcquireOptions {
+  /**
+   * Give up instead of waiting longer than this (0: only a slot free right now): the call fails
+   * at once with `NoFreeSlotError`, taking nothing. For a person waiting on an answer, who is
+   * better served by a cached copy or another endpoint than by a queue.
+   */
+  maxWaitMs?: number;
 }
 
-export const unlimited: ServiceRateLimiter = { acquire: async () => {} };
+/** The admitted call: `answered()` after its reply (or failure) moves its entry to that moment. */
+export interface RateSlot {
+  answered(): Promise<void>;
+}
+
+/** Waits until one call may be made in every named bucket. Shared by all instances when Redis-backed. */
+export interface ServiceRateLimiter {
+  acquire(buckets: readonly RateBucket[], options?: AcquireOptions): Promise<RateSlot | undefined>;
+}
+
+/** No slot is free within the caller's `maxWaitMs`; `waitMs`: until one frees. */
+export class NoFreeSlotError extends Error {
+  override readonly name = "NoFreeSlotError";
+  constructor(
+    readonly buckets: readonly RateBucket[],
+    readonly waitMs: number,
+  ) {
+    super(`no free rate-limit slot in ${buckets.join("+")} for ${waitMs} ms`);
+  }
+}
+
+export const unlimited: ServiceRateLimiter = { acquire: async () => undefined };

@@ -3,7 +3,7 @@ import { type Dispatcher, request, errors as undiciErrors } from "undici";
 import { decodeErrorReply } from "./decode-error.js";
 import { ServiceError, type ServiceFamily } from "./errors.js";
 import type { RateBucket, ServiceRateLimiter } from "./rate-limits.js";
-import { unlimited } from "./rate-limits.js";
+import { NoFreeSlotError, unlimited } from "./rate-limits.js";
 import type { RawReply } from "./raw-reply.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -29,6 +29,12 @@ export interface CallSpec {
   resendable: boolean;
   /** Overrides the transport's attempts for this call (1: the caller owns every resend). */
   maxAttempts?: number;
+  /**
+   * Fail at once (kind `rate_limited`, code `no_free_slot`, nothing sent) instead of waiting longer
+   * than this for a rate-limit slot: for reads a person is waiting on, who gets a cached copy or
+   * another endpoint instead of a queue. Unset: wait for the slot.
+   */
+  maxLimiterWaitMs?: number;
 }
 
 export type { RawReply };
@@ -77,7 +83,19 @@ export function createTransport(options: TransportOptions): Transport {
   }
 
   async function once(spec: CallSpec): Promise<RawReply> {
-    await limiter.acquire(spec.buckets);
+    const slot = await limiter.acquire(
+      spec.buckets,
+      spec.maxLimiterWaitMs === undefined ? undefined : { maxWaitMs: spec.maxLimiterWaitMs },
+    );
+    try {
+      return await exchange(spec);
+    } finally {
+      // The service counted the call before its reply: the limiter's entry moves to now.
+      await slot?.answered().catch(() => {});
+    }
+  }
+
+  async function exchange(spec: CallSpec): Promise<RawReply> {
     const started = performance.now();
     try {
       const reply = await request(urlFor(spec), {
@@ -120,6 +138,7 @@ export function createTransport(options: TransportOptions): Transport {
         try {
           reply = await once(spec);
         } catch (error) {
+          if (error instanceof NoFreeSlotError) throw new AbortError(noFreeSlot(spec, error));
           // Never resend a request the service may have acted on unless it carries an idempotency key.
           if (error instanceof ServiceError && spec.resendable) {
             onLost(error);
@@ -152,6 +171,19 @@ export function createTransport(options: TransportOptions): Transport {
   }
 
   return { send, apiKey: options.apiKey };
+}
+
+function noFreeSlot(spec: CallSpec, error: NoFreeSlotError): ServiceError {
+  return new ServiceError({
+    family: spec.family,
+    endpoint: spec.endpoint,
+    kind: "rate_limited",
+    code: "no_free_slot",
+    message: `no ${spec.endpoint} call is free under the service's rate limit for ${Math.ceil(error.waitMs / 1000)} s; nothing was sent`,
+    retryable: true,
+    retryAfterMs: error.waitMs,
+    cause: error,
+  });
 }
 
 function transportFailure(spec: CallSpec, error: unknown): ServiceError {

@@ -3,7 +3,7 @@
  * in the same run, with the ratio and whether the target is met. It starts everything it needs
  * (a private redis-server on a free loopback port, the sandbox service, fake Slack and Telegram
  * APIs, the bot in process through `startApp` or as the built program in a child process) and
- * stops all of it on exit, on error and on Ctrl-C. About 4 minutes on 2 cores.
+ * stops all of it on exit, on error and on Ctrl-C. About 9 minutes on 2 cores (figure 8 alone ~4).
  *
  * What each figure means:
  *  1. slash command → HTTP ack: time from sending a signed `/ops help` to POST /slack/events
@@ -26,13 +26,20 @@
  *     idle, then while 10 000 orders are pending (10 000 due poll jobs for pending screenings and
  *     10 000 recorded order origins); the delta says whether it stays flat. Baseline: a bare Node
  *     HTTP server's RSS.
- *  6. start-up: from spawning `node dist/src/main.js` (Slack + Telegram + Redis) to the first 200
+ *  7. quote → Confirm button: after 100 energy orders quoted and confirmed, signed `/ops energy`
+ *     commands for new addresses at 20/s over 20 channels; command sent → its quote with a Confirm
+ *     button at the fake response_url, p50/p99; the 429s and userinfo reads meanwhile. Baseline: a
+ *     bare Bolt app answering a canned quote with buttons on the response_url.
+ *  8. memory with energy orders pending: RSS of the built bot (child process) idle, then after
+ *     10 000 `/ops energy` quotes were each confirmed by a signed click and left pending (the
+ *     sandbox holds their delivery for an hour); flat = at most +15 %. `--orders=N` runs fewer.
+ *  6. start-up: from spawning `npm start` (the program built at install; Slack + Telegram + Redis) to the first 200
  *     from /healthz, 3 runs. Baseline: a bare Node HTTP server's spawn → 200.
- *  7. watchlists: the built bot with 10 000 watched addresses; a deny-list revision change moves
+ *  9. watchlists: the built bot with 10 000 watched addresses; a deny-list revision change moves
  *     100 of them into usdt_frozen: time to the last alert, batch calls, 429s, and RSS with the
  *     watches against the same bot idle. Baseline: the 10 batch calls by the client alone.
  *
- * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--no-build]
+ * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--orders=N] [--no-build]
  * stdout: the table, notes, then one JSON object on the last line (also written to <json file>).
  * Progress goes to stderr.
  */
@@ -40,6 +47,8 @@ import { fileURLToPath } from "node:url";
 import { ingestFigure } from "./figures/ingest.js";
 import { memoryFigure } from "./figures/memory.js";
 import { notifyLatencyFigure } from "./figures/notify-latency.js";
+import { ordersMemoryFigure } from "./figures/orders-memory.js";
+import { quoteLatencyFigure } from "./figures/quote-latency.js";
 import { screeningsFigure } from "./figures/screenings.js";
 import { slashAckFigure } from "./figures/slash-ack.js";
 import { startupFigure } from "./figures/startup.js";
@@ -52,26 +61,31 @@ import { startWorld, type World } from "./support/world.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 /** Everything is bounded on its own; this only stops a bench that hangs anyway. */
-const WATCHDOG_MS = 12 * 60_000;
+const WATCHDOG_MS = 25 * 60_000;
 
 interface Args {
   jsonFile?: string;
   only?: Set<string>;
   screenings: number;
+  orders: number;
   build: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { screenings: 200, build: true };
+  const args: Args = { screenings: 200, orders: 10_000, build: true };
   for (const arg of argv) {
     if (arg.startsWith("--only=")) args.only = new Set(arg.slice(7).split(","));
     else if (arg.startsWith("--screenings=")) args.screenings = Number(arg.slice(13));
+    else if (arg.startsWith("--orders=")) args.orders = Number(arg.slice(9));
     else if (arg === "--no-build") args.build = false;
     else if (!arg.startsWith("--")) args.jsonFile = arg;
     else throw new Error(`unknown option ${arg}`);
   }
   if (!Number.isInteger(args.screenings) || args.screenings < 1 || args.screenings > 1000) {
     throw new Error("--screenings must be a whole number from 1 to 1000");
+  }
+  if (!Number.isInteger(args.orders) || args.orders < 1 || args.orders > 10_000) {
+    throw new Error("--orders must be a whole number from 1 to 10000");
   }
   return args;
 }
@@ -103,7 +117,9 @@ function figures(args: Args, build: { note: string }): Figure[] {
       run: (w) => withSandbox("fig3", (url) => notifyLatencyFigure(w, url)),
     },
     { id: "4", title: "pending screenings", run: (w) => screeningsFigure(w, args.screenings) },
-    { id: "7", title: "watchlists", run: (w) => watchlistsFigure(w) },
+    { id: "7", title: "quote → Confirm", run: (w) => quoteLatencyFigure(w) },
+    { id: "8", title: "memory, energy orders pending", run: (w) => ordersMemoryFigure(w, args.orders) },
+    { id: "9", title: "watchlists", run: (w) => watchlistsFigure(w) },
   ];
   return all.filter((f) => !args.only || args.only.has(f.id));
 }
@@ -112,14 +128,14 @@ async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   installCleanupHooks();
   const watchdog = setTimeout(() => {
-    process.stderr.write("bench: watchdog: still running after 12 minutes; stopping\n");
+    process.stderr.write("bench: watchdog: still running after 25 minutes; stopping\n");
     void runCleanups().finally(() => process.exit(2));
   }, WATCHDOG_MS);
   watchdog.unref();
   const started = performance.now();
   const results: FigureResult[] = [];
   try {
-    const needsBuild = !args.only || args.only.has("5") || args.only.has("6") || args.only.has("7");
+    const needsBuild = !args.only || ["5", "6", "8", "9"].some((id) => args.only?.has(id));
     const build = needsBuild ? ensureBuilt(REPO, args.build) : { note: "not needed" };
     const world = await startWorld(REPO);
     process.stderr.write(`bench: logs in ${world.logDir}\n`);
@@ -131,7 +147,7 @@ async function main(): Promise<number> {
         `bench: figure ${figure.id} done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
       );
     }
-    const order = ["1", "2", "3", "4", "5", "6", "7"];
+    const order = ["1", "2", "3", "4", "5", "6", "7", "8", "9"];
     results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
     const out = summary(results, {
       durationS: Math.round((performance.now() - started) / 100) / 10,

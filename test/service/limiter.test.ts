@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createRateLimiter, DEFAULT_RATE_MARGIN_MS } from "../../src/service/limiter.js";
-import { RATE_BUCKETS, type RateBucket } from "../../src/service/rate-limits.js";
+import { NoFreeSlotError, RATE_BUCKETS, type RateBucket } from "../../src/service/rate-limits.js";
 import { type TestRedis, testRedis } from "../support/redis.js";
 
 const MARGIN = DEFAULT_RATE_MARGIN_MS;
@@ -209,3 +209,42 @@ describe("rate limiter in memory", () => {
 function smallWindows() {
   return { ...RATE_BUCKETS, aml: [{ points: 2, durationMs: 100 }] };
 }
+
+/** Callers that will not wait, and entries moved to when the service answered. */
+async function refusesAndRestamps(
+  make: (clock: ReturnType<typeof fakeTime>) => ReturnType<typeof createRateLimiter>,
+): Promise<void> {
+  const clock = fakeTime();
+  const limiter = make(clock);
+  const slots = await Promise.all(Array.from({ length: 5 }, () => limiter.acquire(["aml"])));
+  // No slot now: refused at once, without sleeping and without taking one.
+  const refused = limiter.acquire(["aml"], { maxWaitMs: 0 });
+  await expect(refused).rejects.toBeInstanceOf(NoFreeSlotError);
+  await expect(refused).rejects.toMatchObject({ waitMs: 1_000 + MARGIN });
+  expect(clock.sleeps).toEqual([]);
+
+  // The 5 replies arrive 800 ms later (a busy event loop, a slow service): the service counted
+  // the calls no earlier than that, so their slots free a window after it, not after admission.
+  clock.advance(800);
+  for (const slot of slots) await slot?.answered();
+  // A wait within the caller's bound is taken: 1050 ms from now (250 ms if stamped at admission).
+  await limiter.acquire(["aml"], { maxWaitMs: 2_000 });
+  expect(clock.sleeps).toEqual([1_000 + MARGIN]);
+}
+
+describe("rate limiter: callers that will not wait, and replies that arrive late", () => {
+  let redis: TestRedis | undefined;
+  afterEach(() => redis?.cleanup());
+
+  it("in memory", async () => {
+    await refusesAndRestamps((clock) => createRateLimiter({ keyPrefix: "rl:", ...clock }));
+  });
+
+  it("on Redis", async () => {
+    const r = testRedis();
+    redis = r;
+    await refusesAndRestamps((clock) =>
+      createRateLimiter({ redis: r.connect(), keyPrefix: r.prefix, ...clock }),
+    );
+  });
+});

@@ -58,6 +58,8 @@ export interface CoreHarnessOptions {
   tracked?: (deps: CoreDeps) => TrackedHandlers;
   /** Factor applied to every queue delay (default 0.01). */
   timeScale?: number;
+  /** The store (default: a memory store on the harness clock); two harnesses may share a Redis one. */
+  store?: Store;
 }
 
 export interface Delivered {
@@ -180,7 +182,7 @@ export async function createCoreHarness(options: CoreHarnessOptions = {}): Promi
     maxRetryWaitMs: 250,
     ...options.client,
   });
-  const store = createMemoryStore({ now: clock.now });
+  const store = options.store ?? createMemoryStore({ now: clock.now });
   const logger = createMemoryLogger();
   const queues = timeScaled(createMemoryQueues(), options.timeScale ?? 0.01);
 

@@ -15,6 +15,7 @@ import { pollDelayMs } from "../poll.js";
 import { formatAmount } from "../render/format.js";
 import { renderScreeningOrder } from "../render/screening.js";
 import { context, errorReply, type Reply } from "../reply.js";
+import { noteSpend } from "../spend/balance-cache.js";
 import { checkSpend, recordSpend } from "../spend-guard.js";
 import { forgetProviders, pickProvider } from "./screening-providers.js";
 
@@ -171,6 +172,8 @@ async function recordOrder(
       now: deps.now,
       observer: deps.observer,
     });
+    // Quotes subtract it from the last balance reading (see spend/balance-cache.ts).
+    await noteSpend(deps, billing.charged_amount);
   }
   const charged = billing.charged
     ? formatAmount(billing.charged_amount, billing.charged_currency)

@@ -14,7 +14,11 @@ export interface BalanceView {
   fetchedAt: number;
   now: number;
   /** Set when this is an older copy because a fresh read was not possible right now. */
-  stale?: { reason: "rate_limit" | "error"; line?: string };
+  stale?: {
+    reason: "rate_limit" | "error";
+    line?: string /** Until the next read slot frees. */;
+    waitMs?: number;
+  };
 }
 
 /** A JSON number as an exact decimal string ("1e-7" → "0.0000001"), grouped for reading. */
@@ -60,7 +64,9 @@ export function renderBalance(view: BalanceView): Reply {
 
 function staleLine(stale: NonNullable<BalanceView["stale"]>, age: string): string {
   if (stale.reason === "rate_limit") {
-    return `This copy is ${age} old: the service allows 6 account reads a minute, so a fresh one is still on its way; ask again shortly.`;
+    const when =
+      stale.waitMs === undefined ? "shortly" : `in ${Math.max(1, Math.ceil(stale.waitMs / 1000))} s`;
+    return `This copy is ${age} old: the service allows 6 account reads a minute, so a fresh one is still on its way; ask again ${when}.`;
   }
   const line = stale.line ?? "the service could not be read just now.";
   return `This copy is ${age} old: ${line.charAt(0).toLowerCase()}${line.slice(1)}`;

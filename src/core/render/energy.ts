@@ -22,13 +22,20 @@ import {
 import type { Balance } from "../spend/balance-cache.js";
 import { balanceCovers } from "../spend/balance-cache.js";
 import type { EnergyQuote } from "../spend/quote.js";
+import { formatAge } from "./balance.js";
 import { capList, formatAmount, moreLine, plural, shortAddress, txSpan } from "./format.js";
 
-/** "500 TRX, covers it" / "1 TRX, does NOT cover it" / "unknown (…)". */
+/**
+ * "500 TRX, covers it" / "≈ 480.2 TRX, read 40 s ago, covers it" (the last reading minus this
+ * bot's spends since) / "1 TRX, does NOT cover it" / "unknown (…)".
+ */
 export function balanceSpans(balance: Balance, costTrx: string): Span[] {
   if (!balance.known) return [plain(`unknown (${balance.reason.replace(/\.$/, "")})`)];
   const covers = balanceCovers(balance, costTrx);
-  return [plain(`${formatAmount(balance.balanceTrx)}, ${covers ? "covers it" : "does NOT cover it"}`)];
+  const amount = balance.estimated
+    ? `≈ ${formatAmount(balance.balanceTrx)}, read ${formatAge(balance.ageMs ?? 0)} ago`
+    : formatAmount(balance.balanceTrx);
+  return [plain(`${amount}, ${covers ? "covers it" : "does NOT cover it"}`)];
 }
 
 export interface QuoteView {

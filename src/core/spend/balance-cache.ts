@@ -1,77 +1,88 @@
 import Big from "big.js";
-import { z } from "zod";
-import { userinfoSchema } from "../../service/account.js";
 import { isServiceError } from "../../service/errors.js";
-import { getJson, setJson } from "../../store/store-json.js";
+import type { Store } from "../../store/store.js";
 import type { CoreDeps } from "../deps.js";
 import { toUserLine } from "../errors.js";
-import { formatAmount, formatEpoch } from "../render/format.js";
+import {
+  readSnapshot,
+  type Snapshot,
+  SPENT_KEY,
+  spentSunSoFar,
+  startBalanceRefresh,
+  within,
+} from "./balance-refresh.js";
 
 /**
- * The account balance for quotes. userinfo allows 6 requests a minute per IP, shared by every
- * instance of the bot, so one reading serves every quote for 15 seconds. The entry is the one the
- * `balance` command keeps (same key, same shape), so quotes and `balance` share their reads
- * instead of competing for the 6 a minute. A spend marks it stale, so the next quote sees what the
- * order took. A failed read never blocks a quote: the balance is shown as unknown, and the
- * service's own check (1004 insufficient funds) still applies.
+ * The account balance for quotes, which never wait on `userinfo`'s 6 reads a minute: the last
+ * reading minus what this bot recorded as spent since (`noteSpend`, called where every spend is
+ * recorded), with the reading's age. A reading older than BALANCE_FRESH_MS starts one background
+ * refresh (shared by every instance, see balance-refresh.ts) and the quote goes on with the
+ * estimate. Only the very first quote, with no reading at all, asks the service, and only when a
+ * slot is free right now and the answer comes within FIRST_READ_WAIT_MS; otherwise the balance
+ * is shown as unknown and the service's own check (1004 insufficient funds) still applies.
  */
 export const BALANCE_FRESH_MS = 15_000;
-/** The `balance` command's entry: `{fetchedAt, info}`, kept 30 minutes as its fallback copy. */
-const BALANCE_KEY = "balance:userinfo";
-const KEEP_MS = 30 * 60_000;
+const FIRST_READ_WAIT_MS = 1_500;
+const SUN_PER_TRX = 1_000_000;
 
-const snapshotSchema = z.object({ fetchedAt: z.number(), info: userinfoSchema });
-type Snapshot = z.infer<typeof snapshotSchema>;
+export type Balance =
+  | {
+      known: true;
+      /** The last reading minus this bot's spends since (exact decimal string). */
+      balanceTrx: string;
+      /** When the reading was made (ms since the epoch). */
+      readAt: number;
+      /** How old the reading was when this balance was made. */
+      ageMs?: number;
+      /** True when spends were subtracted or the reading is older than BALANCE_FRESH_MS. */
+      estimated?: boolean;
+      /** What was subtracted: this bot's recorded spends since the reading. */
+      spentSinceTrx?: string;
+    }
+  | { known: false; reason: string };
 
-export type Balance = { known: true; balanceTrx: string; readAt: number } | { known: false; reason: string };
+/** Counts a recorded spend against the last reading (SUN, rounded up: never overstates the balance). */
+export async function noteSpend(deps: { store: Store }, amountTrx: string): Promise<void> {
+  const sun = new Big(amountTrx).times(SUN_PER_TRX).round(0, Big.roundUp).toNumber();
+  if (sun > 0) await deps.store.incrBy(SPENT_KEY, sun);
+}
 
-/** A JSON number; String() of a double gives its shortest exact decimal form. */
-const known = (snapshot: Snapshot): Balance => ({
-  known: true,
-  balanceTrx: new Big(String(snapshot.info.stats.balance)).toFixed(),
-  readAt: snapshot.fetchedAt,
-});
+/** The reading as a balance: minus the spends recorded since, flagged estimated when it is not current. */
+export function estimateFrom(snapshot: Snapshot, spentSunNow: number, now: number): Balance {
+  const spentSun = snapshot.spentSun === undefined ? 0 : Math.max(0, spentSunNow - snapshot.spentSun);
+  const spentSinceTrx = new Big(spentSun).div(SUN_PER_TRX).toFixed();
+  // A JSON number; String() of a double gives its shortest exact decimal form.
+  const balanceTrx = new Big(String(snapshot.info.stats.balance)).minus(spentSinceTrx).toFixed();
+  const estimated = spentSun > 0 || now - snapshot.fetchedAt >= BALANCE_FRESH_MS;
+  const ageMs = Math.max(0, now - snapshot.fetchedAt);
+  return { known: true, balanceTrx, readAt: snapshot.fetchedAt, ageMs, estimated, spentSinceTrx };
+}
 
-function unreadable(error: unknown, older: Snapshot | null): Balance {
+function unreadable(error: unknown): Balance {
   const why =
     isServiceError(error) && error.kind === "rate_limited"
       ? "the account endpoint allows 6 reads a minute"
       : toUserLine(error).replace(/\.$/, "");
-  const last = older
-    ? `; last read ${formatAmount(String(older.info.stats.balance))} at ${formatEpoch(older.fetchedAt)}`
-    : "";
-  return { known: false, reason: `${why}${last}` };
+  return { known: false, reason: why };
 }
 
 export async function getBalance(
   deps: Pick<CoreDeps, "service" | "store" | "logger" | "now">,
 ): Promise<Balance> {
+  const [snapshot, spentSun] = await Promise.all([readSnapshot(deps.store), spentSunSoFar(deps.store)]);
   const now = deps.now();
-  const cached = await getJson(deps.store, BALANCE_KEY, snapshotSchema);
-  if (cached && now >= cached.fetchedAt && now - cached.fetchedAt < BALANCE_FRESH_MS) return known(cached);
-  try {
-    const snapshot: Snapshot = { fetchedAt: now, info: await deps.service.account.userinfo() };
-    await setJson(deps.store, BALANCE_KEY, snapshot, KEEP_MS);
-    return known(snapshot);
-  } catch (error) {
-    if (!isServiceError(error)) throw error;
-    deps.logger.warn(
-      { err: error, endpoint: error.endpoint, code: error.code },
-      "balance read failed for a quote",
-    );
-    return unreadable(error, cached);
+  if (snapshot) {
+    if (now - snapshot.fetchedAt >= BALANCE_FRESH_MS) void startBalanceRefresh(deps).catch(() => {});
+    return estimateFrom(snapshot, spentSun, now);
   }
-}
-
-/**
- * After a spend: the copy is kept (as `balance`'s fallback, with a time no later than its real
- * one) but is no longer fresh, so the next reader asks the service.
- */
-export async function forgetBalance(deps: Pick<CoreDeps, "store" | "now">): Promise<void> {
-  const cached = await getJson(deps.store, BALANCE_KEY, snapshotSchema);
-  if (!cached) return;
-  const fetchedAt = Math.min(cached.fetchedAt, deps.now() - BALANCE_FRESH_MS);
-  await setJson(deps.store, BALANCE_KEY, { ...cached, fetchedAt }, KEEP_MS);
+  const refresh = await startBalanceRefresh(deps);
+  const outcome = refresh && (await within(refresh.first, FIRST_READ_WAIT_MS));
+  if (outcome?.kind === "read") return estimateFrom(outcome.snapshot, await spentSunSoFar(deps.store), now);
+  if (outcome?.kind === "failed") return unreadable(outcome.error);
+  return {
+    known: false,
+    reason: "not read yet: the account endpoint allows 6 reads a minute; a read is on its way",
+  };
 }
 
 /** True / false when the balance is known, undefined when it is not. */

@@ -10,7 +10,6 @@ import { outcomeLine } from "../render/energy.js";
 import { renderHostStarted } from "../render/host.js";
 import type { Reply } from "../reply.js";
 import { autoWatch } from "../watch/hooks.js";
-import { forgetBalance } from "./balance-cache.js";
 import { whoName } from "./energy-payload.js";
 import { hostFailureLine } from "./host-errors.js";
 import { auditSpend } from "./record.js";
@@ -132,7 +131,6 @@ async function afterStart(
     await autoWatch(deps, ctx.invocation.conversation, p.address, ctx.invocation.actor);
     // The first cycle is charged moments after the start; later cycles are not known in advance.
     await settleSpend(deps, ctx.record.confirmationId, ctx.invocation.actor, p.firstCycleTrx);
-    await forgetBalance(deps);
   } catch (error) {
     deps.logger.error({ err: error, address: p.address }, "Host Mode started, but its bookkeeping failed");
   }

@@ -6,7 +6,6 @@ import { outcomeLine, renderOrchestratorAccepted } from "../render/energy.js";
 import type { Reply } from "../reply.js";
 import { trackOrchestrator } from "../tracking/orchestrator.js";
 import { autoWatch } from "../watch/hooks.js";
-import { forgetBalance } from "./balance-cache.js";
 import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "./energy-errors.js";
 import { auditBase, type Confirmed, type EnergyConfirmPayload, whoName } from "./energy-payload.js";
 import { auditSpend } from "./record.js";
@@ -61,7 +60,6 @@ export async function confirmOrchestrator(
   try {
     await trackOrchestrator(deps, { idempotencyKey, conversation, context });
     await settleSpend(deps, confirmationId, actor, p.quoteTrx);
-    await forgetBalance(deps);
     await autoWatch(deps, conversation, p.address, actor);
   } catch (error) {
     deps.logger.error(

@@ -7,7 +7,6 @@ import { renderOrder5mResult } from "../render/energy.js";
 import type { Reply } from "../reply.js";
 import { watchDelivery } from "../tracking/delivery-watch.js";
 import { autoWatch } from "../watch/hooks.js";
-import { forgetBalance } from "./balance-cache.js";
 import { auditBase, type Confirmed, type EnergyConfirmPayload, whoName } from "./energy-payload.js";
 import { auditSpend } from "./record.js";
 import { settleSpend } from "./reservation.js";
@@ -45,7 +44,6 @@ export async function afterOrder5m(
   const { conversation } = who;
   try {
     await settleSpend(deps, who.confirmationId, who.actor, result.paidTRX);
-    await forgetBalance(deps);
     await rememberOrigin(deps.store, "order", result.orderId, conversation);
     // The activation webhook names its own order id and, as `source`, this order's id; its hash
     // is remembered too, so the listener can route it either way.

@@ -117,7 +117,7 @@ export function buildEnergyQuote(list: PriceList, address: string, amount: numbe
 }
 
 export async function quoteEnergy(
-  deps: Pick<CoreDeps, "service" | "store" | "logger">,
+  deps: Pick<CoreDeps, "service" | "store" | "logger" | "now">,
   address: string,
   amount: number,
 ): Promise<EnergyQuote> {

@@ -10,6 +10,7 @@ import {
   spendKey,
   trxToSun,
 } from "../spend-guard.js";
+import { noteSpend } from "./balance-cache.js";
 
 /**
  * Spend reservations: the daily cap (OPS_DAILY_LIMIT_TRX) is checked and the quote added to the
@@ -85,6 +86,8 @@ export async function settleSpend(
   } else if (charged !== Number(hold.sun)) {
     await deps.store.incrBy(hold.key, charged - Number(hold.sun), SPEND_TTL_MS);
   }
+  // Quotes subtract it from the last balance reading instead of waiting for a new one.
+  await noteSpend(deps, amountTrx);
   try {
     deps.observer?.spent?.({ actor: typeof actor === "string" ? actor : actorKey(actor), sun: charged });
   } catch {

@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { postDailyDigest } from "../../../src/core/digest/schedule.js";
 import type { ConversationRef } from "../../../src/core/invocation.js";
 import { checkRunway } from "../../../src/core/runway/check.js";
-import { forgetBalance } from "../../../src/core/spend/balance-cache.js";
 import { DEMO_ADDRESSES } from "../../../src/sandbox/families/screening/demo-addresses.js";
 import { createRedisStore } from "../../../src/store/redis-store.js";
 import { testRedis } from "../../support/redis.js";
@@ -24,7 +23,6 @@ async function setup(): Promise<TelegramHarness> {
 }
 
 async function check(h: TelegramHarness, settings: { lowBalanceTrx?: string; alertHours?: number }) {
-  await forgetBalance(h.deps);
   const outcome = await checkRunway(h.deps, { settings, alerts });
   await h.settle();
   return outcome;

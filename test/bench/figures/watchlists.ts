@@ -155,7 +155,7 @@ function report(s: Samples): FigureResult {
   const seconds = s.alertedMs === null ? null : round(s.alertedMs / 1000, 1);
   const bareS = round(s.bareMs / 1000, 2);
   return {
-    id: "7",
+    id: "9",
     title: `watchlists: ${WATCHES} watched, a revision change`,
     measures: [
       {

@@ -21,16 +21,28 @@ const READY_TIMEOUT_MS = 20_000;
 
 export async function startChildBot(
   world: World,
-  o: { name: string; redisUrl: string; serviceUrl: string },
+  o: {
+    name: string;
+    redisUrl: string;
+    serviceUrl: string;
+    /** `npm start` as the README says, instead of node on the built main. */
+    viaNpmStart?: boolean;
+    /** Added to the environment (e.g. OPS_OPERATORS). */
+    env?: Record<string, string>;
+  },
 ): Promise<StartedChild> {
   const port = await freePort();
   const env = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
+    ...(o.viaNpmStart && process.env.HOME !== undefined && { HOME: process.env.HOME }),
     ...botEnv(world, { redisUrl: o.redisUrl, serviceUrl: o.serviceUrl, port, telegram: true }),
+    ...o.env,
   };
   const child = spawnNode({
     name: o.name,
-    args: ["--enable-source-maps", MAIN_JS],
+    ...(o.viaNpmStart
+      ? { command: "npm", args: ["start", "--silent"] }
+      : { args: ["--enable-source-maps", MAIN_JS] }),
     cwd: world.repo,
     env,
     logFile: join(world.logDir, `${o.name}.log`),

@@ -24,15 +24,22 @@ export interface SpawnOptions {
   cwd: string;
   env: Record<string, string>;
   logFile: string;
+  /**
+   * The program (default: this node). Another one (`npm`) runs in a process group of its own,
+   * and stop() signals the whole group: npm's scripts are its children.
+   */
+  command?: string;
 }
 
 export function spawnNode(options: SpawnOptions): Child {
   const out = openSync(options.logFile, "a");
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, options.args, {
+  const group = options.command !== undefined;
+  const child = spawn(options.command ?? process.execPath, options.args, {
     cwd: options.cwd,
     env: options.env,
     stdio: ["ignore", out, out],
+    detached: group,
   });
   closeSync(out);
   trackChild(child);
@@ -42,12 +49,20 @@ export function spawnNode(options: SpawnOptions): Child {
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
   const alive = () => child.exitCode === null && child.signalCode === null;
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      if (group) process.kill(-pid, name);
+      else child.kill(name);
+    } catch {
+      // Already gone.
+    }
+  };
   async function stop(graceMs = 12_000) {
     if (alive()) {
-      child.kill("SIGTERM");
+      signal("SIGTERM");
       const first = await Promise.race([exited, sleep(graceMs).then(() => undefined)]);
       if (first) return first;
-      if (alive()) child.kill("SIGKILL");
+      if (alive()) signal("SIGKILL");
     }
     return exited;
   }
