@@ -1,9 +1,19 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { renderReply as renderSlack } from "../../adapters/slack/render/blocks.js";
 import { sleep } from "../../src/clock.js";
 import type { ConversationRef, Platform } from "../../src/core/invocation.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import type { ChatAdapter } from "../../src/core/ports.js";
-import { file, publicReply, type Reply, text } from "../../src/core/reply.js";
+import {
+  fields,
+  file,
+  header,
+  link,
+  publicReply,
+  type Reply,
+  spansToText,
+  text,
+} from "../../src/core/reply.js";
 import { createBullQueues } from "../../src/jobs/bull-queue.js";
 import { createMemoryQueues } from "../../src/jobs/memory-queue.js";
 import {
@@ -25,6 +35,8 @@ const SLACK_B: ConversationRef = { platform: "slack", id: "C0B", threadId: "1700
 const TG: ConversationRef = { platform: "telegram", id: "42" };
 const FAST_RETRY = { attempts: 5, backoff: { delayMs: 50, maxDelayMs: 200 } };
 const noGap = () => 0;
+/** A waiting notice's job looks again this often (3 s in production). */
+const WATCH_MS = 100;
 
 interface Sent {
   conversation: ConversationRef;
@@ -52,6 +64,25 @@ function fakeAdapter(
 }
 
 const reply = (line: string): Reply => publicReply(line, [text(line)]);
+const hashOf = (i: number) => i.toString(16).padStart(64, "a");
+const delivery = (i: number): Reply =>
+  publicReply(`Energy delivered: 65,000 energy to TXYZ…abcd (order 5M${i})`, [
+    header("Energy delivered"),
+    fields(
+      ["Order", `5M${i}`],
+      ["Transactions", link(hashOf(i), `https://tronscan.org/#/transaction/${hashOf(i)}`)],
+    ),
+  ]);
+/** The listed lines of a digest (its text blocks after the title), one per notice. */
+const lines = (r: Reply): string[] =>
+  r.blocks
+    .flatMap((b) => (b.type === "text" ? spansToText(b.spans).split("\n") : []))
+    .filter((l) => l.startsWith("• "));
+
+async function settled(queues: JobQueue): Promise<boolean> {
+  const c = await queues.counts(NOTIFY_QUEUE);
+  return c.waiting + c.active + c.delayed === 0;
+}
 const outage = () => Object.assign(new Error("service unavailable"), { status: 503 });
 
 describe("notifications on BullMQ", () => {
@@ -82,7 +113,13 @@ describe("notifications on BullMQ", () => {
       if (n <= 2) throw outage();
     });
     const logger = createMemoryLogger();
-    await startNotifyWorker(queues, { adapters: new Map([["slack", slack.adapter]]), logger, gapMs: noGap });
+    await startNotifyWorker(queues, {
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger,
+      gapMs: noGap,
+    });
     const bytes = new Uint8Array([0, 1, 2, 127, 128, 254, 255]);
     const original = publicReply("statement ready", [
       text("Your statement"),
@@ -119,7 +156,14 @@ describe("notifications on BullMQ", () => {
       ["slack", slack.adapter],
       ["telegram", telegram.adapter],
     ]);
-    await startNotifyWorker(queues, { adapters, logger: createMemoryLogger(), concurrency: 1, gapMs: noGap });
+    await startNotifyWorker(queues, {
+      adapters,
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      concurrency: 1,
+      gapMs: noGap,
+    });
     const notifier = createNotifier(queues, {
       store,
       retry: { attempts: 100, backoff: { delayMs: 100, maxDelayMs: 100 } },
@@ -135,9 +179,11 @@ describe("notifications on BullMQ", () => {
     expect(telegram.sent[0]!.at - posted).toBeLessThan(1_000);
     expect(telegram.sent[0]!.reply.summary).toBe("telegram");
     expect(slack.sent).toHaveLength(0);
-    const counts = await queues.counts(NOTIFY_QUEUE);
-    expect(counts.waiting + counts.delayed + counts.active).toBe(3);
-    expect(counts.failed).toBe(0);
+    await vi.waitFor(async () => {
+      const counts = await queues.counts(NOTIFY_QUEUE);
+      expect(counts.waiting + counts.delayed + counts.active).toBe(3);
+      expect(counts.failed).toBe(0);
+    });
   });
 
   it("drops at once, with an error log, a message the platform refuses for good", async () => {
@@ -147,7 +193,13 @@ describe("notifications on BullMQ", () => {
       throw Object.assign(new Error("channel_not_found"), { retryable: false, code: "channel_not_found" });
     });
     const logger = createMemoryLogger();
-    await startNotifyWorker(queues, { adapters: new Map([["slack", slack.adapter]]), logger, gapMs: noGap });
+    await startNotifyWorker(queues, {
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger,
+      gapMs: noGap,
+    });
     await createNotifier(queues, { store, retry: FAST_RETRY, gapMs: noGap }).post(SLACK_A, reply("gone"));
 
     await vi.waitFor(async () => expect((await queues.counts(NOTIFY_QUEUE)).failed).toBe(1));
@@ -168,6 +220,8 @@ describe("notifications on BullMQ", () => {
     });
     await startNotifyWorker(first, {
       adapters: new Map([["slack", down.adapter]]),
+      store,
+      watchMs: WATCH_MS,
       logger: createMemoryLogger(),
       gapMs: noGap,
     });
@@ -181,6 +235,8 @@ describe("notifications on BullMQ", () => {
     const up = fakeAdapter("slack");
     await startNotifyWorker(second, {
       adapters: new Map([["slack", up.adapter]]),
+      store,
+      watchMs: WATCH_MS,
       logger: createMemoryLogger(),
       gapMs: noGap,
     });
@@ -191,7 +247,7 @@ describe("notifications on BullMQ", () => {
     expect(up.calls).toHaveLength(1);
   });
 
-  it("posts a repeated dedupKey once", async () => {
+  it("posts a repeated dedupKey once; what waited goes out as one digest", async () => {
     setup();
     const queues = instance();
     const notifier = createNotifier(queues, { store, retry: FAST_RETRY, gapMs: () => 100 });
@@ -205,62 +261,145 @@ describe("notifications on BullMQ", () => {
     const slack = fakeAdapter("slack");
     await startNotifyWorker(queues, {
       adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
       logger: createMemoryLogger(),
       gapMs: () => 100,
     });
-    await vi.waitFor(() => expect(slack.sent).toHaveLength(4));
-    expect(slack.sent.map((s) => s.reply.summary)).toEqual(["first", "other", "no key", "no key"]);
+    await vi.waitFor(async () => expect(await settled(queues)).toBe(true));
+    // The four waited for the worker: one message lists them, in order.
+    expect(slack.sent).toHaveLength(1);
+    expect(slack.sent[0]!.reply.summary).toBe("4 notifications");
+    expect(lines(slack.sent[0]!.reply)).toEqual(["• first", "• other", "• no key", "• no key"]);
     expect(await store.get("notify:dedup:delivery-1")).not.toBeNull();
   });
 
-  it("paces one conversation gapMs apart, in order, without pacing the others", async () => {
+  it("paces one conversation gapMs apart and coalesces what waited, without pacing the others", async () => {
     setup();
     const queues = instance();
     const slack = fakeAdapter("slack");
     const gapMs = (c: ConversationRef) => (c.platform === "slack" ? 250 : 0);
     await startNotifyWorker(queues, {
       adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
       logger: createMemoryLogger(),
       concurrency: 4,
       gapMs,
     });
     const notifier = createNotifier(queues, { store, retry: FAST_RETRY, gapMs });
-    for (const line of ["a1", "a2", "a3"]) await notifier.post(SLACK_A, reply(line));
+    await notifier.post(SLACK_A, reply("a1"));
+    await vi.waitFor(() => expect(slack.sent).toHaveLength(1));
+    for (const line of ["a2", "a3", "a4"]) await notifier.post(SLACK_A, reply(line));
     // A thread of another channel: its own pace.
     await notifier.post(SLACK_B, reply("b1"));
 
-    await vi.waitFor(() => expect(slack.sent).toHaveLength(4));
+    await vi.waitFor(() => expect(slack.sent).toHaveLength(3));
     const a = slack.sent.filter((s) => s.conversation.id === "C0A");
-    expect(a.map((s) => s.reply.summary)).toEqual(["a1", "a2", "a3"]);
-    // Slots are 250 ms apart from the enqueue; a send may start a little after its slot.
-    expect(a[1]!.at - a[0]!.at).toBeGreaterThanOrEqual(180);
-    expect(a[2]!.at - a[1]!.at).toBeGreaterThanOrEqual(180);
-    expect(a[2]!.at - a[0]!.at).toBeGreaterThanOrEqual(430);
+    expect(a.map((s) => s.reply.summary)).toEqual(["a1", "3 notifications"]);
+    expect(lines(a[1]!.reply)).toEqual(["• a2", "• a3", "• a4"]);
+    // The next slot is 250 ms after the first send; a send may start a little after its slot.
+    expect(a[1]!.at - a[0]!.at).toBeGreaterThanOrEqual(200);
     const b = slack.sent.find((s) => s.conversation.id === "C0B")!;
+    expect(b.reply.summary).toBe("b1");
     expect(b.at).toBeLessThan(a[1]!.at);
+    await vi.waitFor(async () => expect(await settled(queues)).toBe(true));
+    expect(slack.sent).toHaveLength(3);
   });
 
-  it("keeps the pace on a retry and honours the platform's retryAfterMs", async () => {
+  it("a 429 with Retry-After pauses the whole channel: no other send of it until the time is up", async () => {
     setup();
     const queues = instance();
-    const telegram = fakeAdapter("telegram", async (n) => {
-      if (n === 1) throw Object.assign(new Error("429: Too Many Requests"), { retryAfterMs: 400 });
+    const thread: ConversationRef = { ...SLACK_A, threadId: "1700000000.000200" };
+    const slack = fakeAdapter("slack", async (n) => {
+      if (n === 1) throw Object.assign(new Error("ratelimited"), { code: "ratelimited", retryAfterMs: 600 });
     });
     await startNotifyWorker(queues, {
-      adapters: new Map([["telegram", telegram.adapter]]),
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      concurrency: 4,
+      gapMs: () => 50,
+    });
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, gapMs: () => 50 });
+    await notifier.post(SLACK_A, reply("one"));
+    await vi.waitFor(() => expect(slack.calls).toHaveLength(1));
+    const limited = Date.now();
+    await notifier.post(SLACK_A, reply("two"));
+    await notifier.post(thread, reply("in a thread of the channel"));
+    // During the pause nothing is tried, neither the channel's other notices nor its threads.
+    await sleep(400);
+    expect(slack.calls).toHaveLength(1);
+
+    await vi.waitFor(() => expect(slack.sent).toHaveLength(2));
+    expect(slack.calls).toHaveLength(3);
+    for (const s of slack.sent) expect(s.at - limited).toBeGreaterThanOrEqual(550);
+    const channel = slack.sent.find((s) => s.conversation.threadId === undefined)!;
+    expect(lines(channel.reply)).toEqual(["• one", "• two"]);
+    expect(slack.sent.find((s) => s.conversation.threadId === thread.threadId)?.reply.summary).toBe(
+      "in a thread of the channel",
+    );
+  });
+
+  it("splits a big burst into digests that each fit one Slack message, every notice exactly once", async () => {
+    setup();
+    const queues = instance();
+    const slack = fakeAdapter("slack");
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, gapMs: () => 100 });
+    const count = 400;
+    for (let i = 0; i < count; i += 1) await notifier.post(SLACK_A, delivery(i));
+    await startNotifyWorker(queues, {
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
       logger: createMemoryLogger(),
       gapMs: () => 100,
     });
-    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, gapMs: () => 100 });
-    const posted = Date.now();
-    await notifier.post(TG, reply("one"));
-    await notifier.post(TG, reply("two"));
+    await vi.waitFor(async () => expect(await settled(queues)).toBe(true), { timeout: 10_000 });
+    expect(slack.sent.length).toBeGreaterThan(1);
+    const listed = slack.sent.flatMap((s) => lines(s.reply));
+    expect(listed).toEqual(Array.from({ length: count }, (_, i) => expect.stringContaining(`order 5M${i})`)));
+    for (const { reply } of slack.sent) {
+      expect(reply.summary).toMatch(/^\d+ deliveries confirmed$/);
+      const rendered = renderSlack(reply);
+      expect(rendered.blocks.length).toBeLessThanOrEqual(50);
+      expect(JSON.stringify(rendered.blocks).length).toBeLessThan(40_000);
+      for (const block of rendered.blocks)
+        if (block.type === "section" && "text" in block)
+          expect(block.text.text.length).toBeLessThanOrEqual(3000);
+    }
+    expect(listed[399]).toContain(hashOf(399));
+    const hrefs = slack.sent.flatMap((s) =>
+      s.reply.blocks.flatMap((b) =>
+        b.type === "text" ? b.spans.flatMap((x) => (x.href ? [x.href] : [])) : [],
+      ),
+    );
+    expect(hrefs).toHaveLength(count);
+    expect(hrefs[7]).toBe(`https://tronscan.org/#/transaction/${hashOf(7)}`);
+  });
 
-    await vi.waitFor(() => expect(telegram.sent).toHaveLength(2));
-    // "one" failed with a 429 and waited 400 ms; "two" went out in its own slot meanwhile.
-    expect(telegram.sent.map((s) => s.reply.summary)).toEqual(["two", "one"]);
-    expect(telegram.sent[1]!.at - posted).toBeGreaterThanOrEqual(390);
-    expect(telegram.sent[1]!.at - telegram.sent[0]!.at).toBeGreaterThanOrEqual(90);
+  it("two instances sharing Redis post a burst exactly once, in order", async () => {
+    setup();
+    const [one, two] = [instance(), instance()];
+    const slack = fakeAdapter("slack", async () => sleep(5));
+    for (const queues of [one, two])
+      await startNotifyWorker(queues, {
+        adapters: new Map([["slack", slack.adapter]]),
+        store,
+        logger: createMemoryLogger(),
+        gapMs: () => 50,
+      });
+    const notifiers = [one, two].map((q) => createNotifier(q, { store, retry: FAST_RETRY, gapMs: () => 50 }));
+    for (let i = 0; i < 60; i += 1) await notifiers[i % 2]!.post(SLACK_A, reply(`n${i}`), `k${i}`);
+    await vi.waitFor(async () => expect((await settled(one)) && (await settled(two))).toBe(true), {
+      timeout: 10_000,
+    });
+    // A message is a notice alone or a digest of several; together they list each once, in order.
+    const all = slack.sent.flatMap((s) =>
+      /^\d+ notifications$/.test(s.reply.summary) ? lines(s.reply) : [`• ${s.reply.summary}`],
+    );
+    expect(all).toEqual(Array.from({ length: 60 }, (_, i) => `• n${i}`));
   });
 });
 
@@ -275,6 +414,7 @@ describe("notifications in demo mode (memory queue and store)", () => {
       if (n === 1) throw outage();
     });
     await startNotifyWorker(queues, {
+      store,
       adapters: new Map([["console", console.adapter]]),
       logger: createMemoryLogger(),
     });
@@ -291,8 +431,9 @@ describe("notifications in demo mode (memory queue and store)", () => {
   it("refuses, without retrying, a conversation whose platform has no adapter", async () => {
     queues = createMemoryQueues();
     const logger = createMemoryLogger();
-    await startNotifyWorker(queues, { adapters: new Map(), logger });
-    await createNotifier(queues, { store: createMemoryStore(), retry: FAST_RETRY }).post(TG, reply("x"));
+    const store = createMemoryStore();
+    await startNotifyWorker(queues, { adapters: new Map(), store, logger });
+    await createNotifier(queues, { store, retry: FAST_RETRY }).post(TG, reply("x"));
     await vi.waitFor(async () => expect((await queues!.counts(NOTIFY_QUEUE)).failed).toBe(1));
     expect(logger.records.map((r) => [r.level, r.obj.err])).toEqual([
       ["error", "no telegram adapter is configured"],

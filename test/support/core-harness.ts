@@ -209,7 +209,12 @@ export async function createCoreHarness(options: CoreHarnessOptions = {}): Promi
   const core = createCore(deps, options.registry ?? { commands, actions: actionHandlers });
   const workers: JobWorker[] = [
     await startTrackedWorker(queues, options.tracked?.(deps) ?? createTrackedHandlers(deps), { logger }),
-    await startNotifyWorker(queues, { adapters: recordingAdapters(delivered), logger, gapMs: () => 0 }),
+    await startNotifyWorker(queues, {
+      adapters: recordingAdapters(delivered),
+      store,
+      logger,
+      gapMs: () => 0,
+    }),
   ];
 
   async function waitFor(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {

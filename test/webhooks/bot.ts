@@ -145,7 +145,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   } else {
     const workers: JobWorker[] = [
       await startTrackedWorker(queues, createTrackedHandlers(deps), { logger }),
-      await startNotifyWorker(queues, { adapters: chat.adapters, logger, gapMs: () => 0 }),
+      await startNotifyWorker(queues, { adapters: chat.adapters, store, logger, gapMs: () => 0 }),
     ];
     const webhooks = await startWebhooks({
       deps,

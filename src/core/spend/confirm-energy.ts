@@ -1,6 +1,7 @@
 import { order5mIdempotencyKey } from "../../service/idempotency.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import type { ActionContext, ActionHandler } from "../command.js";
+import { expectNotifications } from "../notifications/expectations.js";
 import { rememberOrigin } from "../origins.js";
 import { outcomeLine, renderOrder5mResult } from "../render/energy.js";
 import type { Reply } from "../reply.js";
@@ -56,6 +57,7 @@ async function confirmOrder5m(ctx: ActionContext, p: EnergyConfirmPayload): Prom
     receiveAddress: p.address,
     amount: p.amount,
   });
+  await expectNotifications(deps, ctx.invocation.conversation, { kind: "order5m", address: p.address });
   let outcome: Order5mOutcome;
   try {
     outcome = await withResend(

@@ -2,6 +2,7 @@ import { requestIdempotencyKey } from "../../service/idempotency.js";
 import type { OrchestratorAccepted } from "../../service/orchestrator.js";
 import type { ActionContext } from "../command.js";
 import { actorKey } from "../invocation.js";
+import { expectNotifications } from "../notifications/expectations.js";
 import { outcomeLine, renderOrchestratorAccepted } from "../render/energy.js";
 import type { Reply } from "../reply.js";
 import { trackOrchestrator } from "../tracking/orchestrator.js";
@@ -21,6 +22,7 @@ export async function confirmOrchestrator(ctx: ActionContext, p: EnergyConfirmPa
   const { conversation, actor } = ctx.invocation;
   const idempotencyKey = requestIdempotencyKey(ctx.record.confirmationId);
   const context = { actor: actorKey(actor), address: p.address, amount: p.amount, quoteTrx: p.quoteTrx };
+  await expectNotifications(deps, conversation, { kind: "orchestrator", address: p.address, idempotencyKey });
   let accepted: { replayed: boolean; detail: OrchestratorAccepted };
   try {
     accepted = await withResend(
