@@ -227,6 +227,18 @@ describe("routing deliveries", () => {
     expect(texts(b, alertRoom)[0]).toContain("alert channel");
   });
 
+  it("posts an expected delivery whose origin never came to the expecting conversation after the grace", async () => {
+    const b = await bot({ originGraceMs: [50, 100] });
+    await setUp(b);
+    const address = tronAddress("bookkeeping-lost");
+    await expectNotifications(b.deps, ordersRoom, { kind: "order5m", address });
+    const placed = await order5m(b, address);
+    await waitFor(() => b.chat.to(ordersRoom).length === 1, "the delivery");
+    await quietPeriod();
+    expect(texts(b, ordersRoom)[0]).toContain(placed.result.orderId);
+    expect(texts(b, alertRoom)).toEqual([]);
+  });
+
   it("sends bandwidth.delegated with its fulfillment for each orchestrator address", async () => {
     const b = await bot({ originGraceMs: [100, 200, 400, 800] });
     await setUp(b);

@@ -247,6 +247,31 @@ describe("notifications on BullMQ", () => {
     expect(up.calls).toHaveLength(1);
   });
 
+  it("a burst interrupted by a restart is posted once after it, none lost", async () => {
+    setup();
+    const first = instance();
+    const slow = fakeAdapter("slack");
+    const options = { store, watchMs: WATCH_MS, logger: createMemoryLogger(), gapMs: () => 1_500 };
+    await startNotifyWorker(first, { ...options, adapters: new Map([["slack", slow.adapter]]) });
+    const notifier = createNotifier(first, { store, retry: FAST_RETRY, gapMs: () => 1_500 });
+    await notifier.post(SLACK_A, delivery(0), "r0");
+    await vi.waitFor(() => expect(slow.sent).toHaveLength(1));
+    // The rest wait for the channel's next slot, 1.5 s later: the instance stops before it.
+    for (let i = 1; i < 40; i += 1) await notifier.post(SLACK_A, delivery(i), `r${i}`);
+    await first.close();
+    expect(slow.sent).toHaveLength(1);
+
+    const second = instance();
+    const up = fakeAdapter("slack");
+    await startNotifyWorker(second, { ...options, adapters: new Map([["slack", up.adapter]]) });
+    await vi.waitFor(async () => expect(await settled(second)).toBe(true), { timeout: 5_000 });
+    const listed = [...slow.sent, ...up.sent].flatMap((s) =>
+      s.reply.summary.startsWith("Energy delivered") ? [`• ${s.reply.summary}`] : lines(s.reply),
+    );
+    expect(up.sent.length).toBeGreaterThan(0);
+    expect(listed).toEqual(Array.from({ length: 40 }, (_, i) => expect.stringContaining(`(order 5M${i})`)));
+  });
+
   it("posts a repeated dedupKey once; what waited goes out as one digest", async () => {
     setup();
     const queues = instance();
@@ -426,6 +451,28 @@ describe("notifications in demo mode (memory queue and store)", () => {
     expect(console.calls).toHaveLength(2);
     await sleep(100);
     expect(console.sent.map((s) => s.reply.summary)).toEqual(["hello"]);
+  });
+
+  it("coalesces a burst the same way: every notice once, in order", async () => {
+    queues = createMemoryQueues();
+    const store = createMemoryStore();
+    const slack = fakeAdapter("slack");
+    await startNotifyWorker(queues, {
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      gapMs: () => 100,
+    });
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, gapMs: () => 100 });
+    for (let i = 0; i < 30; i += 1) await notifier.post(SLACK_A, delivery(i), `d${i}`);
+    await vi.waitFor(async () => expect(await settled(queues!)).toBe(true), { timeout: 5_000 });
+    const listed = slack.sent.flatMap((s) =>
+      s.reply.summary.startsWith("Energy delivered") ? [`• ${s.reply.summary}`] : lines(s.reply),
+    );
+    expect(listed).toEqual(Array.from({ length: 30 }, (_, i) => expect.stringContaining(`(order 5M${i})`)));
+    expect(slack.sent.length).toBeLessThan(5);
+    expect(slack.sent.at(-1)?.reply.summary).toMatch(/^\d+ deliveries confirmed$/);
   });
 
   it("refuses, without retrying, a conversation whose platform has no adapter", async () => {
