@@ -78,8 +78,14 @@ export interface InProcessBot {
 }
 
 /** A full bot through `startApp` (its own Redis key prefix), ready when /healthz answers 200. */
-export async function startBot(world: World, name: string, serviceUrl: string): Promise<InProcessBot> {
-  const config = { ...loadConfig(botEnv(world, { redisUrl: world.redis.url, serviceUrl })), port: 0 };
+export async function startBot(
+  world: World,
+  name: string,
+  serviceUrl: string,
+  env: Record<string, string> = {},
+): Promise<InProcessBot> {
+  const base = botEnv(world, { redisUrl: world.redis.url, serviceUrl });
+  const config = { ...loadConfig({ ...base, ...env }), port: 0 };
   const logFile = join(world.logDir, `${name}.log`);
   const stream = destination({ dest: logFile, sync: false, mkdir: true });
   const logger = createLogger({ level: config.logLevel, destination: stream, secrets: secretValues(config) });
