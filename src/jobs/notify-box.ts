@@ -13,8 +13,11 @@ import type { EncodedReply } from "./reply-codec.js";
  * SET NX. Exactly one of the two wins; a poster that lost takes the next number.
  */
 const TOMBSTONE = "-";
-/** Holds across a retry's backoff (≤ 10 min): refreshed on every run of the lead job. */
-export const LEAD_TTL_MS = 15 * 60_000;
+/**
+ * Refreshed on every run of the lead job (a wait for the next slot is seconds, a send ≤ 30 s),
+ * and stretched over a retry's backoff; short, so a sender that died frees the lead soon.
+ */
+export const LEAD_TTL_MS = 60_000;
 const POST_TRIES = 5;
 const READ_CHUNK = 32;
 

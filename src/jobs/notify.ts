@@ -3,7 +3,6 @@ import { conversationKey } from "../core/invocation.js";
 import type { Logger } from "../core/logger.js";
 import type { ChatAdapter, Notifier } from "../core/ports.js";
 import { canDigest, DIGEST_LIMITS, digestBudget, digestCost, renderDigest } from "../core/render/digest.js";
-import type { Reply } from "../core/reply.js";
 import type { Store } from "../store/store.js";
 import { type BoxState, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";
 import {
@@ -21,14 +20,13 @@ import { decodeReply, type EncodedReply, encodeReply } from "./reply-codec.js";
 
 /**
  * Notifications are jobs: a chat outage or a restart delays a message, never loses it. Each notice
- * is stored in its conversation's mailbox (`notify-box.ts`) and gets its own job. The first job to
- * find the conversation without a sender leads: it reserves the channel's next send slot (Slack
- * ~1/s per channel, shared by every instance), and at that slot posts what waited meanwhile, one
- * notice as it is, several as one digest ("12 deliveries confirmed", each order and hash listed)
- * that fits one message of the platform; it leads until the mailbox is empty. The other jobs are
- * watchdogs: they end once their notice is sent, and lead if the sender vanished. So a burst costs
- * one message per slot instead of one slot per notice, and a conversation that keeps failing (or
- * was told to wait by a 429) pauses as a whole while the others flow.
+ * is stored in its conversation's mailbox (`notify-box.ts`). The poster that finds nobody sending
+ * for the conversation queues a lead job: it reserves the channel's next send slot (Slack ~1/s
+ * per channel, shared by every instance), and at that slot posts what waited meanwhile, one notice
+ * as it is, several as one digest ("12 deliveries confirmed", each order and hash listed) that
+ * fits one message of the platform; it leads until the mailbox is empty. So a burst costs one
+ * message per slot instead of one slot per notice, and a conversation that keeps failing (or was
+ * told to wait by a 429) pauses as a whole while the others flow.
  */
 export const NOTIFY_QUEUE = "notify";
 /** Longer than any sender's retry window (report webhooks retry for ~31 h). */
@@ -38,8 +36,8 @@ export const NOTIFY_BACKOFF: Backoff = { delayMs: 2_000, maxDelayMs: 10 * 60_000
 export const NOTIFY_RETRY_WINDOW_MS = 24 * 3_600_000;
 export const NOTIFY_SEND_TIMEOUT_MS = 30_000;
 export const NOTIFY_CONCURRENCY = 8;
-/** How often a notice's own job looks whether its notice went out (it only matters if a sender died). */
-export const NOTIFY_WATCH_MS = 3_000;
+/** A watch job's delay: it only matters when a sender died between taking the lead and queueing. */
+export const NOTIFY_WATCH_MS = 15_000;
 
 export interface NotifyRetry {
   attempts: number;
@@ -77,20 +75,23 @@ interface NotifyJob {
 export interface NotifierOptions {
   store: Store;
   retry?: NotifyRetry;
+  /** Unused: the pace is kept by the worker (kept for callers that pass it). */
   gapMs?: (conversation: ConversationRef) => number;
+  /** How long a watch job waits before it checks that a sender is at work (default `NOTIFY_WATCH_MS`). */
+  watchMs?: number;
 }
 
 export function createNotifier(queues: JobQueue, options: NotifierOptions): Notifier {
   const retry = options.retry ?? NOTIFY_RETRY;
+  const watchMs = options.watchMs ?? NOTIFY_WATCH_MS;
   return {
     async post(conversation, reply, dedupKey) {
       const mark = dedupKey === undefined ? undefined : `notify:dedup:${dedupKey}`;
       if (mark !== undefined && !(await options.store.setIfNotExists(mark, "1", NOTIFY_DEDUP_TTL_MS))) return;
       try {
         const box = notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS);
-        const seq = await box.put(encodeReply(reply));
-        const job: NotifyJob = { conversation, seq, pacedAt: -1 };
-        await queues.add(NOTIFY_QUEUE, "notify", job, retry);
+        const job: NotifyJob = { conversation, seq: await box.put(encodeReply(reply)), pacedAt: -1 };
+        await startSending(queues, box, job, { ...retry, watchMs });
       } catch (error) {
         // Not queued: free the mark, so the caller's retry (a re-sent webhook, the next poll) posts it.
         if (mark !== undefined) await options.store.del(mark).catch(() => {});
@@ -98,6 +99,33 @@ export function createNotifier(queues: JobQueue, options: NotifierOptions): Noti
       }
     },
   };
+}
+
+/**
+ * Nobody sends for the conversation: this notice's job leads. Someone does: it will take this
+ * notice too (a lead checks for more before it lets go), and a watch job, one per conversation
+ * and `watchMs`, takes over should that sender have died between taking the lead and queueing.
+ */
+async function startSending(
+  queues: JobQueue,
+  box: NotifyBox,
+  job: NotifyJob,
+  o: NotifyRetry & { watchMs: number },
+): Promise<void> {
+  const key = conversationKey(job.conversation);
+  const leadId = `notify:${key}:${job.seq}`;
+  const retry = { attempts: o.attempts, backoff: o.backoff };
+  if (await box.tryLead(leadId)) {
+    try {
+      await queues.add(NOTIFY_QUEUE, "notify", job, { jobId: leadId, ...retry });
+    } catch (error) {
+      await box.release(leadId).catch(() => {});
+      throw error;
+    }
+    return;
+  }
+  const watchId = `notify-watch:${key}:${Math.floor(Date.now() / o.watchMs)}`;
+  await queues.add(NOTIFY_QUEUE, "watch", job, { jobId: watchId, delayMs: o.watchMs, ...retry });
 }
 
 export interface NotifyWorkerOptions {
@@ -111,7 +139,7 @@ export interface NotifyWorkerOptions {
   gapMs?: (conversation: ConversationRef) => number;
   /** Told of every failed send, retried or not (metrics). */
   onSendFailure?: (platform: Platform) => void;
-  /** How often a waiting notice's job checks on it (default `NOTIFY_WATCH_MS`). */
+  /** How often a watch job looks again while a live sender has notices to send. */
   watchMs?: number;
 }
 
@@ -136,8 +164,9 @@ function createDeliver(queues: JobQueue, options: NotifyWorkerOptions) {
     }
     // The lead survives a retry (the job's id stays): go on sending.
     if (await box.holds(job.id)) return send(job, box);
-    // A watchdog: its notice went out, or someone sends for the conversation, or it leads now.
-    if ((await box.state()).sent >= job.data.seq) return "done";
+    // A watch job (or a lead that lost its mark): all sent, or someone sends, or it leads now.
+    const state = await box.state();
+    if (state.last <= state.sent) return "done";
     if (!(await box.tryLead(job.id))) return { laterMs: options.watchMs ?? NOTIFY_WATCH_MS };
     return send({ ...job, data: { ...job.data, pacedAt: -1 } }, box);
   };
@@ -161,6 +190,7 @@ function createSender(queues: JobQueue, options: NotifyWorkerOptions) {
       state = await box.state();
       if (state.last <= state.sent || !(await box.tryLead(job.id))) return "done";
     }
+    // A slot is reserved once per batch (and again after a failed attempt).
     if (job.data.pacedAt !== job.attemptsMade) {
       const later = await nextSlot(job);
       if (later !== undefined) return later;
@@ -174,8 +204,8 @@ function createSender(queues: JobQueue, options: NotifyWorkerOptions) {
       return failed(job, box, { state, end: batch.end, error });
     }
     await box.advance(state.sent, batch.end);
-    // More waited: the next batch gets the next slot.
-    return (await nextSlot({ ...job, data: { ...job.data, pacedAt: -1 } })) ?? lead(job, box);
+    // What came meanwhile gets the next slot; with nothing left, the lead is released.
+    return lead({ ...job, data: { ...job.data, pacedAt: -1 } }, box);
   };
 
   async function failed(
@@ -203,20 +233,19 @@ function createSender(queues: JobQueue, options: NotifyWorkerOptions) {
 async function gatherBatch(box: NotifyBox, state: BoxState, digestFor: Platform | null) {
   const limits = digestFor === null ? undefined : DIGEST_LIMITS[digestFor];
   let budget = limits === undefined ? 0 : digestBudget(limits);
-  const replies = new Map<number, Reply>();
-  const result = await box.gather(state, (notice, taken) => {
-    if (taken.length === 0) return true;
-    const first = replies.get(taken[0]!.seq) ?? decodeReply(taken[0]!.reply);
-    if (limits === undefined || !canDigest(first)) return false;
-    if (taken.length === 1) budget -= digestCost(first);
+  let digestible = false;
+  return box.gather(state, (notice, taken) => {
     const reply = decodeReply(notice.reply);
     const cost = digestCost(reply);
-    if (!canDigest(reply) || cost > budget) return false;
+    if (taken.length === 0) {
+      digestible = limits !== undefined && canDigest(reply);
+      budget -= cost;
+      return true;
+    }
+    if (!digestible || !canDigest(reply) || cost > budget) return false;
     budget -= cost;
-    replies.set(notice.seq, reply);
     return true;
   });
-  return result;
 }
 
 async function sendBatch(

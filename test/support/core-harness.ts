@@ -190,7 +190,7 @@ export async function createCoreHarness(options: CoreHarnessOptions = {}): Promi
       await scheduler.schedule(job, opts);
     },
   };
-  const realNotifier = createNotifier(queues, { store, gapMs: () => 0 });
+  const realNotifier = createNotifier(queues, { store, watchMs: 50, gapMs: () => 0 });
   const notifier: Notifier = {
     async post(conversation, reply, dedupKey) {
       notifications.push({ conversation, reply, ...(dedupKey !== undefined && { dedupKey }) });
@@ -212,6 +212,7 @@ export async function createCoreHarness(options: CoreHarnessOptions = {}): Promi
     await startNotifyWorker(queues, {
       adapters: recordingAdapters(delivered),
       store,
+      watchMs: 50,
       logger,
       gapMs: () => 0,
     }),
