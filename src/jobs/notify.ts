@@ -2,7 +2,9 @@ import type { ConversationRef, Platform } from "../core/invocation.js";
 import { conversationKey } from "../core/invocation.js";
 import type { Logger } from "../core/logger.js";
 import type { ChatAdapter, Notifier } from "../core/ports.js";
+import { canDigest, DIGEST_LIMITS, digestBudget, digestCost, renderDigest } from "../core/render/digest.js";
 import type { Store } from "../store/store.js";
+import { type BoxState, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";
 import {
   attemptsWithin,
   type Backoff,
@@ -17,10 +19,14 @@ import {
 import { decodeReply, type EncodedReply, encodeReply } from "./reply-codec.js";
 
 /**
- * Notifications are jobs: a chat outage or a restart delays a message, never loses it. Each
- * message is its own job; a conversation is paced by a send slot reserved when the message is
- * queued (and again before a retry), so its messages leave in order and ~1/s, and a conversation
- * that keeps failing only parks its own jobs in the delayed set while the others flow.
+ * Notifications are jobs: a chat outage or a restart delays a message, never loses it. Each notice
+ * is stored in its conversation's mailbox (`notify-box.ts`). The poster that finds nobody sending
+ * for the conversation queues a lead job: it reserves the channel's next send slot (Slack ~1/s
+ * per channel, shared by every instance), and at that slot posts what waited meanwhile, one notice
+ * as it is, several as one digest ("12 deliveries confirmed", each order and hash listed) that
+ * fits one message of the platform; it leads until the mailbox is empty. So a burst costs one
+ * message per slot instead of one slot per notice, and a conversation that keeps failing (or was
+ * told to wait by a 429) pauses as a whole while the others flow.
  */
 export const NOTIFY_QUEUE = "notify";
 /** Longer than any sender's retry window (report webhooks retry for ~31 h). */
@@ -30,6 +36,8 @@ export const NOTIFY_BACKOFF: Backoff = { delayMs: 2_000, maxDelayMs: 10 * 60_000
 export const NOTIFY_RETRY_WINDOW_MS = 24 * 3_600_000;
 export const NOTIFY_SEND_TIMEOUT_MS = 30_000;
 export const NOTIFY_CONCURRENCY = 8;
+/** A watch job's delay: it only matters when a sender died between taking the lead and queueing. */
+export const NOTIFY_WATCH_MS = 15_000;
 
 export interface NotifyRetry {
   attempts: number;
@@ -58,28 +66,32 @@ export function notifyGapMs(conversation: ConversationRef): number {
 
 interface NotifyJob {
   conversation: ConversationRef;
-  reply: EncodedReply;
-  /** `attemptsMade` when this run's send slot was reserved; a retry reserves a new one. */
+  /** The notice's number in its conversation's mailbox. */
+  seq: number;
+  /** `attemptsMade` when this run's send slot was reserved; a retry or the next batch reserves anew. */
   pacedAt: number;
 }
 
 export interface NotifierOptions {
   store: Store;
   retry?: NotifyRetry;
+  /** Unused: the pace is kept by the worker (kept for callers that pass it). */
   gapMs?: (conversation: ConversationRef) => number;
+  /** How long a watch job waits before it checks that a sender is at work (default `NOTIFY_WATCH_MS`). */
+  watchMs?: number;
 }
 
 export function createNotifier(queues: JobQueue, options: NotifierOptions): Notifier {
   const retry = options.retry ?? NOTIFY_RETRY;
-  const gapMs = options.gapMs ?? notifyGapMs;
+  const watchMs = options.watchMs ?? NOTIFY_WATCH_MS;
   return {
     async post(conversation, reply, dedupKey) {
       const mark = dedupKey === undefined ? undefined : `notify:dedup:${dedupKey}`;
       if (mark !== undefined && !(await options.store.setIfNotExists(mark, "1", NOTIFY_DEDUP_TTL_MS))) return;
       try {
-        const delayMs = await queues.pace(paceKey(conversation), gapMs(conversation));
-        const job: NotifyJob = { conversation, reply: encodeReply(reply), pacedAt: 0 };
-        await queues.add(NOTIFY_QUEUE, "notify", job, { delayMs, ...retry });
+        const box = notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS);
+        const job: NotifyJob = { conversation, seq: await box.put(encodeReply(reply)), pacedAt: -1 };
+        await startSending(queues, box, job, { ...retry, watchMs });
       } catch (error) {
         // Not queued: free the mark, so the caller's retry (a re-sent webhook, the next poll) posts it.
         if (mark !== undefined) await options.store.del(mark).catch(() => {});
@@ -89,8 +101,37 @@ export function createNotifier(queues: JobQueue, options: NotifierOptions): Noti
   };
 }
 
+/**
+ * Nobody sends for the conversation: this notice's job leads. Someone does: it will take this
+ * notice too (a lead checks for more before it lets go), and a watch job, one per conversation
+ * and `watchMs`, takes over should that sender have died between taking the lead and queueing.
+ */
+async function startSending(
+  queues: JobQueue,
+  box: NotifyBox,
+  job: NotifyJob,
+  o: NotifyRetry & { watchMs: number },
+): Promise<void> {
+  const key = conversationKey(job.conversation);
+  const leadId = `notify:${key}:${job.seq}`;
+  const retry = { attempts: o.attempts, backoff: o.backoff };
+  if (await box.tryLead(leadId)) {
+    try {
+      await queues.add(NOTIFY_QUEUE, "notify", job, { jobId: leadId, ...retry });
+    } catch (error) {
+      await box.release(leadId).catch(() => {});
+      throw error;
+    }
+    return;
+  }
+  const watchId = `notify-watch:${key}:${Math.floor(Date.now() / o.watchMs)}`;
+  await queues.add(NOTIFY_QUEUE, "watch", job, { jobId: watchId, delayMs: o.watchMs, ...retry });
+}
+
 export interface NotifyWorkerOptions {
   adapters: ReadonlyMap<Platform, ChatAdapter>;
+  /** The notifier's store: the mailboxes live there. */
+  store: Store;
   logger: Logger;
   concurrency?: number;
   /** A send that hangs longer counts as failed (and is retried), so it cannot hold a worker slot. */
@@ -98,6 +139,8 @@ export interface NotifyWorkerOptions {
   gapMs?: (conversation: ConversationRef) => number;
   /** Told of every failed send, retried or not (metrics). */
   onSendFailure?: (platform: Platform) => void;
+  /** How often a watch job looks again while a live sender has notices to send. */
+  watchMs?: number;
 }
 
 export function startNotifyWorker(queues: JobQueue, options: NotifyWorkerOptions): Promise<JobWorker> {
@@ -107,28 +150,116 @@ export function startNotifyWorker(queues: JobQueue, options: NotifyWorkerOptions
   });
 }
 
+type Outcome = JobOutcome<NotifyJob>;
+
 function createDeliver(queues: JobQueue, options: NotifyWorkerOptions) {
+  const send = createSender(queues, options);
+  return async (job: JobContext<NotifyJob>): Promise<Outcome> => {
+    const { conversation } = job.data;
+    const box = notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS);
+    const legacy = (job.data as { reply?: EncodedReply }).reply;
+    if (typeof job.data.seq !== "number" && legacy !== undefined) {
+      // Queued by the previous release (the reply in the job): into the mailbox with it.
+      return { laterMs: 0, data: { conversation, seq: await box.put(legacy), pacedAt: -1 } };
+    }
+    // The lead survives a retry (the job's id stays): go on sending.
+    if (await box.holds(job.id)) return send(job, box);
+    // A watch job (or a lead that lost its mark): all sent, or someone sends, or it leads now.
+    const state = await box.state();
+    if (state.last <= state.sent) return "done";
+    if (!(await box.tryLead(job.id))) return { laterMs: options.watchMs ?? NOTIFY_WATCH_MS };
+    return send({ ...job, data: { ...job.data, pacedAt: -1 } }, box);
+  };
+}
+
+/** The lead job's run: wait for the channel's slot, post what waited, and go on while more waits. */
+function createSender(queues: JobQueue, options: NotifyWorkerOptions) {
   const gapMs = options.gapMs ?? notifyGapMs;
   const timeoutMs = options.sendTimeoutMs ?? NOTIFY_SEND_TIMEOUT_MS;
-  return async (job: JobContext<NotifyJob>): Promise<JobOutcome<NotifyJob>> => {
-    const { conversation } = job.data;
-    if (job.data.pacedAt !== job.attemptsMade) {
-      const waitMs = await queues.pace(paceKey(conversation), gapMs(conversation));
-      if (waitMs > PACE_SLACK_MS)
-        return { laterMs: waitMs, data: { ...job.data, pacedAt: job.attemptsMade } };
-    }
-    try {
-      const adapter = options.adapters.get(conversation.platform);
-      if (adapter === undefined)
-        throw new PermanentJobError(`no ${conversation.platform} adapter is configured`);
-      await withTimeout(adapter.send(conversation, decodeReply(job.data.reply)), timeoutMs);
-      return "done";
-    } catch (error) {
-      logFailure(options.logger, job, error);
-      options.onSendFailure?.(conversation.platform);
-      throw error;
-    }
+  const nextSlot = async (job: JobContext<NotifyJob>): Promise<Outcome | undefined> => {
+    const waitMs = await queues.pace(paceKey(job.data.conversation), gapMs(job.data.conversation));
+    const data = { ...job.data, pacedAt: job.attemptsMade };
+    return waitMs > PACE_SLACK_MS ? { laterMs: waitMs, data } : undefined;
   };
+  return async function lead(job: JobContext<NotifyJob>, box: NotifyBox): Promise<Outcome> {
+    await box.refresh(job.id);
+    let state = await box.state();
+    if (state.last <= state.sent) {
+      await box.release(job.id);
+      // A notice posted while releasing found the lead taken: take it back for it.
+      state = await box.state();
+      if (state.last <= state.sent || !(await box.tryLead(job.id))) return "done";
+    }
+    // A slot is reserved once per batch (and again after a failed attempt).
+    if (job.data.pacedAt !== job.attemptsMade) {
+      const later = await nextSlot(job);
+      if (later !== undefined) return later;
+      job = { ...job, data: { ...job.data, pacedAt: job.attemptsMade } };
+    }
+    const { conversation } = job.data;
+    const batch = await gatherBatch(box, state, gapMs(conversation) > 0 ? conversation.platform : null);
+    try {
+      if (batch.notices.length > 0) await sendBatch(options, conversation, batch.notices, timeoutMs);
+    } catch (error) {
+      return failed(job, box, { state, end: batch.end, error });
+    }
+    await box.advance(state.sent, batch.end);
+    // What came meanwhile gets the next slot; with nothing left, the lead is released.
+    return lead({ ...job, data: { ...job.data, pacedAt: -1 } }, box);
+  };
+
+  async function failed(
+    job: JobContext<NotifyJob>,
+    box: NotifyBox,
+    f: { state: BoxState; end: number; error: unknown },
+  ): Promise<never> {
+    logFailure(options.logger, job, f.error);
+    options.onSendFailure?.(job.data.conversation.platform);
+    const retryAfterMs = retryAfterMsOf(f.error);
+    // The platform said wait: the whole channel waits, every thread and instance with it.
+    if (retryAfterMs !== undefined) await queues.pace(paceKey(job.data.conversation), retryAfterMs);
+    if (isPermanentError(f.error) || job.attemptsMade + 1 >= job.maxAttempts) {
+      // Dropped (logged above): the next notices get their own chance.
+      await box.advance(f.state.sent, f.end);
+      await box.release(job.id);
+    } else {
+      await box.refresh(job.id, (retryAfterMs ?? 0) + NOTIFY_BACKOFF.maxDelayMs);
+    }
+    throw f.error;
+  }
+}
+
+/** One message's worth: a notice alone, or as many as fit one digest of the platform (null: never). */
+async function gatherBatch(box: NotifyBox, state: BoxState, digestFor: Platform | null) {
+  const limits = digestFor === null ? undefined : DIGEST_LIMITS[digestFor];
+  let budget = limits === undefined ? 0 : digestBudget(limits);
+  let digestible = false;
+  return box.gather(state, (notice, taken) => {
+    const reply = decodeReply(notice.reply);
+    const cost = digestCost(reply);
+    if (taken.length === 0) {
+      digestible = limits !== undefined && canDigest(reply);
+      budget -= cost;
+      return true;
+    }
+    if (!digestible || !canDigest(reply) || cost > budget) return false;
+    budget -= cost;
+    return true;
+  });
+}
+
+async function sendBatch(
+  options: NotifyWorkerOptions,
+  conversation: ConversationRef,
+  notices: readonly Notice[],
+  timeoutMs: number,
+): Promise<void> {
+  const adapter = options.adapters.get(conversation.platform);
+  if (adapter === undefined) throw new PermanentJobError(`no ${conversation.platform} adapter is configured`);
+  const replies = notices.map((n) => decodeReply(n.reply));
+  const reply =
+    replies.length === 1 ? replies[0]! : renderDigest(replies, DIGEST_LIMITS[conversation.platform]);
+  await withTimeout(adapter.send(conversation, reply), timeoutMs);
 }
 
 function logFailure(logger: Logger, job: JobContext<NotifyJob>, error: unknown): void {

@@ -37,6 +37,7 @@ export async function startWorkers(options: WorkerOptions): Promise<HttpRoute[]>
   shutdown.add("workers", "tracked jobs", () => tracked.close());
   const notify = await startNotifyWorker(queues, {
     adapters: options.adapters,
+    store: deps.store,
     logger,
     onSendFailure: observe.chatSendFailure,
   });

@@ -17,6 +17,12 @@
  *     Slack API, p50/p99, at 100 webhooks/s, origins recorded beforehand, spread over 250 channels
  *     so Slack's ~1/s per-channel pacing never applies. Baseline: the bare server of 2 pushing on
  *     a Redis list, and loops that BLPOP, GET the channel and post.
+ * 3a. webhook for no known origin → alert channel: 1000 deliveries at 100/s for orders the bot never
+ *     placed, all into ALERT_SLACK_CHANNEL (one channel, so ~1 message/s: what waits is coalesced);
+ *     p99 from the 2xx to the message naming the order, each posted exactly once. Baseline: 3's bare.
+ * 3b. the same for recorded origins, round-robin over 5 channels.
+ * 3c. burst: 2000 deliveries at 200/s into 5 channels: first webhook → last post, and how many were
+ *     posted exactly once. Baseline: 3's bare pipeline (unpaced) with the same load.
  *  4. pending screenings: N poll-screening jobs for orders still pending in the sandbox (which
  *     enforces the service's limits, 5/s and 150/min for AML): the 429s the sandbox answered, and
  *     the time to the last result in chat vs the floor the limits allow (the earliest time N reads
@@ -47,6 +53,7 @@ import { fileURLToPath } from "node:url";
 import { ingestFigure } from "./figures/ingest.js";
 import { memoryFigure } from "./figures/memory.js";
 import { notifyLatencyFigure } from "./figures/notify-latency.js";
+import { burstFigure, knownOriginFigure, unknownOriginFigure } from "./figures/notify-routing.js";
 import { ordersMemoryFigure } from "./figures/orders-memory.js";
 import { quoteLatencyFigure } from "./figures/quote-latency.js";
 import { screeningsFigure } from "./figures/screenings.js";
@@ -116,6 +123,17 @@ function figures(args: Args, build: { note: string }): Figure[] {
       title: "webhook → message",
       run: (w) => withSandbox("fig3", (url) => notifyLatencyFigure(w, url)),
     },
+    {
+      id: "3a",
+      title: "webhook, no known origin → alert channel",
+      run: (w) => withSandbox("fig3a", (url) => unknownOriginFigure(w, url)),
+    },
+    {
+      id: "3b",
+      title: "webhook, known origin → few channels",
+      run: (w) => withSandbox("fig3b", (url) => knownOriginFigure(w, url)),
+    },
+    { id: "3c", title: "webhook burst", run: (w) => withSandbox("fig3c", (url) => burstFigure(w, url)) },
     { id: "4", title: "pending screenings", run: (w) => screeningsFigure(w, args.screenings) },
     { id: "7", title: "quote → Confirm", run: (w) => quoteLatencyFigure(w) },
     { id: "8", title: "memory, energy orders pending", run: (w) => ordersMemoryFigure(w, args.orders) },
@@ -147,7 +165,7 @@ async function main(): Promise<number> {
         `bench: figure ${figure.id} done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
       );
     }
-    const order = ["1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    const order = ["1", "2", "3", "3a", "3b", "3c", "4", "5", "6", "7", "8", "9"];
     results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
     const out = summary(results, {
       durationS: Math.round((performance.now() - started) / 100) / 10,

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ConversationRef } from "../../src/core/invocation.js";
+import { expectNotifications } from "../../src/core/notifications/expectations.js";
 import { storedWebhookSecrets } from "../../src/core/notifications/webhook-secrets.js";
 import { rememberOrigin } from "../../src/core/origins.js";
 import type { Reply } from "../../src/core/reply.js";
@@ -208,6 +209,8 @@ describe("routing deliveries", () => {
   it("waits for an origin recorded late, and sends what has no origin to the alert channel", async () => {
     const b = await bot({ originGraceMs: [100, 200, 400] });
     await setUp(b);
+    // As the energy Confirm does before it sends the order: only this one is waited for.
+    await expectNotifications(b.deps, ordersRoom, { kind: "order5m", address: tronAddress("late") });
     const late = await order5m(b, tronAddress("late"));
     const orphan = await order5m(b, tronAddress("orphan"));
     await waitFor(
@@ -224,13 +227,28 @@ describe("routing deliveries", () => {
     expect(texts(b, alertRoom)[0]).toContain("alert channel");
   });
 
+  it("posts an expected delivery whose origin never came to the expecting conversation after the grace", async () => {
+    const b = await bot({ originGraceMs: [50, 100] });
+    await setUp(b);
+    const address = tronAddress("bookkeeping-lost");
+    await expectNotifications(b.deps, ordersRoom, { kind: "order5m", address });
+    const placed = await order5m(b, address);
+    await waitFor(() => b.chat.to(ordersRoom).length === 1, "the delivery");
+    await quietPeriod();
+    expect(texts(b, ordersRoom)[0]).toContain(placed.result.orderId);
+    expect(texts(b, alertRoom)).toEqual([]);
+  });
+
   it("sends bandwidth.delegated with its fulfillment for each orchestrator address", async () => {
     const b = await bot({ originGraceMs: [100, 200, 400, 800] });
     await setUp(b);
     const [pool, trx, enough] = [tronAddress("bw-pool"), tronAddress("bw-trx"), tronAddress("bw-enough")];
     b.sandbox.energy.setFreeBandwidth(enough, 5_000);
+    const idempotencyKey = `test-${randomKey().slice(0, 20)}`;
+    for (const address of [pool, trx, enough])
+      await expectNotifications(b.deps, ordersRoom, { kind: "orchestrator", address, idempotencyKey });
     await b.deps.service.orchestrator.create({
-      idempotencyKey: `test-${randomKey().slice(0, 20)}`,
+      idempotencyKey,
       items: [
         { receiveAddress: pool, amount: 65_000 },
         { receiveAddress: trx, amount: 65_000, trx_send: true },

@@ -1,9 +1,19 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { renderReply as renderSlack } from "../../adapters/slack/render/blocks.js";
 import { sleep } from "../../src/clock.js";
 import type { ConversationRef, Platform } from "../../src/core/invocation.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import type { ChatAdapter } from "../../src/core/ports.js";
-import { file, publicReply, type Reply, text } from "../../src/core/reply.js";
+import {
+  fields,
+  file,
+  header,
+  link,
+  publicReply,
+  type Reply,
+  spansToText,
+  text,
+} from "../../src/core/reply.js";
 import { createBullQueues } from "../../src/jobs/bull-queue.js";
 import { createMemoryQueues } from "../../src/jobs/memory-queue.js";
 import {
@@ -25,6 +35,8 @@ const SLACK_B: ConversationRef = { platform: "slack", id: "C0B", threadId: "1700
 const TG: ConversationRef = { platform: "telegram", id: "42" };
 const FAST_RETRY = { attempts: 5, backoff: { delayMs: 50, maxDelayMs: 200 } };
 const noGap = () => 0;
+/** A waiting notice's job looks again this often (3 s in production). */
+const WATCH_MS = 100;
 
 interface Sent {
   conversation: ConversationRef;
@@ -52,6 +64,25 @@ function fakeAdapter(
 }
 
 const reply = (line: string): Reply => publicReply(line, [text(line)]);
+const hashOf = (i: number) => i.toString(16).padStart(64, "a");
+const delivery = (i: number): Reply =>
+  publicReply(`Energy delivered: 65,000 energy to TXYZ…abcd (order 5M${i})`, [
+    header("Energy delivered"),
+    fields(
+      ["Order", `5M${i}`],
+      ["Transactions", link(hashOf(i), `https://tronscan.org/#/transaction/${hashOf(i)}`)],
+    ),
+  ]);
+/** The listed lines of a digest (its text blocks after the title), one per notice. */
+const lines = (r: Reply): string[] =>
+  r.blocks
+    .flatMap((b) => (b.type === "text" ? spansToText(b.spans).split("\n") : []))
+    .filter((l) => l.startsWith("• "));
+
+async function settled(queues: JobQueue): Promise<boolean> {
+  const c = await queues.counts(NOTIFY_QUEUE);
+  return c.waiting + c.active + c.delayed === 0;
+}
 const outage = () => Object.assign(new Error("service unavailable"), { status: 503 });
 
 describe("notifications on BullMQ", () => {
@@ -82,14 +113,23 @@ describe("notifications on BullMQ", () => {
       if (n <= 2) throw outage();
     });
     const logger = createMemoryLogger();
-    await startNotifyWorker(queues, { adapters: new Map([["slack", slack.adapter]]), logger, gapMs: noGap });
+    await startNotifyWorker(queues, {
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger,
+      gapMs: noGap,
+    });
     const bytes = new Uint8Array([0, 1, 2, 127, 128, 254, 255]);
     const original = publicReply("statement ready", [
       text("Your statement"),
       file({ filename: "s.csv", contentType: "text/csv", bytes, title: "Statement" }),
     ]);
 
-    await createNotifier(queues, { store, retry: FAST_RETRY, gapMs: noGap }).post(SLACK_B, original);
+    await createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS, gapMs: noGap }).post(
+      SLACK_B,
+      original,
+    );
 
     await vi.waitFor(() => expect(slack.sent).toHaveLength(1));
     expect(slack.calls).toHaveLength(3);
@@ -119,7 +159,14 @@ describe("notifications on BullMQ", () => {
       ["slack", slack.adapter],
       ["telegram", telegram.adapter],
     ]);
-    await startNotifyWorker(queues, { adapters, logger: createMemoryLogger(), concurrency: 1, gapMs: noGap });
+    await startNotifyWorker(queues, {
+      adapters,
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      concurrency: 1,
+      gapMs: noGap,
+    });
     const notifier = createNotifier(queues, {
       store,
       retry: { attempts: 100, backoff: { delayMs: 100, maxDelayMs: 100 } },
@@ -135,9 +182,12 @@ describe("notifications on BullMQ", () => {
     expect(telegram.sent[0]!.at - posted).toBeLessThan(1_000);
     expect(telegram.sent[0]!.reply.summary).toBe("telegram");
     expect(slack.sent).toHaveLength(0);
-    const counts = await queues.counts(NOTIFY_QUEUE);
-    expect(counts.waiting + counts.delayed + counts.active).toBe(3);
-    expect(counts.failed).toBe(0);
+    await vi.waitFor(async () => {
+      const counts = await queues.counts(NOTIFY_QUEUE);
+      // The failing conversation's sender keeps retrying: its notices stay queued.
+      expect(counts.waiting + counts.delayed + counts.active).toBeGreaterThan(0);
+      expect(counts.failed).toBe(0);
+    });
   });
 
   it("drops at once, with an error log, a message the platform refuses for good", async () => {
@@ -147,8 +197,17 @@ describe("notifications on BullMQ", () => {
       throw Object.assign(new Error("channel_not_found"), { retryable: false, code: "channel_not_found" });
     });
     const logger = createMemoryLogger();
-    await startNotifyWorker(queues, { adapters: new Map([["slack", slack.adapter]]), logger, gapMs: noGap });
-    await createNotifier(queues, { store, retry: FAST_RETRY, gapMs: noGap }).post(SLACK_A, reply("gone"));
+    await startNotifyWorker(queues, {
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger,
+      gapMs: noGap,
+    });
+    await createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS, gapMs: noGap }).post(
+      SLACK_A,
+      reply("gone"),
+    );
 
     await vi.waitFor(async () => expect((await queues.counts(NOTIFY_QUEUE)).failed).toBe(1));
     expect(slack.calls).toHaveLength(1);
@@ -168,11 +227,16 @@ describe("notifications on BullMQ", () => {
     });
     await startNotifyWorker(first, {
       adapters: new Map([["slack", down.adapter]]),
+      store,
+      watchMs: WATCH_MS,
       logger: createMemoryLogger(),
       gapMs: noGap,
     });
     const retry = { attempts: 10, backoff: { delayMs: 200, maxDelayMs: 200 } };
-    await createNotifier(first, { store, retry, gapMs: noGap }).post(SLACK_A, reply("survivor"));
+    await createNotifier(first, { store, retry, watchMs: WATCH_MS, gapMs: noGap }).post(
+      SLACK_A,
+      reply("survivor"),
+    );
     await vi.waitFor(() => expect(down.calls).toHaveLength(1));
     await first.close();
     expect((await instance().counts(NOTIFY_QUEUE)).delayed).toBe(1);
@@ -181,6 +245,8 @@ describe("notifications on BullMQ", () => {
     const up = fakeAdapter("slack");
     await startNotifyWorker(second, {
       adapters: new Map([["slack", up.adapter]]),
+      store,
+      watchMs: WATCH_MS,
       logger: createMemoryLogger(),
       gapMs: noGap,
     });
@@ -191,76 +257,201 @@ describe("notifications on BullMQ", () => {
     expect(up.calls).toHaveLength(1);
   });
 
-  it("posts a repeated dedupKey once", async () => {
+  it("a burst interrupted by a restart is posted once after it, none lost", async () => {
+    setup();
+    const first = instance();
+    const slow = fakeAdapter("slack");
+    const options = { store, watchMs: WATCH_MS, logger: createMemoryLogger(), gapMs: () => 1_500 };
+    await startNotifyWorker(first, { ...options, adapters: new Map([["slack", slow.adapter]]) });
+    const notifier = createNotifier(first, {
+      store,
+      retry: FAST_RETRY,
+      watchMs: WATCH_MS,
+      gapMs: () => 1_500,
+    });
+    await notifier.post(SLACK_A, delivery(0), "r0");
+    await vi.waitFor(() => expect(slow.sent).toHaveLength(1));
+    // The rest wait for the channel's next slot, 1.5 s later: the instance stops before it.
+    for (let i = 1; i < 40; i += 1) await notifier.post(SLACK_A, delivery(i), `r${i}`);
+    await first.close();
+    expect(slow.sent).toHaveLength(1);
+
+    const second = instance();
+    const up = fakeAdapter("slack");
+    await startNotifyWorker(second, { ...options, adapters: new Map([["slack", up.adapter]]) });
+    await vi.waitFor(async () => expect(await settled(second)).toBe(true), { timeout: 5_000 });
+    const listed = [...slow.sent, ...up.sent].flatMap((s) =>
+      s.reply.summary.startsWith("Energy delivered") ? [`• ${s.reply.summary}`] : lines(s.reply),
+    );
+    expect(up.sent.length).toBeGreaterThan(0);
+    expect(listed).toEqual(Array.from({ length: 40 }, (_, i) => expect.stringContaining(`(order 5M${i})`)));
+  });
+
+  it("posts a repeated dedupKey once; what waited goes out as one digest", async () => {
     setup();
     const queues = instance();
-    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, gapMs: () => 100 });
+    const notifier = createNotifier(queues, {
+      store,
+      retry: FAST_RETRY,
+      watchMs: WATCH_MS,
+      gapMs: () => 100,
+    });
     await notifier.post(SLACK_A, reply("first"), "delivery-1");
     await notifier.post(SLACK_A, reply("replayed"), "delivery-1");
     await notifier.post(SLACK_A, reply("other"), "delivery-2");
     await notifier.post(SLACK_A, reply("no key"));
     await notifier.post(SLACK_A, reply("no key"));
-    expect((await queues.counts(NOTIFY_QUEUE)).delayed + (await queues.counts(NOTIFY_QUEUE)).waiting).toBe(4);
 
     const slack = fakeAdapter("slack");
     await startNotifyWorker(queues, {
       adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
       logger: createMemoryLogger(),
       gapMs: () => 100,
     });
-    await vi.waitFor(() => expect(slack.sent).toHaveLength(4));
-    expect(slack.sent.map((s) => s.reply.summary)).toEqual(["first", "other", "no key", "no key"]);
+    await vi.waitFor(async () => expect(await settled(queues)).toBe(true));
+    // The four waited for the worker: one message lists them, in order.
+    expect(slack.sent).toHaveLength(1);
+    expect(slack.sent[0]!.reply.summary).toBe("4 notifications");
+    expect(lines(slack.sent[0]!.reply)).toEqual(["• first", "• other", "• no key", "• no key"]);
     expect(await store.get("notify:dedup:delivery-1")).not.toBeNull();
   });
 
-  it("paces one conversation gapMs apart, in order, without pacing the others", async () => {
+  it("paces one conversation gapMs apart and coalesces what waited, without pacing the others", async () => {
     setup();
     const queues = instance();
     const slack = fakeAdapter("slack");
     const gapMs = (c: ConversationRef) => (c.platform === "slack" ? 250 : 0);
     await startNotifyWorker(queues, {
       adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
       logger: createMemoryLogger(),
       concurrency: 4,
       gapMs,
     });
-    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, gapMs });
-    for (const line of ["a1", "a2", "a3"]) await notifier.post(SLACK_A, reply(line));
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS, gapMs });
+    await notifier.post(SLACK_A, reply("a1"));
+    await vi.waitFor(() => expect(slack.sent).toHaveLength(1));
+    for (const line of ["a2", "a3", "a4"]) await notifier.post(SLACK_A, reply(line));
     // A thread of another channel: its own pace.
     await notifier.post(SLACK_B, reply("b1"));
 
-    await vi.waitFor(() => expect(slack.sent).toHaveLength(4));
+    await vi.waitFor(() => expect(slack.sent).toHaveLength(3));
     const a = slack.sent.filter((s) => s.conversation.id === "C0A");
-    expect(a.map((s) => s.reply.summary)).toEqual(["a1", "a2", "a3"]);
-    // Slots are 250 ms apart from the enqueue; a send may start a little after its slot.
-    expect(a[1]!.at - a[0]!.at).toBeGreaterThanOrEqual(180);
-    expect(a[2]!.at - a[1]!.at).toBeGreaterThanOrEqual(180);
-    expect(a[2]!.at - a[0]!.at).toBeGreaterThanOrEqual(430);
+    expect(a.map((s) => s.reply.summary)).toEqual(["a1", "3 notifications"]);
+    expect(lines(a[1]!.reply)).toEqual(["• a2", "• a3", "• a4"]);
+    // The next slot is 250 ms after the first send; a send may start a little after its slot.
+    expect(a[1]!.at - a[0]!.at).toBeGreaterThanOrEqual(200);
     const b = slack.sent.find((s) => s.conversation.id === "C0B")!;
+    expect(b.reply.summary).toBe("b1");
     expect(b.at).toBeLessThan(a[1]!.at);
+    await vi.waitFor(async () => expect(await settled(queues)).toBe(true));
+    expect(slack.sent).toHaveLength(3);
   });
 
-  it("keeps the pace on a retry and honours the platform's retryAfterMs", async () => {
+  it("a 429 with Retry-After pauses the whole channel: no other send of it until the time is up", async () => {
     setup();
     const queues = instance();
-    const telegram = fakeAdapter("telegram", async (n) => {
-      if (n === 1) throw Object.assign(new Error("429: Too Many Requests"), { retryAfterMs: 400 });
+    const thread: ConversationRef = { ...SLACK_A, threadId: "1700000000.000200" };
+    const slack = fakeAdapter("slack", async (n) => {
+      if (n === 1) throw Object.assign(new Error("ratelimited"), { code: "ratelimited", retryAfterMs: 600 });
     });
     await startNotifyWorker(queues, {
-      adapters: new Map([["telegram", telegram.adapter]]),
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      concurrency: 4,
+      gapMs: () => 50,
+    });
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS, gapMs: () => 50 });
+    await notifier.post(SLACK_A, reply("one"));
+    await vi.waitFor(() => expect(slack.calls).toHaveLength(1));
+    const limited = Date.now();
+    await notifier.post(SLACK_A, reply("two"));
+    await notifier.post(thread, reply("in a thread of the channel"));
+    // During the pause nothing is tried, neither the channel's other notices nor its threads.
+    await sleep(400);
+    expect(slack.calls).toHaveLength(1);
+
+    await vi.waitFor(() => expect(slack.sent).toHaveLength(2));
+    expect(slack.calls).toHaveLength(3);
+    for (const s of slack.sent) expect(s.at - limited).toBeGreaterThanOrEqual(550);
+    const channel = slack.sent.find((s) => s.conversation.threadId === undefined)!;
+    expect(lines(channel.reply)).toEqual(["• one", "• two"]);
+    expect(slack.sent.find((s) => s.conversation.threadId === thread.threadId)?.reply.summary).toBe(
+      "in a thread of the channel",
+    );
+  });
+
+  it("splits a big burst into digests that each fit one Slack message, every notice exactly once", async () => {
+    setup();
+    const queues = instance();
+    const slack = fakeAdapter("slack");
+    const notifier = createNotifier(queues, {
+      store,
+      retry: FAST_RETRY,
+      watchMs: WATCH_MS,
+      gapMs: () => 100,
+    });
+    const count = 400;
+    for (let i = 0; i < count; i += 1) await notifier.post(SLACK_A, delivery(i));
+    await startNotifyWorker(queues, {
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
       logger: createMemoryLogger(),
       gapMs: () => 100,
     });
-    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, gapMs: () => 100 });
-    const posted = Date.now();
-    await notifier.post(TG, reply("one"));
-    await notifier.post(TG, reply("two"));
+    await vi.waitFor(async () => expect(await settled(queues)).toBe(true), { timeout: 10_000 });
+    expect(slack.sent.length).toBeGreaterThan(1);
+    const listed = slack.sent.flatMap((s) => lines(s.reply));
+    expect(listed).toEqual(Array.from({ length: count }, (_, i) => expect.stringContaining(`order 5M${i})`)));
+    for (const { reply } of slack.sent) {
+      expect(reply.summary).toMatch(/^\d+ deliveries confirmed$/);
+      const rendered = renderSlack(reply);
+      expect(rendered.blocks.length).toBeLessThanOrEqual(50);
+      expect(JSON.stringify(rendered.blocks).length).toBeLessThan(40_000);
+      for (const block of rendered.blocks)
+        if (block.type === "section" && "text" in block)
+          expect(block.text.text.length).toBeLessThanOrEqual(3000);
+    }
+    expect(listed[399]).toContain(hashOf(399));
+    const hrefs = slack.sent.flatMap((s) =>
+      s.reply.blocks.flatMap((b) =>
+        b.type === "text" ? b.spans.flatMap((x) => (x.href ? [x.href] : [])) : [],
+      ),
+    );
+    expect(hrefs).toHaveLength(count);
+    expect(hrefs[7]).toBe(`https://tronscan.org/#/transaction/${hashOf(7)}`);
+  });
 
-    await vi.waitFor(() => expect(telegram.sent).toHaveLength(2));
-    // "one" failed with a 429 and waited 400 ms; "two" went out in its own slot meanwhile.
-    expect(telegram.sent.map((s) => s.reply.summary)).toEqual(["two", "one"]);
-    expect(telegram.sent[1]!.at - posted).toBeGreaterThanOrEqual(390);
-    expect(telegram.sent[1]!.at - telegram.sent[0]!.at).toBeGreaterThanOrEqual(90);
+  it("two instances sharing Redis post a burst exactly once, in order", async () => {
+    setup();
+    const [one, two] = [instance(), instance()];
+    const slack = fakeAdapter("slack", async () => sleep(5));
+    for (const queues of [one, two])
+      await startNotifyWorker(queues, {
+        adapters: new Map([["slack", slack.adapter]]),
+        store,
+        watchMs: WATCH_MS,
+        logger: createMemoryLogger(),
+        gapMs: () => 50,
+      });
+    const notifiers = [one, two].map((q) =>
+      createNotifier(q, { store, retry: FAST_RETRY, watchMs: WATCH_MS, gapMs: () => 50 }),
+    );
+    for (let i = 0; i < 60; i += 1) await notifiers[i % 2]!.post(SLACK_A, reply(`n${i}`), `k${i}`);
+    await vi.waitFor(async () => expect((await settled(one)) && (await settled(two))).toBe(true), {
+      timeout: 10_000,
+    });
+    // A message is a notice alone or a digest of several; together they list each once, in order.
+    const all = slack.sent.flatMap((s) =>
+      /^\d+ notifications$/.test(s.reply.summary) ? lines(s.reply) : [`• ${s.reply.summary}`],
+    );
+    expect(all).toEqual(Array.from({ length: 60 }, (_, i) => `• n${i}`));
   });
 });
 
@@ -275,10 +466,11 @@ describe("notifications in demo mode (memory queue and store)", () => {
       if (n === 1) throw outage();
     });
     await startNotifyWorker(queues, {
+      store,
       adapters: new Map([["console", console.adapter]]),
       logger: createMemoryLogger(),
     });
-    const notifier = createNotifier(queues, { store, retry: FAST_RETRY });
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS });
     const session: ConversationRef = { platform: "console", id: "tty" };
     await notifier.post(session, reply("hello"), "k");
     await notifier.post(session, reply("hello again"), "k");
@@ -288,11 +480,39 @@ describe("notifications in demo mode (memory queue and store)", () => {
     expect(console.sent.map((s) => s.reply.summary)).toEqual(["hello"]);
   });
 
+  it("coalesces a burst the same way: every notice once, in order", async () => {
+    queues = createMemoryQueues();
+    const store = createMemoryStore();
+    const slack = fakeAdapter("slack");
+    await startNotifyWorker(queues, {
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      gapMs: () => 100,
+    });
+    const notifier = createNotifier(queues, {
+      store,
+      retry: FAST_RETRY,
+      watchMs: WATCH_MS,
+      gapMs: () => 100,
+    });
+    for (let i = 0; i < 30; i += 1) await notifier.post(SLACK_A, delivery(i), `d${i}`);
+    await vi.waitFor(async () => expect(await settled(queues!)).toBe(true), { timeout: 5_000 });
+    const listed = slack.sent.flatMap((s) =>
+      s.reply.summary.startsWith("Energy delivered") ? [`• ${s.reply.summary}`] : lines(s.reply),
+    );
+    expect(listed).toEqual(Array.from({ length: 30 }, (_, i) => expect.stringContaining(`(order 5M${i})`)));
+    expect(slack.sent.length).toBeLessThan(5);
+    expect(slack.sent.at(-1)?.reply.summary).toMatch(/^\d+ deliveries confirmed$/);
+  });
+
   it("refuses, without retrying, a conversation whose platform has no adapter", async () => {
     queues = createMemoryQueues();
     const logger = createMemoryLogger();
-    await startNotifyWorker(queues, { adapters: new Map(), logger });
-    await createNotifier(queues, { store: createMemoryStore(), retry: FAST_RETRY }).post(TG, reply("x"));
+    const store = createMemoryStore();
+    await startNotifyWorker(queues, { adapters: new Map(), store, logger });
+    await createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS }).post(TG, reply("x"));
     await vi.waitFor(async () => expect((await queues!.counts(NOTIFY_QUEUE)).failed).toBe(1));
     expect(logger.records.map((r) => [r.level, r.obj.err])).toEqual([
       ["error", "no telegram adapter is configured"],

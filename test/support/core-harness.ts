@@ -197,7 +197,7 @@ export async function createCoreHarness(options: CoreHarnessOptions = {}): Promi
     },
     cancel: (jobId) => scheduler.cancel?.(jobId) ?? Promise.resolve(),
   };
-  const realNotifier = createNotifier(queues, { store, gapMs: () => 0 });
+  const realNotifier = createNotifier(queues, { store, watchMs: 50, gapMs: () => 0 });
   const notifier: Notifier = {
     async post(conversation, reply, dedupKey) {
       notifications.push({ conversation, reply, ...(dedupKey !== undefined && { dedupKey }) });
@@ -221,7 +221,13 @@ export async function createCoreHarness(options: CoreHarnessOptions = {}): Promi
         createTrackedHandlers(deps, (options.registry ?? { actions: actionHandlers }).actions),
       { logger },
     ),
-    await startNotifyWorker(queues, { adapters: recordingAdapters(delivered), logger, gapMs: () => 0 }),
+    await startNotifyWorker(queues, {
+      adapters: recordingAdapters(delivered),
+      store,
+      watchMs: 50,
+      logger,
+      gapMs: () => 0,
+    }),
   ];
 
   async function waitFor(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {

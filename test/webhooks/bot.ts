@@ -132,7 +132,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     service,
     store,
     jobs: createJobScheduler(queues),
-    notifier: createNotifier(queues, { store, retry: FAST_NOTIFY, gapMs: () => 0 }),
+    notifier: createNotifier(queues, { store, watchMs: 50, retry: FAST_NOTIFY, gapMs: () => 0 }),
     now: Date.now,
     logger,
     settings: { ...baseSettings, publicUrl: PUBLIC_URL, hostCallbackToken: HOST_TOKEN, ...options.settings },
@@ -145,7 +145,13 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   } else {
     const workers: JobWorker[] = [
       await startTrackedWorker(queues, createTrackedHandlers(deps), { logger }),
-      await startNotifyWorker(queues, { adapters: chat.adapters, logger, gapMs: () => 0 }),
+      await startNotifyWorker(queues, {
+        adapters: chat.adapters,
+        store,
+        watchMs: 50,
+        logger,
+        gapMs: () => 0,
+      }),
     ];
     const webhooks = await startWebhooks({
       deps,

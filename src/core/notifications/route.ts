@@ -7,6 +7,7 @@ import { asAlert, renderNotification } from "../render/notifications.js";
 import { markDelivered } from "../tracking/delivery-watch.js";
 import { deliverStatementFile, type StatementOutcome } from "../tracking/statement.js";
 import { type Notification, notificationKey } from "./events.js";
+import { findExpectation, settleExpectations } from "./expectations.js";
 
 /**
  * Where a notification goes, and posting it there through the notifier (a durable job):
@@ -21,10 +22,11 @@ import { type Notification, notificationKey } from "./events.js";
 export const NOTIFICATION_DONE_TTL_MS = 48 * 3_600_000;
 /**
  * A webhook can overtake the command that placed the order (the order's reply is still on its way
- * back, an orchestrator chunk is not polled yet): before the alert channel, wait this long for
- * the origin to be recorded. About two minutes in all.
+ * back, an orchestrator chunk is not polled yet). Only a notification that a spend of this bot
+ * expected (see `expectations.ts`) waits this long for its origin, about a minute in all, short
+ * steps first; then it goes to the expecting conversation. Anything else is routed at once.
  */
-export const ORIGIN_GRACE_MS: readonly number[] = [2_000, 5_000, 10_000, 20_000, 30_000, 60_000];
+export const ORIGIN_GRACE_MS: readonly number[] = [250, 500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
 /** `report.ready` read back as not yet done: ask again this many times, then leave it to the poller. */
 const STATEMENT_PENDING_RETRIES = 5;
 const STATEMENT_PENDING_DELAY_MS = 5_000;
@@ -39,6 +41,7 @@ export interface RouteContext {
 export interface NotificationRouterOptions {
   /** Where a notification without a known conversation goes; empty: it is only logged. */
   alerts: readonly ConversationRef[];
+  /** How long an expected notification waits for its origin, step by step. */
   originGraceMs?: readonly number[];
   /** Default: the statement tracker's `deliverStatementFile` (download, sha256 check, post). */
   deliverStatement?: (
@@ -84,6 +87,25 @@ export function createNotificationRouter(deps: CoreDeps, options: NotificationRo
     }
   }
 
+  /**
+   * The origin when recorded; else the expecting conversation once the grace is over ("wait"
+   * before); null when nothing here expected it: the alert channel, at once.
+   */
+  async function destinationOf(
+    n: Notification,
+    ctx: RouteContext,
+  ): Promise<{ conversation: ConversationRef; via: "origin" | "expectation" } | "wait" | null> {
+    const origin = await originOf(deps, n);
+    if (origin !== null) {
+      await settleExpectations(deps.store, n);
+      return { conversation: origin, via: "origin" };
+    }
+    const expecting = await findExpectation(deps.store, n);
+    if (expecting === null) return null;
+    if (ctx.deferrals < graceMs.length) return "wait";
+    return { conversation: expecting, via: "expectation" };
+  }
+
   return {
     async route(n: Notification, ctx: RouteContext): Promise<RouteOutcome> {
       const key = notificationKey(n);
@@ -92,17 +114,22 @@ export function createNotificationRouter(deps: CoreDeps, options: NotificationRo
       if (n.event === "delegation.confirmed") await markDelivered(deps.store, n.order_id);
       if (n.event === "host_paused") await markHostStopped(deps, n.address);
       if (n.event === "host.cycle") await noteHostCycle(deps, n);
-      const origin = await originOf(deps, n);
-      if (origin === null && ctx.deferrals < graceMs.length) {
-        return { laterMs: graceMs[ctx.deferrals] ?? 0 };
-      }
+      const found = await destinationOf(n, ctx);
+      if (found === "wait") return { laterMs: graceMs[ctx.deferrals] ?? 0 };
+      const origin = found?.conversation ?? null;
       let outcome: RouteOutcome = "done";
       if (origin) outcome = await toOrigin(n, key, origin, ctx);
       else await toAlerts(n, key);
       if (outcome === "done") {
         await deps.store.set(doneKey(key), "1", NOTIFICATION_DONE_TTL_MS);
         deps.logger.info(
-          { key, event: n.event, to: origin ? conversationKey(origin) : "alerts" },
+          {
+            key,
+            event: n.event,
+            to: origin ? conversationKey(origin) : "alerts",
+            via: found?.via ?? "alerts",
+            deferrals: ctx.deferrals,
+          },
           "notification routed",
         );
       }

@@ -2,6 +2,7 @@ import { isServiceError } from "../../service/errors.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import { approvalGate } from "../approvals/gate.js";
 import type { ActionContext, ActionHandler } from "../command.js";
+import { expectNotifications } from "../notifications/expectations.js";
 import { outcomeLine } from "../render/energy.js";
 import type { Reply } from "../reply.js";
 import { watchDenyLine } from "../watch/hooks.js";
@@ -68,6 +69,7 @@ const confirmedBy = (ctx: ActionContext): Confirmed => ({
 async function confirmOrder5m(ctx: ActionContext, who: Confirmed, p: EnergyConfirmPayload): Promise<Reply> {
   const { deps } = ctx;
   const idempotencyKey = order5mKeyOf(who.confirmationId, p);
+  await expectNotifications(ctx.deps, who.conversation, { kind: "order5m", address: p.address });
   let outcome: Order5mOutcome;
   try {
     outcome = await withResend(

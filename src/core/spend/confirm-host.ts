@@ -5,6 +5,7 @@ import { approvalGate } from "../approvals/gate.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import type { CoreSettings } from "../deps.js";
 import { markHostActive } from "../home.js";
+import { expectNotifications } from "../notifications/expectations.js";
 import { rememberOrigin } from "../origins.js";
 import { outcomeLine } from "../render/energy.js";
 import { renderHostStarted } from "../render/host.js";
@@ -66,6 +67,7 @@ export const hostConfirmAction: ActionHandler = {
     });
     if (!spend.ok) return fail(ctx, p, `Not started: ${spend.line}`);
     const callbackUrl = hostCallbackUrl(deps.settings);
+    await expectNotifications(deps, ctx.invocation.conversation, { kind: "host", address: p.address });
     try {
       await deps.service.hostMode.add({ address: p.address, ...(callbackUrl && { callbackUrl }) });
     } catch (error) {

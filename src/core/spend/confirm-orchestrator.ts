@@ -2,6 +2,7 @@ import { requestIdempotencyKey } from "../../service/idempotency.js";
 import type { OrchestratorAccepted } from "../../service/orchestrator.js";
 import type { ActionContext } from "../command.js";
 import { actorKey } from "../invocation.js";
+import { expectNotifications } from "../notifications/expectations.js";
 import { outcomeLine, renderOrchestratorAccepted } from "../render/energy.js";
 import type { Reply } from "../reply.js";
 import { trackOrchestrator } from "../tracking/orchestrator.js";
@@ -33,6 +34,11 @@ export async function confirmOrchestrator(
     quoteTrx: p.quoteTrx,
     confirmationId,
   };
+  await expectNotifications(ctx.deps, conversation, {
+    kind: "orchestrator",
+    address: p.address,
+    idempotencyKey,
+  });
   let accepted: { replayed: boolean; detail: OrchestratorAccepted };
   try {
     accepted = await withResend(

@@ -4,6 +4,7 @@ import { ORCHESTRATOR_FINAL_STATES, type OrchestratorStatus } from "../../servic
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
+import { forgetOrchestratorExpectation } from "../notifications/expectations.js";
 import { rememberOrigin } from "../origins.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
@@ -128,6 +129,11 @@ export function createPollOrchestratorHandler(
         orchestratorDedupKey(key),
       );
       await auditFinal(deps, job, status);
+      for (const item of status.data.items)
+        await forgetOrchestratorExpectation(deps.store, {
+          address: item.receiveAddress,
+          idempotencyKey: key,
+        });
       return { done: true };
     }
     const delayMs = delayFor(job.attempt ?? 0);

@@ -127,7 +127,7 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
     service,
     store,
     jobs: createJobScheduler(queues),
-    notifier: createNotifier(queues, { store, gapMs: () => 0 }),
+    notifier: createNotifier(queues, { store, watchMs: 50, gapMs: () => 0 }),
     now: options.now ?? Date.now,
     logger,
     settings: {
@@ -160,7 +160,7 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
   const adapters = new Map<"telegram", ChatAdapter>([["telegram", adapter]]);
   const workers: JobWorker[] = [
     await startTrackedWorker(queues, createTrackedHandlers(deps), { logger }),
-    await startNotifyWorker(queues, { adapters, logger, gapMs: () => 0 }),
+    await startNotifyWorker(queues, { adapters, store, watchMs: 50, logger, gapMs: () => 0 }),
   ];
   const http = createHttpServer({ routes: adapter.route ? [adapter.route] : [] });
   const port = await http.listen(0, "127.0.0.1");

@@ -82,10 +82,10 @@ export async function startBot(
   world: World,
   name: string,
   serviceUrl: string,
-  extraEnv: Record<string, string> = {},
+  env: Record<string, string> = {},
 ): Promise<InProcessBot> {
-  const env = { ...botEnv(world, { redisUrl: world.redis.url, serviceUrl }), ...extraEnv };
-  const config = { ...loadConfig(env), port: 0 };
+  const base = botEnv(world, { redisUrl: world.redis.url, serviceUrl });
+  const config = { ...loadConfig({ ...base, ...env }), port: 0 };
   const logFile = join(world.logDir, `${name}.log`);
   const stream = destination({ dest: logFile, sync: false, mkdir: true });
   const logger = createLogger({ level: config.logLevel, destination: stream, secrets: secretValues(config) });

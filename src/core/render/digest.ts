@@ -1,0 +1,140 @@
+import type { Platform } from "../invocation.js";
+import {
+  type Block,
+  context,
+  header,
+  plain,
+  publicReply,
+  type Reply,
+  type Span,
+  spansToText,
+  text,
+} from "../reply.js";
+
+/**
+ * Several notices that waited for the same conversation, as one message: "12 deliveries
+ * confirmed", then one line per notice (its summary, which names the order, and every transaction
+ * link it carried). Used when a burst outruns the platform's pace (~1 message/s per channel).
+ * A digest never exceeds one message of the platform: the caller adds notices while they fit.
+ */
+export interface DigestLimits {
+  /** Characters of rendered text, links included, with room for escaping. */
+  maxChars: number;
+  /** Text blocks of at most this many (Slack: one section each, 3000 characters). */
+  blockChars: number;
+}
+
+/** Slack: ~40 000 characters and 50 blocks per message; Telegram: 4096 characters of HTML. */
+export const DIGEST_LIMITS: Record<Platform, DigestLimits> = {
+  slack: { maxChars: 30_000, blockChars: 2_400 },
+  telegram: { maxChars: 3_900, blockChars: 3_900 },
+  console: { maxChars: 20_000, blockChars: 20_000 },
+};
+
+/** Files and buttons cannot be folded into a list: such a notice is posted on its own. */
+export function canDigest(reply: Reply): boolean {
+  return reply.blocks.every((b) => b.type !== "file" && b.type !== "buttons");
+}
+
+/** Headers of the notification renderers → how a digest counts them. */
+const NOUNS: Record<string, [one: string, many: string]> = {
+  "Energy delivered": ["delivery confirmed", "deliveries confirmed"],
+  "Address activated": ["address activated", "addresses activated"],
+  "Bandwidth delivered": ["bandwidth order fulfilled", "bandwidth orders fulfilled"],
+  "Bandwidth covered with TRX": ["bandwidth order fulfilled", "bandwidth orders fulfilled"],
+  "Bandwidth not needed": ["bandwidth order fulfilled", "bandwidth orders fulfilled"],
+  "Bandwidth order fulfilled": ["bandwidth order fulfilled", "bandwidth orders fulfilled"],
+  "Host Mode delegation": ["Host Mode delegation", "Host Mode delegations"],
+  "Host Mode paused": ["Host Mode pause", "Host Mode pauses"],
+};
+const OTHER: [string, string] = ["notification", "notifications"];
+const CONTEXT_LINES = 3;
+/** Markup around a link and a line (bullets, `<url|text>`, `<a href="">`, escapes). */
+const LINK_OVERHEAD = 20;
+const LINE_OVERHEAD = 8;
+
+function nounOf(reply: Reply): [string, string] {
+  const head = reply.blocks.find((b) => b.type === "header");
+  return (head?.type === "header" && NOUNS[head.text]) || OTHER;
+}
+
+/** The summary, then every link of the notice (its transactions). */
+function lineOf(reply: Reply): Span[] {
+  const links = reply.blocks.flatMap((b) => spansOf(b).filter((s) => s.href !== undefined));
+  const line: Span[] = [plain(`• ${reply.summary}`)];
+  for (const [i, link] of links.entries()) line.push(plain(i === 0 ? " — " : ", "), link);
+  return line;
+}
+
+function spansOf(block: Block): Span[] {
+  if (block.type === "text" || block.type === "context") return block.spans;
+  if (block.type === "fields") return block.fields.flatMap((f) => f.value);
+  return [];
+}
+
+const sizeOf = (line: readonly Span[]): number =>
+  line.reduce((n, s) => n + s.text.length + (s.href ? s.href.length + LINK_OVERHEAD : 0), LINE_OVERHEAD);
+
+/** The title: "12 deliveries confirmed", or "12 notifications" with a count per kind below. */
+function titleOf(replies: readonly Reply[]): { title: string; breakdown?: string } {
+  const counts = new Map<string, { noun: [string, string]; n: number }>();
+  for (const reply of replies) {
+    const noun = nounOf(reply);
+    const entry = counts.get(noun[1]) ?? { noun, n: 0 };
+    entry.n += 1;
+    counts.set(noun[1], entry);
+  }
+  const phrase = ({ noun, n }: { noun: [string, string]; n: number }) =>
+    `${n} ${n === 1 ? noun[0] : noun[1]}`;
+  const groups = [...counts.values()];
+  if (groups.length === 1) return { title: phrase(groups[0]!) };
+  return { title: `${replies.length} ${OTHER[1]}`, breakdown: groups.map(phrase).join(", ") };
+}
+
+/** Packs lines into text blocks of at most `blockChars` (estimated). */
+function pack(lines: readonly Span[][], blockChars: number): Span[][] {
+  const blocks: Span[][] = [];
+  let current: Span[] = [];
+  let size = 0;
+  for (const line of lines) {
+    const n = sizeOf(line);
+    if (current.length > 0 && size + n > blockChars) {
+      blocks.push(current);
+      current = [];
+      size = 0;
+    }
+    if (current.length > 0) current.push(plain("\n"));
+    current.push(...line);
+    size += n;
+  }
+  if (current.length > 0) blocks.push(current);
+  return blocks;
+}
+
+/** What one notice costs of a digest's `budget`. */
+export const digestCost = (reply: Reply): number => sizeOf(lineOf(reply));
+
+/**
+ * The characters available to the lines: title, breakdown and three short context notes aside.
+ * Greedy packing fills each text block at least half, so the lines never need more blocks than a
+ * platform allows (Slack: 50; here at most 2 × 29 200 / 2 400 + 1 = 26, plus five).
+ */
+export const digestBudget = (limits: DigestLimits): number => limits.maxChars - 800;
+
+/** Distinct context notes (why it is in the alert channel, …), at most three. */
+function contextsOf(replies: readonly Reply[]): string[] {
+  const notes = new Set<string>();
+  for (const reply of replies)
+    for (const block of reply.blocks)
+      if (block.type === "context" && notes.size < CONTEXT_LINES) notes.add(spansToText(block.spans));
+  return [...notes];
+}
+
+export function renderDigest(replies: readonly Reply[], limits: DigestLimits): Reply {
+  const { title, breakdown } = titleOf(replies);
+  const blocks: Block[] = [header(title)];
+  if (breakdown) blocks.push(text(breakdown));
+  for (const spans of pack(replies.map(lineOf), limits.blockChars)) blocks.push(text(...spans));
+  for (const note of contextsOf(replies)) blocks.push(context(note));
+  return publicReply(breakdown ? `${title}: ${breakdown}` : title, blocks);
+}

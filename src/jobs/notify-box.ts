@@ -1,0 +1,114 @@
+import { type ConversationRef, conversationKey } from "../core/invocation.js";
+import type { Store } from "../store/store.js";
+import type { EncodedReply } from "./reply-codec.js";
+
+/**
+ * One conversation's mailbox in the store, shared by every instance: notices numbered in the
+ * order they were posted, a watermark of what was sent, and a lead mark naming the one job that
+ * sends for the conversation. Only the lead holder moves the watermark, so nothing is sent twice
+ * by two instances; the notices and marks live in Redis, so a restart loses none of them.
+ *
+ * Numbering without a gap nobody fills: a poster takes a number (INCR), then writes its notice
+ * with SET NX; the sender, finding a number with no notice yet, writes a tombstone there with
+ * SET NX. Exactly one of the two wins; a poster that lost takes the next number.
+ */
+const TOMBSTONE = "-";
+/**
+ * Refreshed on every run of the lead job (a wait for the next slot is seconds, a send ≤ 30 s),
+ * and stretched over a retry's backoff; short, so a sender that died frees the lead soon.
+ */
+export const LEAD_TTL_MS = 60_000;
+const POST_TRIES = 5;
+const READ_CHUNK = 32;
+
+export interface Notice {
+  seq: number;
+  reply: EncodedReply;
+}
+
+export interface BoxState {
+  /** The last number handed out. */
+  last: number;
+  /** Every notice up to this number was sent (or dropped). */
+  sent: number;
+}
+
+export function notifyBox(store: Store, conversation: ConversationRef, noticeTtlMs: number) {
+  const base = `notify:box:${conversationKey(conversation)}`;
+  const seqKey = `${base}:seq`;
+  const sentKey = `${base}:sent`;
+  const leadKey = `${base}:lead`;
+  const noticeKey = (seq: number) => `${base}:n:${seq}`;
+  const num = (value: string | null) => (value === null ? 0 : Number(value));
+
+  /** A notice for number `seq`, or null for a hole (tombstoned here, or by an earlier sender). */
+  async function read(seq: number): Promise<Notice | null> {
+    let value = await store.get(noticeKey(seq));
+    if (value === null) {
+      if (await store.setIfNotExists(noticeKey(seq), TOMBSTONE, noticeTtlMs)) return null;
+      value = await store.get(noticeKey(seq));
+    }
+    if (value === null || value === TOMBSTONE) return null;
+    try {
+      return { seq, reply: JSON.parse(value) as EncodedReply };
+    } catch {
+      return null;
+    }
+  }
+
+  return {
+    /** Stores a notice; answers its number. */
+    async put(reply: EncodedReply): Promise<number> {
+      const value = JSON.stringify(reply);
+      for (let i = 0; i < POST_TRIES; i += 1) {
+        const seq = await store.incrBy(seqKey, 1);
+        if (await store.setIfNotExists(noticeKey(seq), value, noticeTtlMs)) return seq;
+      }
+      throw new Error("could not number a notification: the sender kept taking the numbers");
+    },
+
+    async state(): Promise<BoxState> {
+      const [last, sent] = await Promise.all([store.get(seqKey), store.get(sentKey)]);
+      return { last: num(last), sent: num(sent) };
+    },
+
+    /** Takes the lead when nobody holds it. */
+    tryLead: (jobId: string) => store.setIfNotExists(leadKey, jobId, LEAD_TTL_MS),
+    holds: async (jobId: string) => (await store.get(leadKey)) === jobId,
+    refresh: (jobId: string, ttlMs = LEAD_TTL_MS) => store.set(leadKey, jobId, Math.max(ttlMs, LEAD_TTL_MS)),
+    async release(jobId: string): Promise<void> {
+      if ((await store.get(leadKey)) === jobId) await store.del(leadKey);
+    },
+
+    /**
+     * Notices after `state.sent`, oldest first, while `take` accepts them (holes are skipped and
+     * counted in `end`). `end` is the number the watermark moves to once they are sent.
+     */
+    async gather(
+      state: BoxState,
+      take: (notice: Notice, taken: readonly Notice[]) => boolean,
+    ): Promise<{ notices: Notice[]; end: number }> {
+      const notices: Notice[] = [];
+      let end = state.sent;
+      for (let from = state.sent + 1; from <= state.last; from += READ_CHUNK) {
+        const seqs = Array.from({ length: Math.min(READ_CHUNK, state.last - from + 1) }, (_, i) => from + i);
+        const chunk = await Promise.all(seqs.map(read));
+        for (const [i, notice] of chunk.entries()) {
+          if (notice !== null && !take(notice, notices)) return { notices, end };
+          if (notice !== null) notices.push(notice);
+          end = seqs[i]!;
+        }
+      }
+      return { notices, end };
+    },
+
+    /** Everything up to `end` is sent: move the watermark, free the notices. */
+    async advance(from: number, end: number): Promise<void> {
+      await store.set(sentKey, String(end));
+      const seqs = Array.from({ length: Math.max(0, end - from) }, (_, i) => from + 1 + i);
+      await Promise.all(seqs.map((seq) => store.del(noticeKey(seq))));
+    },
+  };
+}
+
+export type NotifyBox = ReturnType<typeof notifyBox>;
