@@ -30,6 +30,8 @@ export function toActionInvocation(
   action: ButtonAction,
 ): Extract<Invocation, { kind: "action" }> {
   const threadTs = str(body.message?.thread_ts) ?? str(body.container.thread_ts);
+  // An ephemeral message cannot start a thread: its outcome's follow-ups go to the channel.
+  const messageTs = body.container.is_ephemeral === true ? undefined : messageTsOf(body);
   return {
     kind: "action",
     actor: {
@@ -43,8 +45,12 @@ export function toActionInvocation(
       ...(threadTs !== undefined && { threadId: threadTs }),
     },
     token: action.value ?? "",
+    ...(messageTs !== undefined && { messageId: messageTs }),
   };
 }
+
+const messageTsOf = (body: Click): string | undefined =>
+  str(body.message?.ts) ?? str(body.container.message_ts);
 
 const channelOf = (body: Click): string => body.channel?.id ?? str(body.container.channel_id) ?? "";
 
@@ -61,7 +67,7 @@ export function registerActions(app: App, options: ActionListenerOptions): void 
 
 async function runAction(body: Click, action: ButtonAction, options: ActionListenerOptions): Promise<void> {
   const invocation = toActionInvocation(body, action);
-  const messageTs = str(body.message?.ts) ?? str(body.container.message_ts);
+  const messageTs = messageTsOf(body);
   const target: Interaction = {
     channel: invocation.conversation.id,
     user: body.user.id,

@@ -14,6 +14,11 @@ export interface ConversationRef {
   id: string;
   /** Slack thread ts, Telegram message_thread_id, when replies belong in a thread. */
   threadId?: string;
+  /**
+   * Telegram: the message later posts answer (the one that carried a confirmed outcome), so an
+   * order's follow-ups read as replies to it. Slack threads use `threadId` instead.
+   */
+  replyTo?: string;
 }
 
 export type Invocation =
@@ -24,6 +29,8 @@ export type Invocation =
       conversation: ConversationRef;
       /** The button's opaque token. */
       token: string;
+      /** The message that carried the button (Slack message ts, Telegram message_id), when known. */
+      messageId?: string;
     };
 
 /** `slack:U123`, `telegram:42`: the form used by OPS_ADMINS / OPS_OPERATORS. */

@@ -38,6 +38,8 @@ export interface FakeState {
   commands: { command: string; description: string }[];
   nextMessageId: number;
   updates: UpdateQueue;
+  /** `<chat id>:<message id>` of messages deleted in the chat. */
+  deleted: Set<string>;
 }
 
 type Params = Record<string, unknown>;
@@ -89,7 +91,7 @@ function setMyCommands(state: FakeState, p: Params): Answer {
 }
 
 function sendMessage(state: FakeState, p: Params): Answer {
-  const refusal = chatRefusal(state, p) ?? checkMarkup(p.reply_markup);
+  const refusal = chatRefusal(state, p) ?? checkMarkup(p.reply_markup) ?? replyRefusal(state, p);
   if (refusal) return refusal;
   const read = readText(p, "text", TEXT_LIMIT);
   if ("error" in read) return read.error;
@@ -154,6 +156,16 @@ function sendDocument(state: FakeState, p: Params, files: UploadedFile[]): Answe
   );
 }
 
+/** A reply to a deleted message: refused unless the bot allowed sending without the quote. */
+function replyRefusal(state: FakeState, params: Params): Answer | undefined {
+  const target = replyTarget(params);
+  if (target === undefined || !state.deleted.has(`${String(params.chat_id)}:${target}`)) return undefined;
+  const parameters = params.reply_parameters as { allow_sending_without_reply?: unknown } | undefined;
+  return parameters?.allow_sending_without_reply === true
+    ? undefined
+    : bad(400, "Bad Request: message to be replied not found");
+}
+
 function chatRefusal(state: FakeState, params: Params): Answer | undefined {
   const chatId = params.chat_id;
   if (chatId === undefined || chatId === "") return bad(400, "Bad Request: chat_id is empty");
@@ -189,7 +201,10 @@ function readText(params: Params, key: "text" | "caption", limit: number): ReadT
 
 function store(state: FakeState, params: Params, fields: Partial<FakeMessage>): FakeMessage {
   const thread = params.message_thread_id === undefined ? undefined : Number(params.message_thread_id);
-  const replyTo = replyTarget(params);
+  const target = replyTarget(params);
+  // Like Telegram: a reply to a deleted message, when allowed, is posted without the quote.
+  const replyTo =
+    target !== undefined && state.deleted.has(`${String(params.chat_id)}:${target}`) ? undefined : target;
   const message: FakeMessage = {
     message_id: state.nextMessageId++,
     chatId: String(params.chat_id),

@@ -101,6 +101,7 @@ async function onButton(ctx: Filter<Context, "callback_query:data">, deps: Handl
     actor: actorOf(query.from),
     conversation,
     token: query.data,
+    ...(message !== undefined && { messageId: String(message.message_id) }),
   };
   const work = deps.core.handle(invocation);
   const quick = await settledWithin(work, deps.answerWithinMs);

@@ -5,6 +5,7 @@ import { rememberOrigin } from "../origins.js";
 import { outcomeLine, renderOrder5mResult } from "../render/energy.js";
 import type { Reply } from "../reply.js";
 import { checkSpend } from "../spend-guard.js";
+import { followUpConversation } from "../threads/follow-ups.js";
 import { watchDelivery } from "../tracking/delivery-watch.js";
 import { forgetBalance } from "./balance-cache.js";
 import { confirmOrchestrator } from "./confirm-orchestrator.js";
@@ -89,7 +90,9 @@ async function afterOrder(
   outcome: Order5mOutcome,
 ): Promise<void> {
   const { deps } = ctx;
-  const { conversation, actor } = ctx.invocation;
+  const { actor } = ctx.invocation;
+  // Delivery and activation notices go into the thread of the message that shows this order.
+  const conversation = followUpConversation(ctx.invocation);
   const { result } = outcome;
   try {
     await recordSpendOnce(deps, ctx.record.confirmationId, actor, result.paidTRX);

@@ -8,6 +8,7 @@ import { outcomeLine } from "../render/energy.js";
 import { renderHostStarted } from "../render/host.js";
 import type { Reply } from "../reply.js";
 import { checkSpend } from "../spend-guard.js";
+import { followUpConversation } from "../threads/follow-ups.js";
 import { forgetBalance } from "./balance-cache.js";
 import { whoName } from "./energy-payload.js";
 import { hostFailureLine } from "./host-errors.js";
@@ -101,7 +102,7 @@ async function afterStart(
   const orderId = String(started.data.order_id);
   try {
     // Cycle callbacks for this address are posted where Host Mode was started.
-    await rememberOrigin(deps.store, "host", p.address, ctx.invocation.conversation);
+    await rememberOrigin(deps.store, "host", p.address, followUpConversation(ctx.invocation));
     // The App Home lists the addresses in Host Mode.
     await markHostActive(deps, p.address);
     // The first cycle is charged moments after the start; later cycles are not known in advance.

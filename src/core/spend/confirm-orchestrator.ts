@@ -4,6 +4,7 @@ import type { ActionContext } from "../command.js";
 import { actorKey } from "../invocation.js";
 import { outcomeLine, renderOrchestratorAccepted } from "../render/energy.js";
 import type { Reply } from "../reply.js";
+import { followUpConversation } from "../threads/follow-ups.js";
 import { trackOrchestrator } from "../tracking/orchestrator.js";
 import { forgetBalance } from "./balance-cache.js";
 import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "./energy-errors.js";
@@ -18,7 +19,9 @@ import { withResend } from "./resend.js";
  */
 export async function confirmOrchestrator(ctx: ActionContext, p: EnergyConfirmPayload): Promise<Reply> {
   const { deps } = ctx;
-  const { conversation, actor } = ctx.invocation;
+  const { actor } = ctx.invocation;
+  // Chunk deliveries and the final summary go into the thread of the message that shows this order.
+  const conversation = followUpConversation(ctx.invocation);
   const idempotencyKey = requestIdempotencyKey(ctx.record.confirmationId);
   const context = { actor: actorKey(actor), address: p.address, amount: p.amount, quoteTrx: p.quoteTrx };
   let accepted: { replayed: boolean; detail: OrchestratorAccepted };
