@@ -116,7 +116,9 @@ describe("help", () => {
       "/help [command] — what I can do, with an example for each command. Example: /help energy",
       "/audit [count] — the last spending actions (default 10, at most 50). Example: /audit 20 (needs admin — ask an admin to add you to OPS_ADMINS)",
       "/energy <address> <amount> — rent energy. Example: /energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k (needs operator — ask an admin to add you to OPS_OPERATORS)",
-      expect.stringMatching(/^\/host start\|stop <address> — host mode\. .* \(needs operator — ask an admin to add you to OPS_OPERATORS\)$/),
+      expect.stringMatching(
+        /^\/host start\|stop <address> — host mode\. .* \(needs operator — ask an admin to add you to OPS_OPERATORS\)$/,
+      ),
       "/prices [service] — price list. Example: /prices energy",
       `You are a viewer (slack:${viewer.userId}). Type /help <command> for details.`,
     ]);
@@ -132,7 +134,9 @@ describe("help", () => {
     const forAdmin = lines(await say(admin, "help")).join("\n");
     expect(forAdmin).toContain("/audit [count] — the last spending actions");
     expect(forAdmin).not.toContain("needs ");
-    expect(forAdmin).toContain(`You are an admin (telegram:${admin.userId}). Type /help <command> for details.`);
+    expect(forAdmin).toContain(
+      `You are an admin (telegram:${admin.userId}). Type /help <command> for details.`,
+    );
   });
 
   it("help <verb> works for every verb for everyone, saying which role it needs", async () => {

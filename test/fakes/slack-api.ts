@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { blocksProblem } from "./slack-blocks.js";
+import { blocksProblem, viewProblem } from "./slack-blocks.js";
 import { type Answer, type Params, parseParams, readBody, send } from "./slack-http.js";
 import { createSocketSide } from "./slack-socket.js";
 
@@ -166,8 +166,8 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
       if (typeof p.trigger_id !== "string" || p.trigger_id === "") return bad("invalid_trigger_id");
       if (!view || view.type !== "modal") return bad("invalid_arguments");
       if (usedTriggers.has(p.trigger_id)) return bad("expired_trigger_id");
-      const problem = blocksProblem(view.blocks, 100);
-      if (problem) return bad("invalid_blocks", { errors: [problem] });
+      const problem = viewProblem(view);
+      if (problem) return bad("invalid_arguments", { response_metadata: { messages: [problem] } });
       usedTriggers.add(p.trigger_id);
       const id = `V${String(++counter).padStart(8, "0")}`;
       views.push({ id, triggerId: p.trigger_id, view });

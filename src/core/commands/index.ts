@@ -1,5 +1,6 @@
 import { cancelActionHandler } from "../actions.js";
 import type { ActionHandler, CommandDefinition } from "../command.js";
+import { pasteEnergyAction, pasteScreenAction } from "../paste-check/paste-check.js";
 import { energyConfirmAction } from "../spend/confirm-energy.js";
 import { hostConfirmAction } from "../spend/confirm-host.js";
 import { auditCommand } from "./audit.js";
@@ -33,4 +34,6 @@ export const actionHandlers: ActionHandler[] = [
   screenNetworkAction,
   energyConfirmAction,
   hostConfirmAction,
+  pasteScreenAction,
+  pasteEnergyAction,
 ];

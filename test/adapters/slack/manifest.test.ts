@@ -34,7 +34,7 @@ describe("manifest.yml", () => {
     }
   });
 
-  it("sends commands, clicks and events to <PUBLIC_URL>/slack/events, with the minimal bot scopes", () => {
+  it("sends commands, clicks and events to <PUBLIC_URL>/slack/events, with the minimal events and bot scopes", () => {
     const url = "https://opsbot.example.com/slack/events";
     expect(new Set((onDisk.features.slash_commands as ManifestCommand[]).map((c) => c.url))).toEqual(
       new Set([url]),
@@ -42,10 +42,18 @@ describe("manifest.yml", () => {
     expect(onDisk.settings.interactivity).toEqual({ is_enabled: true, request_url: url });
     expect(onDisk.settings.event_subscriptions).toEqual({
       request_url: url,
-      bot_events: ["app_home_opened"],
+      bot_events: ["app_home_opened", "message.channels", "message.groups", "app_mention"],
     });
     expect(onDisk.oauth_config.scopes.bot).toEqual([...BOT_SCOPES]);
-    expect(onDisk.oauth_config.scopes.bot).toEqual(["commands", "chat:write", "files:write"]);
+    // Paste-to-check reads the channels the bot is in; nothing else (no DMs, no users, no files read).
+    expect(onDisk.oauth_config.scopes.bot).toEqual([
+      "commands",
+      "chat:write",
+      "files:write",
+      "channels:history",
+      "groups:history",
+      "app_mentions:read",
+    ]);
     expect(onDisk.features.app_home.home_tab_enabled).toBe(true);
     expect(onDisk.settings.socket_mode_enabled).toBe(false);
   });
