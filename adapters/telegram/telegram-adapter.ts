@@ -7,6 +7,7 @@ import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { createBot, type TelegramRetry } from "./bot/client.js";
 import { type ChatCore, createHandlers } from "./bot/handlers.js";
+import { createPrompts } from "./bot/prompts.js";
 import { logSafe, markSendError } from "./errors.js";
 import { createRedeliver } from "./redeliver.js";
 import { renderReply } from "./render/html.js";
@@ -136,6 +137,7 @@ function wireBot(
       logger,
       redeliver: createRedeliver(logger, options.notifier),
       answerWithinMs: options.answerWithinMs ?? ANSWER_WITHIN_MS,
+      prompts: createPrompts(options.store),
     }),
   );
   bot.catch((error) => logUpdateFailure(logger, error.ctx.update.update_id, error.error));

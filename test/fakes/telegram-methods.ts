@@ -22,6 +22,8 @@ export interface FakeMessage {
   document?: { filename: string; bytes: Buffer; caption?: string };
   threadId?: number;
   replyTo?: number;
+  /** Sent with ForceReply markup: the client asks the (selective: addressed) user to reply. */
+  forceReply?: { selective: boolean };
 }
 
 export interface Answer {
@@ -95,11 +97,13 @@ function sendMessage(state: FakeState, p: Params): Answer {
   if (refusal) return refusal;
   const read = readText(p, "text", TEXT_LIMIT);
   if ("error" in read) return read.error;
-  const markup = p.reply_markup as InlineMarkup | undefined;
+  const markup = p.reply_markup as (InlineMarkup & ForceReplyMarkup) | undefined;
+  const forceReply = markup?.force_reply === true;
   const message = store(state, p, {
     text: read.text,
     html: read.html,
-    ...(markup && { replyMarkup: markup }),
+    ...(markup && !forceReply && { replyMarkup: markup }),
+    ...(forceReply && { forceReply: { selective: markup.selective === true } }),
   });
   return ok(toApiMessage(message));
 }
@@ -172,8 +176,23 @@ function chatRefusal(state: FakeState, params: Params): Answer | undefined {
   return state.refusedChats.get(String(chatId));
 }
 
+/** Telegram's ForceReply: the client opens a reply to the message (only for `selective` targets). */
+interface ForceReplyMarkup {
+  force_reply?: boolean;
+  selective?: boolean;
+  input_field_placeholder?: string;
+}
+
 function checkMarkup(markup: unknown): Answer | undefined {
   if (markup === undefined) return undefined;
+  const force = markup as ForceReplyMarkup;
+  if (force.force_reply !== undefined) {
+    const placeholder = force.input_field_placeholder ?? "";
+    if (force.force_reply !== true || placeholder.length > 64) {
+      return bad(400, "Bad Request: can't parse reply keyboard markup JSON object");
+    }
+    return undefined;
+  }
   const rows = (markup as InlineMarkup).inline_keyboard;
   if (!Array.isArray(rows)) return bad(400, "Bad Request: can't parse reply keyboard markup JSON object");
   for (const button of rows.flat()) {

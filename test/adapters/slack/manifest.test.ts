@@ -75,11 +75,14 @@ describe("manifest.yml", () => {
 
   it("the bot answers each verb typed as its own slash command (not only through help)", async () => {
     const h = await startSlackHarness();
-    // A verb with no arguments either runs or answers its own usage line; never "unknown command".
+    // A verb with no arguments runs, answers its own usage line or opens its form; never "unknown command".
     for (const command of listed) await h.command(command);
     await h.settle();
     const seen = [...h.fake.channelMessages(CHANNEL), ...h.fake.ephemerals(OPERATOR.id)].map(messageText);
-    expect(seen).toHaveLength(listed.length);
+    // A verb that needs arguments and has a form opens it instead of answering.
+    const forms = h.fake.views().map((v) => JSON.parse(String(v.view.private_metadata)).verb);
+    expect(forms.sort()).toEqual(["energy", "statement"]);
+    expect(seen).toHaveLength(listed.length - forms.length);
     for (const text of seen) expect(text).not.toMatch(/unknown command/);
   });
 });
