@@ -164,7 +164,7 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
     "views.open": (p) => {
       const view = p.view as Params | undefined;
       if (typeof p.trigger_id !== "string" || p.trigger_id === "") return bad("invalid_trigger_id");
-      if (!view || view.type !== "modal") return bad("invalid_arguments");
+      if (view?.type !== "modal") return bad("invalid_arguments");
       if (usedTriggers.has(p.trigger_id)) return bad("expired_trigger_id");
       const problem = viewProblem(view);
       if (problem) return bad("invalid_arguments", { response_metadata: { messages: [problem] } });

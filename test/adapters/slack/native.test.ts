@@ -55,7 +55,7 @@ describe("forms for missing arguments", () => {
     const [opened] = h.fake.views();
     expect(opened?.triggerId).toBe(trigger);
     expect(opened?.view).toMatchObject({ type: "modal", callback_id: "opsbot_form" });
-    const fields = (opened?.view.blocks as { block_id: string }[]).map((b) => b.block_id);
+    const fields = (opened!.view.blocks as { block_id: string }[]).map((b) => b.block_id);
     expect(fields).toEqual(["address", "amount"]);
     expect(JSON.parse(String(opened?.view.private_metadata))).toEqual({ verb: "energy", channel: CHANNEL });
     expect(h.fake.allMessages()).toEqual([]);
@@ -110,7 +110,7 @@ describe("forms for missing arguments", () => {
     await h.command("/ops statement");
     await h.settle();
     const [opened] = h.fake.views();
-    expect((opened?.view.blocks as { block_id: string }[]).map((b) => b.block_id)).toEqual([
+    expect((opened!.view.blocks as { block_id: string }[]).map((b) => b.block_id)).toEqual([
       "address",
       "from",
       "to",

@@ -21,7 +21,12 @@ const buttons = (m: FakeMessage | undefined): string[] =>
   m?.replyMarkup?.inline_keyboard.flat().map((b) => b.text) ?? [];
 
 /** The person answers a message of the bot (Telegram's reply, as a ForceReply prompt opens it). */
-async function replyTo(h: TelegramHarness, asked: FakeMessage, text: string, from = OPERATOR) {
+async function replyTo(
+  h: TelegramHarness,
+  asked: FakeMessage,
+  text: string,
+  from: typeof OPERATOR | typeof VIEWER = OPERATOR,
+) {
   const update = messageUpdate(text, Number(asked.chatId), from);
   const message = {
     ...update.message,
