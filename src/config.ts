@@ -62,6 +62,8 @@ export interface Config {
   /** Decimal TRX strings (at most 6 decimals); unset means no cap. */
   limits: { maxOrderTrx?: string; dailyLimitTrx?: string };
   logLevel: LevelWithSilent;
+  /** LOG_LEVEL was given: the console demo then logs to stderr at that level instead of a file. */
+  logLevelSet: boolean;
 }
 
 export class ConfigError extends Error {
@@ -222,6 +224,7 @@ function toConfig(env: Env): Config {
     hostCallbackToken: env.HOST_CALLBACK_TOKEN,
     limits: { maxOrderTrx: env.OPS_MAX_ORDER_TRX, dailyLimitTrx: env.OPS_DAILY_LIMIT_TRX },
     logLevel: env.LOG_LEVEL ?? "info",
+    logLevelSet: env.LOG_LEVEL !== undefined,
   };
 }
 

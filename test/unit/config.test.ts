@@ -37,6 +37,7 @@ describe("loadConfig", () => {
       hostCallbackToken: undefined,
       limits: { maxOrderTrx: undefined, dailyLimitTrx: undefined },
       logLevel: "info",
+      logLevelSet: false,
     });
   });
 
@@ -287,6 +288,7 @@ describe("loadConfig", () => {
 
   it("reads LOG_LEVEL as one of pino's levels", () => {
     expect(loadConfig({ LOG_LEVEL: "DEBUG" }).logLevel).toBe("debug");
+    expect(loadConfig({ LOG_LEVEL: "DEBUG" }).logLevelSet).toBe(true);
     expect(loadConfig({ LOG_LEVEL: "silent" }).logLevel).toBe("silent");
     expect(refusal({ LOG_LEVEL: "verbose" })).toBe(
       "LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent",
