@@ -22,7 +22,14 @@ export interface ConversationRef {
 }
 
 export type Invocation =
-  | { kind: "command"; actor: Actor; conversation: ConversationRef; text: string }
+  | {
+      kind: "command";
+      actor: Actor;
+      conversation: ConversationRef;
+      text: string;
+      /** The message the command was typed in, when the platform has one (Telegram message_id). */
+      messageId?: string;
+    }
   | {
       kind: "action";
       actor: Actor;

@@ -103,6 +103,7 @@ async function onText(ctx: Filter<Context, "message:text">, deps: HandlerDeps, v
     actor: actorOf(ctx.from),
     conversation,
     text: line ?? (read.kind === "command" ? read.text : ""),
+    messageId: String(message.message_id),
   };
   const asked = line === undefined ? await askedForArguments(ctx, deps, invocation) : undefined;
   if (asked === "asked") return;

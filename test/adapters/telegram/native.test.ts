@@ -93,6 +93,23 @@ describe("paste-to-check in a Telegram group", () => {
   });
 });
 
+describe("follow-ups as replies", () => {
+  it("a statement file is posted as a reply to the command that asked for it", async () => {
+    const h = await startTelegramHarness();
+    const typed = messageUpdate(`/statement ${ADDRESS} 2025-01-01 2025-01-31`, GROUP_CHAT, OPERATOR);
+    await h.postUpdate(typed);
+    await h.fake.waitFor(() => h.fake.calls("sendDocument").length === 1, 5_000);
+    await h.settle();
+    const messages = h.fake.messages(GROUP_CHAT);
+    const [ordered, ready] = messages;
+    expect(ordered?.text).toMatch(/^Statement REP\w+ ordered/);
+    expect(ready?.text).toMatch(/ready/);
+    // The ordered line answers the command as any group answer does; the later post does too.
+    expect(ready?.replyTo).toBe(typed.message.message_id);
+    expect(messages.some((m) => m.document)).toBe(true);
+  });
+});
+
 describe("ForceReply for missing arguments", () => {
   it("/energy alone asks for the arguments; the reply runs the quote → Confirm", async () => {
     const h = await startTelegramHarness();
