@@ -75,6 +75,8 @@ export interface Config {
     budgetTrx?: string;
     scoreDelta: number;
   };
+  /** LOG_LEVEL was given: the console demo then logs to stderr at that level instead of a file. */
+  logLevelSet: boolean;
   /** Test-only knobs of the fault-injection suite (never documented for operators). */
   testing?: TestingConfig;
 }
@@ -310,6 +312,7 @@ function toConfig(env: Env): Config {
     ...((env.OPSBOT_TEST_KILL_AT || env.OPSBOT_TEST_INTENT_RECOVER_MS) && {
       testing: { killAt: env.OPSBOT_TEST_KILL_AT, intentRecoverMs: env.OPSBOT_TEST_INTENT_RECOVER_MS },
     }),
+    logLevelSet: env.LOG_LEVEL !== undefined,
   };
 }
 

@@ -1,6 +1,7 @@
 import { STOP_BUDGET_MS, startApp } from "./app.js";
 import { readConfigOrExit, secretValues } from "./config.js";
 import { createLogger } from "./log.js";
+import { logTarget } from "./wiring/console-log.js";
 
 /** Past the stop budget (every step of stopping is bounded by it), something is stuck for good. */
 const HARD_EXIT_MS = STOP_BUDGET_MS + 3_000;
@@ -9,12 +10,14 @@ const PIPE_DRAIN_MS = 60_000;
 
 const config = readConfigOrExit();
 const consoleMode = !config.slack && !config.telegram;
-// In console mode stdout belongs to the conversation: logs go to stderr.
+// In console mode the terminal belongs to the conversation: logs go to a file (or stderr).
+const target = logTarget(config, consoleMode);
 const logger = createLogger({
-  level: config.logLevel,
+  level: target.level,
   secrets: secretValues(config),
-  destination: consoleMode ? pinoStderr() : undefined,
+  destination: target.destination,
 });
+if (target.notice) process.stderr.write(`${target.notice}\n`);
 
 // Signals are handled from the first moment: one that arrives while parts are still starting
 // waits for the start to finish, then stops everything cleanly (exit 0, not killed by the signal).
@@ -49,8 +52,4 @@ if (app.consoleFinished && !process.stdin.isTTY) {
   await app.consoleFinished;
   await app.drain(PIPE_DRAIN_MS);
   await shutdown("end of input");
-}
-
-function pinoStderr() {
-  return { write: (line: string) => process.stderr.write(line) };
 }

@@ -35,11 +35,9 @@ export function toActionInvocation(
   action: ButtonAction,
 ): Extract<Invocation, { kind: "action" }> {
   const threadTs = str(body.message?.thread_ts) ?? str(body.container.thread_ts);
-  // An ephemeral message's ts is not bound: Slack does not promise to keep it when it is replaced.
-  const messageTs =
-    body.container.is_ephemeral === true
-      ? undefined
-      : (str(body.container.message_ts) ?? str(body.message?.ts));
+  // An ephemeral message's ts is not bound (Slack does not promise to keep it when it is replaced),
+  // and it cannot start a thread: its outcome's follow-ups go to the channel.
+  const messageTs = body.container.is_ephemeral === true ? undefined : messageTsOf(body);
   return {
     kind: "action",
     actor: {
@@ -56,6 +54,9 @@ export function toActionInvocation(
     ...(messageTs !== undefined && { messageId: messageTs }),
   };
 }
+
+const messageTsOf = (body: Click): string | undefined =>
+  str(body.message?.ts) ?? str(body.container.message_ts);
 
 const channelOf = (body: Click): string => body.channel?.id ?? str(body.container.channel_id) ?? "";
 
@@ -95,7 +96,7 @@ async function runAction(
   acknowledge: () => Promise<void>,
 ): Promise<void> {
   const invocation = toActionInvocation(body, action);
-  const messageTs = str(body.message?.ts) ?? str(body.container.message_ts);
+  const messageTs = messageTsOf(body);
   const target: Interaction = {
     channel: invocation.conversation.id,
     user: body.user.id,

@@ -1,4 +1,5 @@
 import type { App, SlashCommand } from "@slack/bolt";
+import type { FormOffer } from "../../src/core/forms/forms.js";
 import type { Invocation } from "../../src/core/invocation.js";
 import type { Logger } from "../../src/core/logger.js";
 import type { Reply } from "../../src/core/reply.js";
@@ -14,7 +15,17 @@ import type { ResponseUrls } from "./response-url.js";
  * registry lacks gets the core's "unknown command" line.
  */
 export interface CommandListenerOptions {
-  core: { handle(invocation: Invocation): Promise<Reply> };
+  core: {
+    handle(invocation: Invocation): Promise<Reply>;
+    /** A form instead of a usage line for a command typed without arguments (`/energy`). */
+    formFor?(invocation: Extract<Invocation, { kind: "command" }>): FormOffer | undefined;
+  };
+  /** Opens a form as a modal; false when Slack refused (the command then runs as typed). */
+  openForm?(
+    triggerId: string,
+    offer: Extract<FormOffer, { kind: "form" }>,
+    channel: string,
+  ): Promise<boolean>;
   delivery: Delivery;
   responses: ResponseUrls;
   inflight: Inflight;
@@ -58,9 +69,11 @@ async function runCommand(command: SlashCommand, options: CommandListenerOptions
     user: command.user_id,
     responseUrl: command.response_url,
   };
+  const invocation = toCommandInvocation(command);
+  if (await answeredWithForm(command, invocation, target, options)) return;
   const notice = workingNotice(command, options);
   try {
-    const reply = await options.core.handle(toCommandInvocation(command));
+    const reply = await options.core.handle(invocation);
     notice.cancel();
     const lead =
       reply.visibility === "public" ? [ranByBlock(`/${commandLine(command)}`, command.user_id)] : [];
@@ -74,6 +87,24 @@ async function runCommand(command: SlashCommand, options: CommandListenerOptions
   } finally {
     notice.cancel();
   }
+}
+
+/** `/energy` alone: a modal to fill in (or the refusal line for a role that cannot run it). */
+async function answeredWithForm(
+  command: SlashCommand,
+  invocation: Extract<Invocation, { kind: "command" }>,
+  target: Interaction,
+  options: CommandListenerOptions,
+): Promise<boolean> {
+  const offer = options.core.formFor?.(invocation);
+  if (offer === undefined || options.openForm === undefined) return false;
+  try {
+    if (offer.kind === "refused") await options.delivery.answer(target, offer.reply);
+    else return await options.openForm(command.trigger_id, offer, command.channel_id);
+  } catch (error) {
+    options.logger.error({ err: error, channel: command.channel_id }, "could not answer a Slack command");
+  }
+  return true;
 }
 
 /** A private "Working on it…" when the answer takes longer than Slack users wait without a sign. */

@@ -122,24 +122,51 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     if (message.files.length > 0) await filesFor(target, message);
   }
 
-  async function send(conversation: ConversationRef, reply: Reply): Promise<{ messageId: string }> {
+  async function post(channel: string, reply: Reply, threadTs: string | undefined): Promise<string> {
     const message = renderReply(reply);
     if (message.files.length > 0 && !hasButtons(reply)) {
       // One Slack call posts the text and the files together, so a retried job never posts the
       // text twice: the uploads before it only create files nobody sees until they are shared.
-      const ids = await shareFiles(web, conversation.id, message.files, {
-        ...threadOf(conversation.threadId),
+      const ids = await shareFiles(web, channel, message.files, {
+        ...threadOf(threadTs),
         initialComment: renderMrkdwnText(reply),
       });
-      return { messageId: ids[0] ?? "" };
+      return ids[0] ?? "";
     }
-    const ts = await web.postMessage(conversation.id, body(message), conversation.threadId);
-    await shareFiles(web, conversation.id, message.files, { ...threadOf(conversation.threadId) });
-    return { messageId: ts };
+    const ts = await web.postMessage(channel, body(message), threadTs);
+    await shareFiles(web, channel, message.files, { ...threadOf(threadTs) });
+    return ts;
+  }
+
+  /** Into the thread; when its first message is gone (deleted), into the channel instead. */
+  async function postThreaded(conversation: ConversationRef, reply: Reply): Promise<string> {
+    const threadTs = conversation.threadId;
+    try {
+      return await post(conversation.id, reply, threadTs);
+    } catch (error) {
+      if (threadTs === undefined || !isSlackApiError(error) || !THREAD_GONE.has(error.code)) throw error;
+      logger.info({ channel: conversation.id, code: error.code }, "thread is gone; posting in the channel");
+      return post(conversation.id, reply, undefined);
+    }
+  }
+
+  async function send(conversation: ConversationRef, reply: Reply): Promise<{ messageId: string }> {
+    const messageId = await postThreaded(conversation, reply);
+    if (reply.alert !== undefined && conversation.threadId !== undefined) {
+      // The thread holds the details; the channel gets one line. Best effort: the details are
+      // posted, and a retry of this job would post them twice.
+      await web.postMessage(conversation.id, { text: reply.alert }).catch((error: unknown) => {
+        logger.warn(logFields(error, { channel: conversation.id, user: "" }), "could not post an alert line");
+      });
+    }
+    return { messageId };
   }
 
   return { send, answer };
 }
+
+/** Slack's answers when a thread's first message no longer exists. */
+const THREAD_GONE = new Set(["thread_not_found", "message_not_found"]);
 
 const threadOf = (ts: string | undefined) => (ts === undefined ? {} : { threadTs: ts });
 const threadRef = (ts: string | undefined) => (ts === undefined ? {} : { threadId: ts });

@@ -10,10 +10,24 @@ import { SLACK_EVENTS_PATH } from "./receiver.js";
 export const UMBRELLA_COMMAND = "/ops";
 /** A placeholder host: replace it with PUBLIC_URL when creating the app. */
 export const PLACEHOLDER_PUBLIC_URL = "https://opsbot.example.com";
-/** Only what the bot does: slash commands, posting (and updating) messages, uploading statements. */
-export const BOT_SCOPES = ["commands", "chat:write", "files:write"] as const;
-/** The App Home tab; this event needs no scope, only the bot user. */
-export const BOT_EVENTS = ["app_home_opened"] as const;
+/**
+ * Only what the bot does: slash commands (and their forms), posting (and updating) messages,
+ * uploading statements, and reading the messages of the channels it was invited to, for
+ * paste-to-check (`channels:history` public, `groups:history` private, `app_mentions:read`).
+ */
+export const BOT_SCOPES = [
+  "commands",
+  "chat:write",
+  "files:write",
+  "channels:history",
+  "groups:history",
+  "app_mentions:read",
+] as const;
+/**
+ * The App Home tab (needs no scope); messages in public and private channels the bot is in, and
+ * mentions of the bot, for paste-to-check. No direct messages, no other events.
+ */
+export const BOT_EVENTS = ["app_home_opened", "message.channels", "message.groups", "app_mention"] as const;
 
 export interface SlashCommandEntry {
   command: string;

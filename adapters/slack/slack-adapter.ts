@@ -1,8 +1,10 @@
 import { type Clock, systemClock } from "../../src/clock.js";
 import type { SlackConfig } from "../../src/config.js";
 import type { HandleHooks } from "../../src/core/core.js";
+import { FORMS, type FormOffer } from "../../src/core/forms/forms.js";
 import type { Actor, ConversationRef, Invocation } from "../../src/core/invocation.js";
 import type { Logger } from "../../src/core/logger.js";
+import type { PastedMessage } from "../../src/core/paste-check/paste-check.js";
 import type { ChatAdapter, ChatAdapterLifecycle } from "../../src/core/ports.js";
 import type { Reply } from "../../src/core/reply.js";
 import type { HttpRoute } from "../../src/http/server.js";
@@ -11,10 +13,12 @@ import { registerActions } from "./actions.js";
 import { createBoltApp } from "./bolt-app.js";
 import { DEFAULT_WORKING_NOTICE_MS, registerCommands } from "./commands.js";
 import { createDelivery } from "./deliver.js";
+import { openForm, registerForms } from "./forms.js";
 import { createSlackGate } from "./gate.js";
 import { registerHome } from "./home.js";
 import { createInflight } from "./inflight.js";
 import { createLifecycle } from "./lifecycle.js";
+import { registerMessages } from "./messages.js";
 import { createEventsRoute } from "./receiver.js";
 import { createResponseUrls } from "./response-url.js";
 import { createSlackWeb } from "./web.js";
@@ -30,6 +34,10 @@ export interface SlackAdapterOptions {
   core: {
     handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
     delivered?(reply: Reply): Promise<void>;
+    /** Paste-to-check (plain messages and mentions); unset: messages are ignored. */
+    handleMessage?(message: PastedMessage): Promise<Reply | undefined>;
+    /** Forms for commands typed without arguments; unset: the usage line. */
+    formFor?(invocation: Extract<Invocation, { kind: "command" }>): FormOffer | undefined;
   };
   store: Store;
   logger: Logger;
@@ -72,8 +80,19 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   });
   const inflight = createInflight();
   const workingNoticeMs = options.workingNoticeMs ?? DEFAULT_WORKING_NOTICE_MS;
-  registerCommands(app, { core: options.core, delivery, responses, inflight, logger, workingNoticeMs });
+  registerCommands(app, {
+    core: options.core,
+    delivery,
+    responses,
+    inflight,
+    logger,
+    workingNoticeMs,
+    openForm: (triggerId, offer, channel) => openForm(web, logger, triggerId, offer.spec, channel),
+  });
+  const now = options.now ?? systemClock;
+  registerForms(app, { core: options.core, forms: FORMS, delivery, inflight, logger, now });
   registerActions(app, { core: options.core, delivery, inflight, logger });
+  registerMessages(app, { core: options.core, delivery, inflight, logger });
   if (options.homeReply) registerHome(app, { homeReply: options.homeReply, web, inflight, logger });
 
   const lifecycle = createLifecycle({

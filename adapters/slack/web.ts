@@ -23,6 +23,8 @@ export interface SlackWeb {
   postEphemeral(channel: string, user: string, message: MessageBody, threadTs?: string): Promise<void>;
   update(channel: string, ts: string, message: MessageBody): Promise<void>;
   publishHome(user: string, blocks: readonly SlackBlock[]): Promise<void>;
+  /** Opens a modal; the trigger_id of a command or click is valid for 3 seconds, once. */
+  openView(triggerId: string, view: Record<string, unknown>): Promise<void>;
   getUploadUrl(filename: string, length: number): Promise<UploadTarget>;
   completeUpload(
     files: readonly { id: string; title: string }[],
@@ -70,6 +72,9 @@ export function createSlackWeb(client: webApi.WebClient): SlackWeb {
     },
     async publishHome(user, blocks) {
       await call("views.publish", { user_id: user, view: { type: "home", blocks } });
+    },
+    async openView(triggerId, view) {
+      await call("views.open", { trigger_id: triggerId, view });
     },
     async getUploadUrl(filename, length) {
       const result = await call("files.getUploadURLExternal", { filename, length });

@@ -39,10 +39,7 @@ export function createTelegramSender(api: Api): TelegramSender {
       const message = await api.sendMessage(chatIdOf(conversation), chunk, {
         ...textOptions,
         ...threadOf(conversation),
-        ...(index === 0 &&
-          options.replyTo !== undefined && {
-            reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true },
-          }),
+        ...(index === 0 && replyParameters(options.replyTo)),
         ...(last && rendered.keyboard && { reply_markup: rendered.keyboard }),
       });
       ids.push(message.message_id);
@@ -50,7 +47,11 @@ export function createTelegramSender(api: Api): TelegramSender {
     return ids;
   }
 
-  async function sendFiles(conversation: ConversationRef, rendered: RenderedMessage): Promise<number[]> {
+  async function sendFiles(
+    conversation: ConversationRef,
+    rendered: RenderedMessage,
+    replyTo?: number,
+  ): Promise<number[]> {
     const ids: number[] = [];
     for (const file of rendered.files) {
       const caption = captionOf(file, ids.length === 0 ? rendered.caption : undefined);
@@ -59,6 +60,7 @@ export function createTelegramSender(api: Api): TelegramSender {
         new InputFile(file.bytes, safeFilename(file.filename)),
         {
           ...threadOf(conversation),
+          ...(ids.length === 0 && replyParameters(replyTo)),
           ...(caption !== undefined && { caption, parse_mode: "HTML" as const }),
         },
       );
@@ -68,8 +70,12 @@ export function createTelegramSender(api: Api): TelegramSender {
   }
 
   async function post(conversation: ConversationRef, rendered: RenderedMessage, options: PostOptions = {}) {
-    const ids = await sendChunks(conversation, splitHtml(rendered.html), rendered, options);
-    ids.push(...(await sendFiles(conversation, rendered)));
+    // An order's follow-ups answer the message that showed the order (see `replyTo`).
+    const replyTo = options.replyTo ?? messageIdOf(conversation.replyTo);
+    const ids = await sendChunks(conversation, splitHtml(rendered.html), rendered, {
+      ...(replyTo !== undefined && { replyTo }),
+    });
+    ids.push(...(await sendFiles(conversation, rendered, ids.length === 0 ? replyTo : undefined)));
     const first = ids[0];
     if (first === undefined) throw new Error("nothing to send: the reply has no text and no file");
     return first;
@@ -110,6 +116,21 @@ const textOptions = { parse_mode: "HTML", link_preview_options: { is_disabled: t
 /** Chat ids travel as strings in the core; the Bot API takes numeric ids as numbers. */
 const chatIdOf = (conversation: ConversationRef): number | string =>
   /^-?\d{1,16}$/.test(conversation.id) ? Number(conversation.id) : conversation.id;
+
+/**
+ * Answer a message; when it is gone (deleted), Telegram posts without the quote instead of
+ * refusing ("message to be replied not found").
+ */
+function replyParameters(replyTo: number | undefined) {
+  return replyTo === undefined
+    ? {}
+    : { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } };
+}
+
+function messageIdOf(id: string | undefined): number | undefined {
+  const n = id === undefined ? Number.NaN : Number(id);
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
 
 /** Telegram forum topics: the thread a conversation lives in. */
 function threadOf(conversation: ConversationRef): { message_thread_id?: number } {

@@ -9,6 +9,7 @@ import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { createBot, type TelegramRetry } from "./bot/client.js";
 import { type ChatCore, createHandlers } from "./bot/handlers.js";
+import { createPrompts } from "./bot/prompts.js";
 import { logSafe, markSendError } from "./errors.js";
 import { createRedeliver } from "./redeliver.js";
 import { renderReply } from "./render/html.js";
@@ -171,6 +172,7 @@ function useHandlers(
     logger: options.logger,
     redeliver: createRedeliver(options.logger, options.notifier),
     answerWithinMs: options.answerWithinMs ?? ANSWER_WITHIN_MS,
+    prompts: createPrompts(options.store),
   };
   const storeDown: ChatCore = {
     commands: options.core.commands,

@@ -3,11 +3,13 @@ import type { PressedIn } from "./buttons/place.js";
 import type { ActionHandler, CommandDefinition } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import { reportError } from "./errors.js";
+import { type FormOffer, formFor } from "./forms/forms.js";
 import { intentDelivered, prepareIntent, runIntent } from "./intents/durable.js";
 import type { Intent, Lease } from "./intents/intent.js";
 import { actorKey, conversationKey, type Invocation } from "./invocation.js";
 import type { HandledEvent } from "./observer.js";
 import { parseCommandLine } from "./parse/tokenize.js";
+import { checkPaste, type PastedMessage } from "./paste-check/paste-check.js";
 import { errorReply, type Reply, text } from "./reply.js";
 import { can, refusalLine, roleOf } from "./roles.js";
 
@@ -46,6 +48,13 @@ export interface Core {
   handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
   /** The reply `handle` returned reached the conversation (see `HandleHooks.confirmsDelivery`). */
   delivered(reply: Reply): Promise<void>;
+  /**
+   * A plain message (not a command) in a served conversation: a pasted TRON address gets its
+   * deny-list verdict; anything else, undefined (the adapter posts nothing). Never throws.
+   */
+  handleMessage(message: PastedMessage): Promise<Reply | undefined>;
+  /** The form to open instead of running a command typed without its arguments (`/energy`). */
+  formFor(invocation: CommandInvocation): FormOffer | undefined;
   readonly commands: readonly CommandDefinition[];
 }
 
@@ -169,6 +178,15 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
 
   return {
     commands: registry.commands,
+    formFor: (invocation) => formFor(invocation, registry.commands, deps.settings),
+    async handleMessage(message) {
+      try {
+        return await checkPaste(deps, message);
+      } catch (error) {
+        const line = reportError(deps.logger, error, { actor: actorKey(message.actor), kind: "paste" });
+        return errorReply(line);
+      }
+    },
     async delivered(reply) {
       const undelivered = owed.get(reply);
       if (undelivered === undefined) return;

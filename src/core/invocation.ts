@@ -14,17 +14,29 @@ export interface ConversationRef {
   id: string;
   /** Slack thread ts, Telegram message_thread_id, when replies belong in a thread. */
   threadId?: string;
+  /**
+   * Telegram: the message later posts answer (the one that carried a confirmed outcome), so an
+   * order's follow-ups read as replies to it. Slack threads use `threadId` instead.
+   */
+  replyTo?: string;
 }
 
 export type Invocation =
-  | { kind: "command"; actor: Actor; conversation: ConversationRef; text: string }
+  | {
+      kind: "command";
+      actor: Actor;
+      conversation: ConversationRef;
+      text: string;
+      /** The message the command was typed in, when the platform has one (Telegram message_id). */
+      messageId?: string;
+    }
   | {
       kind: "action";
       actor: Actor;
       conversation: ConversationRef;
       /** The button's opaque token. */
       token: string;
-      /** The message that carried the button, where the platform names it (Slack ts, Telegram id). */
+      /** The message that carried the button (Slack message ts, Telegram message_id), when known. */
       messageId?: string;
     };
 

@@ -22,6 +22,7 @@ const conversationSchema = z.object({
   platform: z.enum(["slack", "telegram", "console"]),
   id: z.string(),
   threadId: z.string().optional(),
+  replyTo: z.string().optional(),
 });
 
 const originKey = (kind: OriginKind, id: string): string => `origin:${kind}:${id}`;

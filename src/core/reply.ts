@@ -45,6 +45,11 @@ export interface Reply {
   visibility: "public" | "private";
   /** After a button click: this reply replaces the message that carried the button. */
   replacesOriginal?: boolean;
+  /**
+   * A failure or alert about something whose story is told in a thread: one short line the whole
+   * channel sees as well ("Delivery not confirmed after 10 min: …"). Unset: the thread only.
+   */
+  alert?: string;
 }
 
 export const plain = (text: string): Span => ({ text });

@@ -107,39 +107,52 @@ const tokensOf = (reply: Reply): string[] =>
   reply.blocks.flatMap((b) => (b.type === "buttons" ? b.buttons.map((x) => x.token) : []));
 
 describe("help", () => {
-  it("lists only what a viewer may do, one line each with an example", async () => {
+  it("lists every command for a viewer, marking those that need a higher role and whom to ask", async () => {
     const { say } = setup();
     const reply = await say(viewer, "help");
     expect(reply.visibility).toBe("public");
     expect(lines(reply)).toEqual([
       "What I can do",
       "/help [command] — what I can do, with an example for each command. Example: /help energy",
+      "/audit [count] — the last spending actions (default 10, at most 50). Example: /audit 20 (needs admin — ask an admin to add you to OPS_ADMINS)",
+      "/energy <address> <amount> — rent energy. Example: /energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k (needs operator — ask an admin to add you to OPS_OPERATORS)",
+      expect.stringMatching(
+        /^\/host start\|stop <address> — host mode\. .* \(needs operator — ask an admin to add you to OPS_OPERATORS\)$/,
+      ),
       "/prices [service] — price list. Example: /prices energy",
-      "You are a viewer. 3 more commands need a higher role. Type /help <command> for details.",
+      `You are a viewer (slack:${viewer.userId}). Type /help <command> for details.`,
     ]);
+    expect(reply.summary).toBe("What I can do: help, prices; needs a higher role: audit, energy, host");
   });
 
-  it("shows operators the spending verbs and admins everything", async () => {
+  it("marks nothing an operator may use, and nothing at all for an admin", async () => {
     const { say } = setup();
     const forOperator = lines(await say(operator, "help")).join("\n");
     expect(forOperator).toContain("/energy <address> <amount> — rent energy. Example: /energy TR7N");
-    expect(forOperator).toContain("/host start|stop <address>");
-    expect(forOperator).not.toContain("/audit");
-    expect(forOperator).toContain("You are an operator. 1 more command needs a higher role.");
+    expect(forOperator).not.toMatch(/energy .*needs operator/);
+    expect(forOperator).toContain("(needs admin — ask an admin to add you to OPS_ADMINS)");
     const forAdmin = lines(await say(admin, "help")).join("\n");
     expect(forAdmin).toContain("/audit [count] — the last spending actions");
-    expect(forAdmin).toContain("You are an admin. Type /help <command> for details.");
+    expect(forAdmin).not.toContain("needs ");
+    expect(forAdmin).toContain(
+      `You are an admin (telegram:${admin.userId}). Type /help <command> for details.`,
+    );
   });
 
-  it("shows usage and example for one verb, and which role it needs", async () => {
-    const { say } = setup();
+  it("help <verb> works for every verb for everyone, saying which role it needs", async () => {
+    const { say, registry } = setup();
     expect(lines(await say(viewer, "help energy"))).toEqual([
       "energy",
       "Rent energy.",
       "Usage: /energy <address> <amount>",
       "Example: /energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k",
-      "It needs the operator role; you are a viewer.",
+      `Needs operator — ask an admin to add you to OPS_OPERATORS. You are a viewer (slack:${viewer.userId}).`,
     ]);
+    for (const command of registry.commands) {
+      const reply = await say(viewer, `help ${command.verb}`);
+      expect(reply.visibility).toBe("public");
+      expect(lines(reply)[0]).toBe(command.verb);
+    }
     expect(lines(await say(operator, "help energy"))).toHaveLength(4);
     const missing = await say(viewer, "help nope");
     expect(missing).toMatchObject({
@@ -158,7 +171,7 @@ describe("help", () => {
       platform: "telegram",
       id: "-100",
     });
-    expect(start.summary).toBe("What I can do: help, prices");
+    expect(start.summary).toBe("What I can do: help, prices; needs a higher role: audit, energy, host");
   });
 });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { blocksProblem } from "./slack-blocks.js";
+import { blocksProblem, viewProblem } from "./slack-blocks.js";
 import { type Answer, type Params, parseParams, readBody, send } from "./slack-http.js";
 import { createSocketSide } from "./slack-socket.js";
 
@@ -49,6 +49,13 @@ export interface FakeSlackMessage {
   edits: number;
 }
 
+/** A modal the bot opened: its `view` as sent (blocks, callback_id, private_metadata). */
+export interface FakeSlackView {
+  id: string;
+  triggerId: string;
+  view: Record<string, unknown>;
+}
+
 export type FakeSlackFailure =
   | { kind: "429"; retryAfter: number }
   | { kind: "500" }
@@ -75,6 +82,9 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
   const responseUrls = new Map<string, ResponseUrl>();
   const failures: { method: string; failure: FakeSlackFailure; remaining: number }[] = [];
   const refusedChannels = new Map<string, string>();
+  const deleted = new Set<string>();
+  const usedTriggers = new Set<string>();
+  const views: FakeSlackView[] = [];
   let clock = 1_700_000_000;
   let counter = 0;
   let origin = "";
@@ -112,6 +122,13 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
     return refusal ? bad(refusal) : undefined;
   }
 
+  /** A reply to a message that was deleted: Slack has no thread to put it in. */
+  function threadProblem(channel: unknown, threadTs: unknown): Answer | undefined {
+    return typeof threadTs === "string" && deleted.has(`${String(channel)}:${threadTs}`)
+      ? bad("thread_not_found")
+      : undefined;
+  }
+
   const methods: Record<string, (p: Params) => Answer> = {
     "auth.test": () =>
       ok({
@@ -124,7 +141,7 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
       }),
     "apps.connections.open": () => ok({ url: `${origin.replace(/^http/, "ws")}/socket` }),
     "chat.postMessage": (p) => {
-      const refusal = channelProblem(p.channel) ?? messageProblem(p);
+      const refusal = channelProblem(p.channel) ?? messageProblem(p) ?? threadProblem(p.channel, p.thread_ts);
       if (refusal) return refusal;
       const m = post(p, { channel: String(p.channel), via: "chat.postMessage" });
       return ok({ channel: m.channel, ts: m.ts, message: { text: m.text, ts: m.ts } });
@@ -143,6 +160,18 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
       if (!m) return bad("message_not_found");
       replace(m, p);
       return ok({ channel: m.channel, ts: m.ts, text: m.text });
+    },
+    "views.open": (p) => {
+      const view = p.view as Params | undefined;
+      if (typeof p.trigger_id !== "string" || p.trigger_id === "") return bad("invalid_trigger_id");
+      if (view?.type !== "modal") return bad("invalid_arguments");
+      if (usedTriggers.has(p.trigger_id)) return bad("expired_trigger_id");
+      const problem = viewProblem(view);
+      if (problem) return bad("invalid_arguments", { response_metadata: { messages: [problem] } });
+      usedTriggers.add(p.trigger_id);
+      const id = `V${String(++counter).padStart(8, "0")}`;
+      views.push({ id, triggerId: p.trigger_id, view });
+      return ok({ view: { id, ...view } });
     },
     "views.publish": (p) => {
       const view = p.view as Params | undefined;
@@ -304,6 +333,14 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
     fail(method: string, failure: FakeSlackFailure, times = 1): void {
       failures.push({ method, failure, remaining: times });
     },
+    /** Someone deletes a message: it leaves the channel, and replies into its thread are refused. */
+    deleteMessage(channel: string, ts: string): void {
+      deleted.add(`${channel}:${ts}`);
+      const index = messages.findIndex((m) => m.channel === channel && m.ts === ts);
+      if (index !== -1) messages.splice(index, 1);
+    },
+    /** Modals opened with `views.open`, oldest first. */
+    views: () => [...views],
     /** Posting into `channel` answers `error` (e.g. `not_in_channel`, `channel_not_found`). */
     refuseChannel(channel: string, error: string): void {
       refusedChannels.set(channel, error);

@@ -93,3 +93,49 @@ export function blocksProblem(blocks: unknown, maxBlocks = 50): string | undefin
   }
   return undefined;
 }
+
+function checkInput(block: Json, i: number, blockIds: Set<string>): string | undefined {
+  const id = String(block.block_id ?? "");
+  if (id.length > 255) return `blocks[${i}].block_id over 255`;
+  if (id !== "" && blockIds.has(id)) return `duplicate block_id ${id}`;
+  blockIds.add(id);
+  const label = textObject(block.label, 2000, `blocks[${i}].label`, "plain_text");
+  if (label) return label;
+  if (block.hint !== undefined) {
+    const hint = textObject(block.hint, 2000, `blocks[${i}].hint`, "plain_text");
+    if (hint) return hint;
+  }
+  const element = block.element;
+  if (!isRecord(element) || element.type !== "plain_text_input")
+    return `blocks[${i}].element: not a plain_text_input`;
+  if (typeof element.action_id !== "string" || element.action_id.length > 255)
+    return `blocks[${i}].element.action_id`;
+  if (element.placeholder !== undefined) {
+    return textObject(element.placeholder, 150, `blocks[${i}].element.placeholder`, "plain_text");
+  }
+  return undefined;
+}
+
+/** Undefined when Slack would open this modal; otherwise why it would refuse it. */
+export function viewProblem(view: Json): string | undefined {
+  if (view.type !== "modal") return "view.type must be modal";
+  for (const key of ["title", "submit", "close"] as const) {
+    if (view[key] === undefined && key !== "title") continue;
+    const problem = textObject(view[key], 24, `view.${key}`, "plain_text");
+    if (problem) return problem;
+  }
+  if (typeof view.private_metadata === "string" && view.private_metadata.length > 3000)
+    return "private_metadata over 3000";
+  if (typeof view.callback_id === "string" && view.callback_id.length > 255) return "callback_id over 255";
+  const blocks = view.blocks;
+  if (!Array.isArray(blocks) || blocks.length > 100) return "view.blocks: up to 100";
+  const blockIds = new Set<string>();
+  const rest: unknown[] = [];
+  for (const [i, block] of blocks.entries()) {
+    if (isRecord(block) && block.type === "input") {
+      const problem = checkInput(block, i, blockIds);
+      if (problem) return problem;
+    } else rest.push(block);
+  }
+  return blocksProblem(rest, 100);
+}

@@ -52,6 +52,7 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
     commands: [],
     nextMessageId: 1000,
     updates: createUpdateQueue(),
+    deleted: new Set(),
   };
   const methods = createMethods(state);
   const calls: TelegramCall[] = [];
@@ -101,6 +102,13 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
     /** The bot's messages in a chat, oldest first, with edits applied. */
     messages: (chatId: number | string): FakeMessage[] =>
       state.messages.filter((m) => m.chatId === String(chatId)),
+    /** Someone deletes a message in a chat (the bot's or a user's): replies to it find nothing. */
+    deleteMessage(chatId: number | string, messageId: number): void {
+      state.deleted.add(`${String(chatId)}:${messageId}`);
+      state.messages = state.messages.filter(
+        (m) => !(m.chatId === String(chatId) && m.message_id === messageId),
+      );
+    },
     /** Queues an update for long polling (`getUpdates`); returns its update_id. */
     pushUpdate: (update: Record<string, unknown>): number => state.updates.push(update),
     get webhook() {

@@ -22,6 +22,8 @@ export interface FakeMessage {
   document?: { filename: string; bytes: Buffer; caption?: string };
   threadId?: number;
   replyTo?: number;
+  /** Sent with ForceReply markup: the client asks the (selective: addressed) user to reply. */
+  forceReply?: { selective: boolean };
 }
 
 export interface Answer {
@@ -38,6 +40,8 @@ export interface FakeState {
   commands: { command: string; description: string }[];
   nextMessageId: number;
   updates: UpdateQueue;
+  /** `<chat id>:<message id>` of messages deleted in the chat. */
+  deleted: Set<string>;
 }
 
 type Params = Record<string, unknown>;
@@ -89,15 +93,17 @@ function setMyCommands(state: FakeState, p: Params): Answer {
 }
 
 function sendMessage(state: FakeState, p: Params): Answer {
-  const refusal = chatRefusal(state, p) ?? checkMarkup(p.reply_markup);
+  const refusal = chatRefusal(state, p) ?? checkMarkup(p.reply_markup) ?? replyRefusal(state, p);
   if (refusal) return refusal;
   const read = readText(p, "text", TEXT_LIMIT);
   if ("error" in read) return read.error;
-  const markup = p.reply_markup as InlineMarkup | undefined;
+  const markup = p.reply_markup as (InlineMarkup & ForceReplyMarkup) | undefined;
+  const forceReply = markup?.force_reply === true;
   const message = store(state, p, {
     text: read.text,
     html: read.html,
-    ...(markup && { replyMarkup: markup }),
+    ...(markup && !forceReply && { replyMarkup: markup }),
+    ...(forceReply && { forceReply: { selective: markup.selective === true } }),
   });
   return ok(toApiMessage(message));
 }
@@ -154,14 +160,39 @@ function sendDocument(state: FakeState, p: Params, files: UploadedFile[]): Answe
   );
 }
 
+/** A reply to a deleted message: refused unless the bot allowed sending without the quote. */
+function replyRefusal(state: FakeState, params: Params): Answer | undefined {
+  const target = replyTarget(params);
+  if (target === undefined || !state.deleted.has(`${String(params.chat_id)}:${target}`)) return undefined;
+  const parameters = params.reply_parameters as { allow_sending_without_reply?: unknown } | undefined;
+  return parameters?.allow_sending_without_reply === true
+    ? undefined
+    : bad(400, "Bad Request: message to be replied not found");
+}
+
 function chatRefusal(state: FakeState, params: Params): Answer | undefined {
   const chatId = params.chat_id;
   if (chatId === undefined || chatId === "") return bad(400, "Bad Request: chat_id is empty");
   return state.refusedChats.get(String(chatId));
 }
 
+/** Telegram's ForceReply: the client opens a reply to the message (only for `selective` targets). */
+interface ForceReplyMarkup {
+  force_reply?: boolean;
+  selective?: boolean;
+  input_field_placeholder?: string;
+}
+
 function checkMarkup(markup: unknown): Answer | undefined {
   if (markup === undefined) return undefined;
+  const force = markup as ForceReplyMarkup;
+  if (force.force_reply !== undefined) {
+    const placeholder = force.input_field_placeholder ?? "";
+    if (force.force_reply !== true || placeholder.length > 64) {
+      return bad(400, "Bad Request: can't parse reply keyboard markup JSON object");
+    }
+    return undefined;
+  }
   const rows = (markup as InlineMarkup).inline_keyboard;
   if (!Array.isArray(rows)) return bad(400, "Bad Request: can't parse reply keyboard markup JSON object");
   for (const button of rows.flat()) {
@@ -189,7 +220,10 @@ function readText(params: Params, key: "text" | "caption", limit: number): ReadT
 
 function store(state: FakeState, params: Params, fields: Partial<FakeMessage>): FakeMessage {
   const thread = params.message_thread_id === undefined ? undefined : Number(params.message_thread_id);
-  const replyTo = replyTarget(params);
+  const target = replyTarget(params);
+  // Like Telegram: a reply to a deleted message, when allowed, is posted without the quote.
+  const replyTo =
+    target !== undefined && state.deleted.has(`${String(params.chat_id)}:${target}`) ? undefined : target;
   const message: FakeMessage = {
     message_id: state.nextMessageId++,
     chatId: String(params.chat_id),

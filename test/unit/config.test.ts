@@ -46,6 +46,7 @@ describe("loadConfig", () => {
       },
       logLevel: "info",
       watch: { intervalMs: 60_000, autoWatch: true, hostAutostop: false, scoreDelta: 1 },
+      logLevelSet: false,
     });
   });
 
@@ -378,6 +379,7 @@ describe("loadConfig", () => {
 
   it("reads LOG_LEVEL as one of pino's levels", () => {
     expect(loadConfig({ LOG_LEVEL: "DEBUG" }).logLevel).toBe("debug");
+    expect(loadConfig({ LOG_LEVEL: "DEBUG" }).logLevelSet).toBe(true);
     expect(loadConfig({ LOG_LEVEL: "silent" }).logLevel).toBe("silent");
     expect(refusal({ LOG_LEVEL: "verbose" })).toBe(
       "LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent",

@@ -1,13 +1,16 @@
 import { Composer, type Context, type Filter, type NextFunction } from "grammy";
 import type { CommandDefinition } from "../../../src/core/command.js";
 import type { HandleHooks } from "../../../src/core/core.js";
+import type { FormOffer } from "../../../src/core/forms/forms.js";
 import type { ConversationRef, Invocation } from "../../../src/core/invocation.js";
 import type { Logger } from "../../../src/core/logger.js";
+import type { PastedMessage } from "../../../src/core/paste-check/paste-check.js";
 import { errorReply, type Reply } from "../../../src/core/reply.js";
 import { renderReply } from "../render/html.js";
 import type { PostOptions, TelegramSender } from "../send.js";
 import { knownVerbs, readCommand } from "./commands.js";
 import { actorOf, conversationOf, topicOf } from "./identity.js";
+import { answeredPrompt, askedForArguments, type Prompts } from "./prompts.js";
 
 /**
  * The bot's update handling, as grammY middleware: only allowed chats are served, commands go to
@@ -20,6 +23,10 @@ export interface ChatCore {
   /** The reply of a button reached the chat: a confirmed spend's outcome is no longer owed. */
   delivered?(reply: Reply): Promise<void>;
   readonly commands: readonly CommandDefinition[];
+  /** Paste-to-check for plain messages; unset: plain messages are ignored. */
+  handleMessage?(message: PastedMessage): Promise<Reply | undefined>;
+  /** A form (here: a ForceReply prompt) for a command typed without arguments. */
+  formFor?(invocation: Extract<Invocation, { kind: "command" }>): FormOffer | undefined;
 }
 
 export interface HandlerDeps {
@@ -34,6 +41,8 @@ export interface HandlerDeps {
    * seconds; a slower action (placing an order) answers first and posts the result when done.
    */
   answerWithinMs: number;
+  /** ForceReply prompts waiting for their answer; unset: no prompts (the usage line instead). */
+  prompts?: Prompts;
 }
 
 const PRIVATE_HINT = "Commands start with a slash: type /help to see what I can do.";
@@ -85,13 +94,41 @@ async function onText(ctx: Filter<Context, "message:text">, deps: HandlerDeps, v
   const read = readCommand(message, ctx.me.username, privateChat, verbs);
   if (read.kind === "ignore") return;
   const conversation = conversationOf(chat, topicOf(message));
+  const replyTo = privateChat ? {} : { replyTo: message.message_id };
+  let line: string | undefined;
   if (read.kind === "text") {
-    if (privateChat) await deliver(deps, conversation, errorReply(PRIVATE_HINT), {});
-    return;
+    // The answer to a ForceReply prompt is the arguments of the command that asked for them.
+    line = await answeredPrompt(ctx, deps.prompts);
+    if (line === undefined) return onPlainText(ctx, deps, conversation);
   }
-  const invocation: Invocation = { kind: "command", actor: actorOf(ctx.from), conversation, text: read.text };
-  const reply = await deps.core.handle(invocation);
-  await deliver(deps, conversation, reply, privateChat ? {} : { replyTo: message.message_id });
+  const invocation: Extract<Invocation, { kind: "command" }> = {
+    kind: "command",
+    actor: actorOf(ctx.from),
+    conversation,
+    text: line ?? (read.kind === "command" ? read.text : ""),
+    messageId: String(message.message_id),
+  };
+  const asked = line === undefined ? await askedForArguments(ctx, deps, invocation) : undefined;
+  if (asked === "asked") return;
+  const reply = asked ?? (await deps.core.handle(invocation));
+  await deliver(deps, conversation, reply, replyTo);
+}
+
+/** A plain message: a pasted address gets its verdict (as a reply to it); in a private chat, a hint. */
+async function onPlainText(
+  ctx: Filter<Context, "message:text">,
+  deps: HandlerDeps,
+  conversation: ConversationRef,
+) {
+  const { message, chat } = ctx;
+  const mention = new RegExp(`@${ctx.me.username}\\b`, "gi");
+  const reply = await deps.core.handleMessage?.({
+    actor: actorOf(ctx.from),
+    conversation,
+    text: message.text.replace(mention, " "),
+  });
+  if (reply !== undefined) return deliver(deps, conversation, reply, { replyTo: message.message_id });
+  if (chat.type === "private") await deliver(deps, conversation, errorReply(PRIVATE_HINT), {});
 }
 
 async function onButton(ctx: Filter<Context, "callback_query:data">, deps: HandlerDeps) {

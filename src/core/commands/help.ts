@@ -1,5 +1,5 @@
 import type { CommandContext, CommandDefinition } from "../command.js";
-import type { Platform } from "../invocation.js";
+import { actorKey, type Platform } from "../invocation.js";
 import { echo } from "../parse/echo.js";
 import {
   type Block,
@@ -8,16 +8,21 @@ import {
   errorReply,
   fields,
   header,
+  italic,
   publicReply,
   type Reply,
   text,
 } from "../reply.js";
-import { can } from "../roles.js";
+import { can, type Role } from "../roles.js";
 
 /** Slack and Telegram type verbs as slash commands; the console takes the bare line. */
 const prefixFor = (platform: Platform): string => (platform === "console" ? "" : "/");
 
-/** `help [verb]`: the verbs the user's role allows, one line each with an example. */
+/**
+ * `help [verb]`: every verb for everyone, so a viewer learns what exists and whom to ask. The
+ * verbs the person may not use are marked with the role they need and the list an admin must add
+ * them to.
+ */
 export const helpCommand: CommandDefinition = {
   verb: "help",
   aliases: ["start"],
@@ -31,26 +36,38 @@ export const helpCommand: CommandDefinition = {
   },
 };
 
+const LIST_FOR: Record<Role, string> = { viewer: "", operator: "OPS_OPERATORS", admin: "OPS_ADMINS" };
+
+/** `needs operator — ask an admin to add you to OPS_OPERATORS` */
+export const needsLine = (needed: Role): string =>
+  `needs ${needed} — ask an admin to add you to ${LIST_FOR[needed]}`;
+
 function listReply(ctx: CommandContext): Reply {
   const prefix = prefixFor(ctx.invocation.conversation.platform);
-  const allowed = ctx.commands.filter((c) => can(ctx.role, c.role));
   const blocks: Block[] = [header("What I can do")];
-  for (const c of allowed) {
+  const locked: string[] = [];
+  for (const c of ctx.commands) {
+    const allowed = can(ctx.role, c.role);
+    if (!allowed) locked.push(c.verb);
     blocks.push(
-      text(code(`${prefix}${c.usage}`), ` — ${c.summary}. Example: `, code(`${prefix}${c.example}`)),
+      text(
+        code(`${prefix}${c.usage}`),
+        ` — ${c.summary}. Example: `,
+        code(`${prefix}${c.example}`),
+        ...(allowed ? [] : [italic(` (${needsLine(c.role)})`)]),
+      ),
     );
   }
-  const hidden = ctx.commands.length - allowed.length;
-  const more =
-    hidden > 0 ? ` ${hidden} more command${hidden === 1 ? " needs" : "s need"} a higher role.` : "";
   blocks.push(
     context(
-      `You are ${article(ctx.role)} ${ctx.role}.${more} Type `,
+      `You are ${article(ctx.role)} ${ctx.role} (${actorKey(ctx.invocation.actor)}). Type `,
       code(`${prefix}help <command>`),
       " for details.",
     ),
   );
-  return publicReply(`What I can do: ${allowed.map((c) => c.verb).join(", ")}`, blocks);
+  const open = ctx.commands.filter((c) => can(ctx.role, c.role)).map((c) => c.verb);
+  const more = locked.length > 0 ? `; needs a higher role: ${locked.join(", ")}` : "";
+  return publicReply(`What I can do: ${open.join(", ")}${more}`, blocks);
 }
 
 function verbReply(ctx: CommandContext, wanted: string): Reply {
@@ -63,7 +80,11 @@ function verbReply(ctx: CommandContext, wanted: string): Reply {
     fields(["Usage", code(`${prefix}${found.usage}`)], ["Example", code(`${prefix}${found.example}`)]),
   ];
   if (!can(ctx.role, found.role)) {
-    blocks.push(context(`It needs the ${found.role} role; you are ${article(ctx.role)} ${ctx.role}.`));
+    blocks.push(
+      context(
+        `${capitalise(needsLine(found.role))}. You are ${article(ctx.role)} ${ctx.role} (${actorKey(ctx.invocation.actor)}).`,
+      ),
+    );
   }
   return publicReply(`${found.usage}: ${found.summary}`, blocks);
 }

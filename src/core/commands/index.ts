@@ -2,6 +2,7 @@ import { cancelActionHandler } from "../actions.js";
 import { approveAction, rejectAction } from "../approvals/decide.js";
 import type { ActionHandler, CommandDefinition } from "../command.js";
 import { digestCommand } from "../digest/command.js";
+import { pasteEnergyAction, pasteScreenAction } from "../paste-check/paste-check.js";
 import { energyConfirmAction } from "../spend/confirm-energy.js";
 import { hostConfirmAction } from "../spend/confirm-host.js";
 import { hostStopAction, watchCommand } from "../watch/index.js";
@@ -41,4 +42,6 @@ export const actionHandlers: ActionHandler[] = [
   approveAction,
   rejectAction,
   hostStopAction,
+  pasteScreenAction,
+  pasteEnergyAction,
 ];

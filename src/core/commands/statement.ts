@@ -9,6 +9,7 @@ import { statementTokenId } from "../parse/dates.js";
 import { parseStatementArgs, type StatementArgs } from "../parse/statement-args.js";
 import { renderStatementOrdered, specificStatementLine } from "../render/statement.js";
 import { errorReply } from "../reply.js";
+import { followUpConversation } from "../threads/follow-ups.js";
 import { STATEMENT_FIRST_POLL_MS, statementPollJobId, wasStatementDelivered } from "../tracking/statement.js";
 
 /**
@@ -112,7 +113,8 @@ export const statementCommand: CommandDefinition = {
     const reply = await order(ctx, args);
     const report = reply.data;
     const { store, jobs } = ctx.deps;
-    const conversation = ctx.invocation.conversation;
+    // The file is posted in reply to the message that asked for it (where the platform has one).
+    const conversation = followUpConversation(ctx.invocation);
     const repeat = reply.msg === "existing";
     const delivered = repeat && (await wasStatementDelivered(store, report.order_no));
     if (!delivered) {

@@ -234,11 +234,14 @@ export function renderHostPaused(event: HostPaused): Reply {
     ["Reason", reason],
     ["At", formatTime(clip(event.timestamp, 40))],
   ];
-  return publicReply(`Host Mode paused: ${shortAddress(event.address)} (${reason})`, [
+  const reply = publicReply(`Host Mode paused: ${shortAddress(event.address)} (${reason})`, [
     header("Host Mode paused"),
     text(line),
     fields(...items),
   ]);
+  // A pause nobody asked for is an alert: the channel sees one line even when the story is threaded.
+  if (event.reason === "stopped") return reply;
+  return { ...reply, alert: `Host Mode paused for ${event.address} (reason: ${reason}).` };
 }
 
 export function renderNotification(notification: Notification, explorerTxUrl: string): Reply {

@@ -5,6 +5,7 @@ import type { ActionContext, ActionHandler } from "../command.js";
 import { expectNotifications } from "../notifications/expectations.js";
 import { outcomeLine } from "../render/energy.js";
 import type { Reply } from "../reply.js";
+import { followUpConversation } from "../threads/follow-ups.js";
 import { watchDenyLine } from "../watch/hooks.js";
 import { confirmOrchestrator } from "./confirm-orchestrator.js";
 import { order5mFailureLine } from "./energy-errors.js";
@@ -64,6 +65,8 @@ const confirmedBy = (ctx: ActionContext): Confirmed => ({
   confirmationId: ctx.record.confirmationId,
   actor: ctx.invocation.actor,
   conversation: ctx.invocation.conversation,
+  // Delivery and activation notices go into the thread of the message that shows this order.
+  followUp: followUpConversation(ctx.invocation),
 });
 
 async function confirmOrder5m(ctx: ActionContext, who: Confirmed, p: EnergyConfirmPayload): Promise<Reply> {

@@ -10,6 +10,7 @@ import { rememberOrigin } from "../origins.js";
 import { outcomeLine } from "../render/energy.js";
 import { renderHostStarted } from "../render/host.js";
 import type { Reply } from "../reply.js";
+import { followUpConversation } from "../threads/follow-ups.js";
 import { autoWatch } from "../watch/hooks.js";
 import { whoName } from "./energy-payload.js";
 import { hostFailureLine } from "./host-errors.js";
@@ -127,7 +128,7 @@ async function afterStart(
   const orderId = String(started.data.order_id);
   try {
     // Cycle callbacks for this address are posted where Host Mode was started.
-    await rememberOrigin(deps.store, "host", p.address, ctx.invocation.conversation);
+    await rememberOrigin(deps.store, "host", p.address, followUpConversation(ctx.invocation));
     // The App Home lists the addresses in Host Mode.
     await markHostActive(deps, p.address);
     await autoWatch(deps, ctx.invocation.conversation, p.address, ctx.invocation.actor);

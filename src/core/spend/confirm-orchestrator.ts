@@ -25,7 +25,9 @@ export async function confirmOrchestrator(
   p: EnergyConfirmPayload,
 ): Promise<Reply> {
   const { deps } = ctx;
-  const { conversation, actor, confirmationId } = who;
+  const { actor, confirmationId } = who;
+  // Chunk deliveries and the final summary go into the thread of the message that shows this order.
+  const conversation = who.followUp ?? who.conversation;
   const idempotencyKey = requestIdempotencyKey(confirmationId);
   const context = {
     actor: actorKey(actor),

@@ -24,6 +24,8 @@ export interface Confirmed {
   confirmationId: string;
   actor: Actor;
   conversation: ConversationRef;
+  /** Where the order's follow-ups go: the thread of (or a reply to) the message that confirmed it. */
+  followUp?: ConversationRef;
 }
 
 /** The audit fields every outcome of one energy confirmation shares. */

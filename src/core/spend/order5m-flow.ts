@@ -41,7 +41,7 @@ export async function afterOrder5m(
   outcome: Order5mOutcome,
 ): Promise<void> {
   const { result } = outcome;
-  const { conversation } = who;
+  const conversation = who.followUp ?? who.conversation;
   try {
     await settleSpend(deps, who.confirmationId, who.actor, result.paidTRX);
     await rememberOrigin(deps.store, "order", result.orderId, conversation);

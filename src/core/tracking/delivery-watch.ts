@@ -52,22 +52,20 @@ export function createWatchDeliveryHandler(
     );
     const minutes = Math.round(DELIVERY_WATCH_DELAY_MS / 60_000);
     const line = `No on-chain delivery confirmation for energy order ${job.orderId} to ${job.address} after ${minutes} minutes.`;
-    await deps.notifier.post(
-      job.conversation,
-      publicReply(line, [
-        text(
-          "No on-chain delivery confirmation for energy order ",
-          code(job.orderId),
-          " to ",
-          code(job.address),
-          ` after ${minutes} minutes.`,
-        ),
-        context(
-          "The service confirms a delegation only once its hash is found in a block. Check the delegation link of the order; if it is missing on-chain, contact the service with the order id.",
-        ),
-      ]),
-      deliveryWatchJobId(job.orderId),
-    );
+    const reply = publicReply(line, [
+      text(
+        "No on-chain delivery confirmation for energy order ",
+        code(job.orderId),
+        " to ",
+        code(job.address),
+        ` after ${minutes} minutes.`,
+      ),
+      context(
+        "The service confirms a delegation only once its hash is found in a block. Check the delegation link of the order; if it is missing on-chain, contact the service with the order id.",
+      ),
+    ]);
+    const alert = `Delivery not confirmed after ${minutes} min: energy order ${job.orderId} to ${job.address} (details in the order's thread).`;
+    await deps.notifier.post(job.conversation, { ...reply, alert }, deliveryWatchJobId(job.orderId));
     return { done: true };
   };
 }

@@ -35,7 +35,7 @@ describe("manifest.yml", () => {
     }
   });
 
-  it("sends commands, clicks and events to <PUBLIC_URL>/slack/events, with the minimal bot scopes", () => {
+  it("sends commands, clicks and events to <PUBLIC_URL>/slack/events, with the minimal events and bot scopes", () => {
     const url = "https://opsbot.example.com/slack/events";
     expect(new Set((onDisk.features.slash_commands as ManifestCommand[]).map((c) => c.url))).toEqual(
       new Set([url]),
@@ -43,10 +43,18 @@ describe("manifest.yml", () => {
     expect(onDisk.settings.interactivity).toEqual({ is_enabled: true, request_url: url });
     expect(onDisk.settings.event_subscriptions).toEqual({
       request_url: url,
-      bot_events: ["app_home_opened"],
+      bot_events: ["app_home_opened", "message.channels", "message.groups", "app_mention"],
     });
     expect(onDisk.oauth_config.scopes.bot).toEqual([...BOT_SCOPES]);
-    expect(onDisk.oauth_config.scopes.bot).toEqual(["commands", "chat:write", "files:write"]);
+    // Paste-to-check reads the channels the bot is in; nothing else (no DMs, no users, no files read).
+    expect(onDisk.oauth_config.scopes.bot).toEqual([
+      "commands",
+      "chat:write",
+      "files:write",
+      "channels:history",
+      "groups:history",
+      "app_mentions:read",
+    ]);
     expect(onDisk.features.app_home.home_tab_enabled).toBe(true);
     expect(onDisk.settings.socket_mode_enabled).toBe(false);
   });
@@ -68,11 +76,14 @@ describe("manifest.yml", () => {
 
   it("the bot answers each verb typed as its own slash command (not only through help)", async () => {
     const h = await startSlackHarness();
-    // A verb with no arguments either runs or answers its own usage line; never "unknown command".
+    // A verb with no arguments runs, answers its own usage line or opens its form; never "unknown command".
     for (const command of listed) await h.command(command);
     await h.settle();
     const seen = [...h.fake.channelMessages(CHANNEL), ...h.fake.ephemerals(OPERATOR.id)].map(messageText);
-    expect(seen).toHaveLength(listed.length);
+    // A verb that needs arguments and has a form opens it instead of answering.
+    const forms = h.fake.views().map((v) => JSON.parse(String(v.view.private_metadata)).verb);
+    expect(forms.sort()).toEqual(["energy", "statement"]);
+    expect(seen).toHaveLength(listed.length - forms.length);
     for (const text of seen) expect(text).not.toMatch(/unknown command/);
   });
 });

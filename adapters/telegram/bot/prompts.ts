@@ -1,0 +1,72 @@
+import type { Context, Filter } from "grammy";
+import type { Invocation } from "../../../src/core/invocation.js";
+import type { Reply } from "../../../src/core/reply.js";
+import type { Store } from "../../../src/store/store.js";
+import type { HandlerDeps } from "./handlers.js";
+
+/**
+ * Telegram's form for missing arguments: `/energy` alone gets a ForceReply prompt ("reply with the
+ * address and the amount"), and the person's reply to that prompt is taken as the arguments, so
+ * `TR7… 65k` runs as `energy TR7… 65k` would. The prompt is remembered in the shared store (any
+ * instance may get the reply) for the person it asked, for a limited time. In a group with
+ * privacy mode on, Telegram still delivers replies to the bot's own messages.
+ */
+export const PROMPT_TTL_MS = 15 * 60_000;
+
+export interface Prompts {
+  remember(chatId: number, messageId: number, prompt: { verb: string; userId: number }): Promise<void>;
+  /** The verb a reply to `messageId` answers, when it was asked of `userId`; once. */
+  take(chatId: number, messageId: number, userId: number): Promise<string | undefined>;
+}
+
+const promptKey = (chatId: number, messageId: number): string => `telegram:prompt:${chatId}:${messageId}`;
+
+export function createPrompts(store: Store): Prompts {
+  return {
+    async remember(chatId, messageId, prompt) {
+      await store.set(promptKey(chatId, messageId), JSON.stringify(prompt), PROMPT_TTL_MS);
+    },
+    async take(chatId, messageId, userId) {
+      const key = promptKey(chatId, messageId);
+      const raw = await store.get(key);
+      if (raw === null) return undefined;
+      const prompt = JSON.parse(raw) as { verb?: unknown; userId?: unknown };
+      // Someone else answering the prompt in a group is conversation, not the arguments.
+      if (prompt.userId !== userId || typeof prompt.verb !== "string") return undefined;
+      return (await store.take(key)) === null ? undefined : prompt.verb;
+    },
+  };
+}
+
+/** The command line a reply to one of our prompts stands for, or undefined for any other message. */
+export async function answeredPrompt(
+  ctx: Filter<Context, "message:text">,
+  prompts: Prompts | undefined,
+): Promise<string | undefined> {
+  const asked = ctx.message.reply_to_message;
+  if (prompts === undefined || asked === undefined || asked.from?.id !== ctx.me.id) return undefined;
+  const verb = await prompts.take(ctx.chat.id, asked.message_id, ctx.from.id);
+  return verb === undefined ? undefined : `${verb} ${ctx.message.text.trim()}`;
+}
+
+/**
+ * `/energy` alone: a ForceReply prompt is sent ("asked"), or the refusal line comes back for the
+ * caller to post; undefined when the command has no form or came with its arguments.
+ */
+export async function askedForArguments(
+  ctx: Filter<Context, "message:text">,
+  deps: Pick<HandlerDeps, "core" | "prompts">,
+  invocation: Extract<Invocation, { kind: "command" }>,
+): Promise<"asked" | Reply | undefined> {
+  const offer = deps.core.formFor?.(invocation);
+  if (offer === undefined || deps.prompts === undefined) return undefined;
+  if (offer.kind === "refused") return offer.reply;
+  const sent = await ctx.api.sendMessage(ctx.chat.id, offer.spec.prompt, {
+    ...(ctx.message.is_topic_message && { message_thread_id: ctx.message.message_thread_id }),
+    reply_parameters: { message_id: ctx.message.message_id, allow_sending_without_reply: true },
+    // selective: in a group only the person who typed the command is asked.
+    reply_markup: { force_reply: true, selective: true, input_field_placeholder: offer.spec.placeholder },
+  });
+  await deps.prompts.remember(ctx.chat.id, sent.message_id, { verb: offer.spec.verb, userId: ctx.from.id });
+  return "asked";
+}
