@@ -144,11 +144,7 @@ export async function claimAction(
   if (record.notBy?.actor === actorKey(actor))
     return { ok: false, reason: "forbidden", line: record.notBy.line };
   if (record.hereOnly && !sameConversation(record.conversation, options.conversation)) {
-    return {
-      ok: false,
-      reason: "expired",
-      line: "This button belongs to another conversation; nothing was done.",
-    };
+    return { ok: false, reason: "elsewhere", line: ELSEWHERE_LINE };
   }
   const value = (await options.beforeClaim?.(record)) ?? actorKey(actor);
   const won = await store.setIfNotExists(CLAIM_KEY(record.confirmationId), value, CLAIM_TTL_MS);

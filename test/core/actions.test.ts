@@ -136,7 +136,11 @@ forEachStore("one-time buttons", (get) => {
 });
 
 forEachStore("buttons bound to where they were shown", (get) => {
-  const elsewhere = { ok: false, reason: "elsewhere", line: "This button belongs to another conversation." };
+  const elsewhere = {
+    ok: false,
+    reason: "elsewhere",
+    line: "This button belongs to another conversation; nothing was done.",
+  };
   const make = () =>
     createAction(get().store, {
       kind: "energy.confirm",

@@ -58,7 +58,7 @@ const LAYER_RULES: Record<string, readonly string[]> = {
     "webhooks",
     "wiring",
   ],
-  main: ["app", "config", "log"],
+  main: ["app", "config", "log", "wiring"],
 };
 
 /** The core sees the store through its interface only, never an implementation. */

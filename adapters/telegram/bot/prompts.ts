@@ -1,8 +1,8 @@
 import type { Context, Filter } from "grammy";
+import type { FormOffer } from "../../../src/core/forms/forms.js";
 import type { Invocation } from "../../../src/core/invocation.js";
 import type { Reply } from "../../../src/core/reply.js";
 import type { Store } from "../../../src/store/store.js";
-import type { HandlerDeps } from "./handlers.js";
 
 /**
  * Telegram's form for missing arguments: `/energy` alone gets a ForceReply prompt ("reply with the
@@ -55,7 +55,10 @@ export async function answeredPrompt(
  */
 export async function askedForArguments(
   ctx: Filter<Context, "message:text">,
-  deps: Pick<HandlerDeps, "core" | "prompts">,
+  deps: {
+    core: { formFor?(invocation: Extract<Invocation, { kind: "command" }>): FormOffer | undefined };
+    prompts?: Prompts;
+  },
   invocation: Extract<Invocation, { kind: "command" }>,
 ): Promise<"asked" | Reply | undefined> {
   const offer = deps.core.formFor?.(invocation);

@@ -12,7 +12,7 @@ import type { ConversationRef } from "../invocation.js";
  * checked by conversation only. Threads are not compared: a Slack message that gets replies
  * reports its own ts as `thread_ts`, which the command that made it did not have.
  */
-export const ELSEWHERE_LINE = "This button belongs to another conversation.";
+export const ELSEWHERE_LINE = "This button belongs to another conversation; nothing was done.";
 
 export interface PressedIn {
   conversation: ConversationRef;
