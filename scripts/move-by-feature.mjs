@@ -85,6 +85,9 @@ const MOVES = {
   [`${C}/tracking/index.ts`]: `${C}/tracking-registry.ts`,
   [`${C}/render/format.ts`]: `${C}/format.ts`,
   [`${C}/render/notifications.ts`]: `${C}/notifications/notifications-render.ts`,
+  [`${C}/spend/order5m-flow.ts`]: `${C}/energy/order5m-flow.ts`,
+  [`${C}/spend/reconcile-order5m.ts`]: `${C}/energy/reconcile-order5m.ts`,
+  [`${C}/render/digest.ts`]: `${C}/notifications/notice-digest-render.ts`,
   [`${C}/spend-guard.ts`]: `${C}/spend/spend-guard.ts`,
 
   // tests mirror the source tree
@@ -109,6 +112,7 @@ const MOVES = {
   [`${T}/commands/statement-tracking.test.ts`]: `${T}/statement/statement-tracking.test.ts`,
   [`${T}/render/format.test.ts`]: `${T}/format.test.ts`,
   [`${T}/render/notifications.test.ts`]: `${T}/notifications/notifications-render.test.ts`,
+  [`${T}/render/digest.test.ts`]: `${T}/notifications/notice-digest-render.test.ts`,
   [`${T}/spend-guard.test.ts`]: `${T}/spend/spend-guard.test.ts`,
 };
 

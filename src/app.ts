@@ -1,6 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { Config } from "./config.js";
-import { actionHandlers, commands } from "./core/commands/index.js";
+import { actionHandlers, commands } from "./core/command-registry.js";
 import { type Core, createCore } from "./core/core.js";
 import type { CoreDeps, CoreSettings, FaultPoint } from "./core/deps.js";
 import { createHealth } from "./http/health.js";

@@ -1,7 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Platform } from "./core/invocation.js";
 import type { CoreObserver } from "./core/observer.js";
-import { sunToTrx } from "./core/spend-guard.js";
+import { sunToTrx } from "./core/spend/spend-guard.js";
 import type { JobCounts } from "./jobs/queue.js";
 import type { CallSpec } from "./service/transport.js";
 import type { IngestObserver } from "./webhooks/index.js";

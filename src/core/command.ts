@@ -21,7 +21,7 @@ export interface CommandContext {
   commands: readonly CommandDefinition[];
 }
 
-/** One verb of the chat grammar. The registry (`commands/index.ts`) is a plain list of these. */
+/** One verb of the chat grammar. The registry (`command-registry.ts`) is a plain list of these. */
 export interface CommandDefinition {
   verb: string;
   /** For verbs like `host start|stop`: the first argument must be one of these. */

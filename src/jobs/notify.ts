@@ -1,8 +1,14 @@
 import type { ConversationRef, Platform } from "../core/invocation.js";
 import { conversationKey } from "../core/invocation.js";
 import type { Logger } from "../core/logger.js";
+import {
+  canDigest,
+  DIGEST_LIMITS,
+  digestBudget,
+  digestCost,
+  renderDigest,
+} from "../core/notifications/notice-digest-render.js";
 import type { ChatAdapter, Notifier } from "../core/ports.js";
-import { canDigest, DIGEST_LIMITS, digestBudget, digestCost, renderDigest } from "../core/render/digest.js";
 import type { Store } from "../store/store.js";
 import { type BoxState, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";
 import {

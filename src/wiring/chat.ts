@@ -4,7 +4,7 @@ import { createConsoleAdapter } from "../../adapters/console/index.js";
 import { createSlackAdapter } from "../../adapters/slack/index.js";
 import { createTelegramAdapter } from "../../adapters/telegram/index.js";
 import type { Config } from "../config.js";
-import { commands } from "../core/commands/index.js";
+import { commands } from "../core/command-registry.js";
 import type { Core } from "../core/core.js";
 import type { CoreDeps } from "../core/deps.js";
 import { homeSummary } from "../core/home.js";

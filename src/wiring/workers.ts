@@ -1,9 +1,9 @@
 import type { Config } from "../config.js";
-import { actionHandlers } from "../core/commands/index.js";
+import { actionHandlers } from "../core/command-registry.js";
 import type { CoreDeps } from "../core/deps.js";
 import type { Platform } from "../core/invocation.js";
 import type { ChatAdapter } from "../core/ports.js";
-import { createTrackedHandlers } from "../core/tracking/index.js";
+import { createTrackedHandlers } from "../core/tracking-registry.js";
 import type { HttpRoute } from "../http/server.js";
 import { startNotifyWorker } from "../jobs/notify.js";
 import type { JobQueue } from "../jobs/queue.js";

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { CANCEL_KIND, cancelActionHandler, createActionGroup } from "../../src/core/actions.js";
+import { auditCommand } from "../../src/core/audit/audit-command.js";
 import type { ActionHandler, CommandContext, CommandDefinition } from "../../src/core/command.js";
-import { auditCommand } from "../../src/core/commands/audit.js";
-import { helpCommand } from "../../src/core/commands/help.js";
-import { actionHandlers, commands } from "../../src/core/commands/index.js";
+import { actionHandlers, commands } from "../../src/core/command-registry.js";
 import { createCore } from "../../src/core/core.js";
 import { UserError } from "../../src/core/errors.js";
+import { helpCommand } from "../../src/core/help.js";
 import type { Actor, ConversationRef, Invocation } from "../../src/core/invocation.js";
 import { parseCommandLine } from "../../src/core/parse/tokenize.js";
 import { buttons, publicReply, type Reply, spansToText, text } from "../../src/core/reply.js";
@@ -76,7 +76,7 @@ function testRegistry() {
   return {
     runs,
     confirmed,
-    // Its own registry, not commands/index.ts: verbs added there later must not change these tests.
+    // Its own registry, not command-registry.ts: verbs added there later must not change these tests.
     registry: {
       commands: [helpCommand, auditCommand, spend, host, broken],
       actions: [cancelActionHandler, confirm],

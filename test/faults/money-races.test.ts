@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { UNKNOWN_YET_LINE } from "../../src/core/spend/reconcile-order5m.js";
+import { UNKNOWN_YET_LINE } from "../../src/core/energy/reconcile-order5m.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import { buttonLabels, messageText } from "../adapters/slack/harness.js";
 import type { FakeSlackMessage } from "../fakes/slack-api.js";

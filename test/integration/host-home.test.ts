@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { commands } from "../../src/core/commands/index.js";
+import { commands } from "../../src/core/command-registry.js";
 import { ACTIVE_HOSTS_KEY, homeSummary } from "../../src/core/home.js";
 import type { Reply } from "../../src/core/reply.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { readAudit } from "../../src/core/audit.js";
+import { readAudit } from "../../src/core/audit-log.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import { messageText } from "../adapters/slack/harness.js";
 import { createWorld, eventually, TG_CHAT, type World } from "../support/app-world.js";

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
+import { wasDelivered, watchDelivery } from "../../src/core/energy/delivery-watch.js";
 import type { ConversationRef } from "../../src/core/invocation.js";
 import { expectNotifications } from "../../src/core/notifications/expectations.js";
 import { storedWebhookSecrets } from "../../src/core/notifications/webhook-secrets.js";
 import { rememberOrigin } from "../../src/core/origins.js";
 import type { Reply } from "../../src/core/reply.js";
-import { wasDelivered, watchDelivery } from "../../src/core/tracking/delivery-watch.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import type { DeliveryRecord } from "../../src/sandbox/outbound.js";
 import { WEBHOOK_QUEUE } from "../../src/webhooks/index.js";

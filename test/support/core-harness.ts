@@ -13,7 +13,7 @@
  *   `createNotifier` + `startNotifyWorker` delivering to a recording chat adapter per platform.
  *   Every delay of the queue (poll delays, retries) is multiplied by `timeScale` (default 0.01:
  *   a 2 s poll runs after 20 ms), so pending work finishes in test time without fake timers;
- * - `createCore` with the real registry (`commands/index.ts`) unless `registry` is given.
+ * - `createCore` with the real registry (`command-registry.ts`) unless `registry` is given.
  *
  * What the test can read: `scheduled` (every `jobs.schedule` call), `notifications` (every
  * `notifier.post` call, with its dedup key), `delivered` (what reached a chat adapter),
@@ -22,14 +22,14 @@
 import { Agent, type Dispatcher, errors } from "undici";
 import { afterEach } from "vitest";
 import { sleep } from "../../src/clock.js";
-import { actionHandlers, commands } from "../../src/core/commands/index.js";
+import { actionHandlers, commands } from "../../src/core/command-registry.js";
 import { type Core, type CoreRegistry, createCore } from "../../src/core/core.js";
 import type { CoreDeps, CoreSettings } from "../../src/core/deps.js";
 import type { Actor, ConversationRef, Platform } from "../../src/core/invocation.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import type { ChatAdapter, JobScheduler, Notifier, TrackedJob } from "../../src/core/ports.js";
 import { type Block, type Button, type Reply, spansToText } from "../../src/core/reply.js";
-import { createTrackedHandlers } from "../../src/core/tracking/index.js";
+import { createTrackedHandlers } from "../../src/core/tracking-registry.js";
 import { createMemoryQueues } from "../../src/jobs/memory-queue.js";
 import { createNotifier, startNotifyWorker } from "../../src/jobs/notify.js";
 import type { AddOptions, JobHandler, JobQueue, JobWorker } from "../../src/jobs/queue.js";

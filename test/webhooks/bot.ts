@@ -1,13 +1,13 @@
 import { Redis } from "ioredis";
 import { sleep } from "../../src/clock.js";
-import { actionHandlers, commands } from "../../src/core/commands/index.js";
+import { actionHandlers, commands } from "../../src/core/command-registry.js";
 import { type Core, createCore } from "../../src/core/core.js";
 import type { CoreDeps, CoreSettings } from "../../src/core/deps.js";
 import type { ConversationRef, Platform } from "../../src/core/invocation.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import type { ChatAdapter } from "../../src/core/ports.js";
 import type { Reply } from "../../src/core/reply.js";
-import { createTrackedHandlers } from "../../src/core/tracking/index.js";
+import { createTrackedHandlers } from "../../src/core/tracking-registry.js";
 import { createHttpServer, type HttpRoute } from "../../src/http/server.js";
 import { createBullQueues } from "../../src/jobs/bull-queue.js";
 import { createMemoryQueues } from "../../src/jobs/memory-queue.js";

@@ -1,11 +1,11 @@
-import { readAudit } from "../audit.js";
+import { readAudit } from "../audit-log.js";
 import type { ActionContext, ActionHandler } from "../command.js";
+import { whoName } from "../energy/energy-payload.js";
+import { outcomeLine } from "../energy/energy-render.js";
 import { toUserLine } from "../errors.js";
+import { formatAmount, formatEpoch } from "../format.js";
 import { actorKey } from "../invocation.js";
-import { outcomeLine } from "../render/energy.js";
-import { formatAmount, formatEpoch } from "../render/format.js";
 import type { Reply } from "../reply.js";
-import { whoName } from "../spend/energy-payload.js";
 import { auditSpend } from "../spend/record.js";
 import { approvalTrail, describeSpend, expiredLine, renderClosed, renderRequest } from "./render.js";
 import {

@@ -1,7 +1,7 @@
 import Big from "big.js";
 import type { ActionContext } from "../command.js";
-import { outcomeLine } from "../render/energy.js";
-import { formatAmount } from "../render/format.js";
+import { outcomeLine } from "../energy/energy-render.js";
+import { formatAmount } from "../format.js";
 import type { Reply } from "../reply.js";
 import { auditSpend } from "../spend/record.js";
 import { describeSpend, renderRequest } from "./render.js";

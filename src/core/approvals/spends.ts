@@ -1,9 +1,9 @@
 import Big from "big.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import type { CoreDeps } from "../deps.js";
-import { energyConfirmAction } from "../spend/confirm-energy.js";
-import { hostConfirmAction, hostConfirmPayloadSchema } from "../spend/confirm-host.js";
-import { energyConfirmPayloadSchema } from "../spend/energy-payload.js";
+import { energyConfirmAction } from "../energy/confirm-energy.js";
+import { energyConfirmPayloadSchema } from "../energy/energy-payload.js";
+import { hostConfirmAction, hostConfirmPayloadSchema } from "../host/confirm-host.js";
 import { preflightAddress } from "../spend/preflight.js";
 import { buildEnergyQuote, buildHostQuote, ROUTE_SERVICE } from "../spend/quote.js";
 import type { SpendKind } from "./request.js";

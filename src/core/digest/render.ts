@@ -1,6 +1,6 @@
 import Big from "big.js";
+import { capList, formatAmount, formatDecimal, moreLine } from "../format.js";
 import { formatCount } from "../parse/echo.js";
-import { capList, formatAmount, formatDecimal, moreLine } from "../render/format.js";
 import { type Block, bold, context, fields, header, publicReply, type Reply, text } from "../reply.js";
 import { SPEND_KINDS, type Spend, type SpendKind } from "./spends.js";
 import type { Digest, Saving } from "./summary.js";

@@ -1,5 +1,5 @@
 import Big from "big.js";
-import type { AuditEntry } from "../audit.js";
+import type { AuditEntry } from "../audit-log.js";
 import type { Fact } from "./facts.js";
 
 /**

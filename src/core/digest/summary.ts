@@ -1,7 +1,7 @@
 import Big from "big.js";
 import type { CoreDeps } from "../deps.js";
+import { wasDelivered } from "../energy/delivery-watch.js";
 import { readAccount } from "../runway/account.js";
-import { wasDelivered } from "../tracking/delivery-watch.js";
 import { type Fact, hostStarters, readFacts } from "./facts.js";
 import { energyBoughtOf, type Spend, spendsOf } from "./spends.js";
 

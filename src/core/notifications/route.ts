@@ -1,13 +1,13 @@
 import type { CoreDeps } from "../deps.js";
 import { noteHostCycle } from "../digest/facts.js";
+import { markDelivered } from "../energy/delivery-watch.js";
 import { markHostStopped } from "../home.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
 import { findOrigin } from "../origins.js";
-import { asAlert, renderNotification } from "../render/notifications.js";
-import { markDelivered } from "../tracking/delivery-watch.js";
-import { deliverStatementFile, type StatementOutcome } from "../tracking/statement.js";
+import { deliverStatementFile, type StatementOutcome } from "../statement/statement-tracking.js";
 import { type Notification, notificationKey } from "./events.js";
 import { findExpectation, settleExpectations } from "./expectations.js";
+import { asAlert, renderNotification } from "./notifications-render.js";
 
 /**
  * Where a notification goes, and posting it there through the notifier (a durable job):

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { createActionGroup } from "../actions.js";
 import type { ActionContext, ActionHandler, CommandContext, CommandDefinition } from "../command.js";
-import { complianceCommand } from "../commands/compliance.js";
-import { energyCommand } from "../commands/energy.js";
-import { screenCommand } from "../commands/screen.js";
+import { complianceCommand } from "../compliance/compliance-command.js";
 import type { CoreDeps } from "../deps.js";
+import { energyCommand } from "../energy/energy-command.js";
 import type { Actor, ConversationRef } from "../invocation.js";
 import { TRON_ADDRESS_PATTERN } from "../parse/tron-address.js";
 import { buttons, context, type Reply } from "../reply.js";
 import { roleOf } from "../roles.js";
+import { screenCommand } from "../screening/screen-command.js";
 import { admitPaste } from "./rate.js";
 
 /**

@@ -1,7 +1,7 @@
 import Big from "big.js";
 import type { CoreDeps } from "../deps.js";
+import { formatAmount, formatDecimal } from "../format.js";
 import type { ConversationRef } from "../invocation.js";
-import { formatAmount, formatDecimal } from "../render/format.js";
 import { readAccount } from "./account.js";
 import { botSpentLast24h, hoursLeft, keepSample, rateOf, readSamples } from "./rate.js";
 import { formatHours, type RunwayView, renderRunwayAlert, renderRunwayRecovered } from "./render.js";

@@ -1,6 +1,6 @@
 import type Big from "big.js";
 import type { CoreDeps } from "../deps.js";
-import { formatAmount, formatDecimal } from "../render/format.js";
+import { formatAmount, formatDecimal } from "../format.js";
 import { type Block, code, context, fields, header, publicReply, type Reply, text } from "../reply.js";
 import { botSpentLast24h, hoursLeft, rateOf, readSamples, type SpendRate } from "./rate.js";
 

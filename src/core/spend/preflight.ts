@@ -3,7 +3,7 @@ import { isServiceError } from "../../service/errors.js";
 import type { CoreDeps } from "../deps.js";
 import { noteRefusal } from "../digest/facts.js";
 import { toUserLine } from "../errors.js";
-import { clip } from "../render/format.js";
+import { clip } from "../format.js";
 
 /**
  * The deny-list check before anything is spent on an address (the free open lookup, or the batch

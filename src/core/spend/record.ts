@@ -1,4 +1,4 @@
-import { type AuditEntry, appendAudit } from "../audit.js";
+import { type AuditEntry, appendAudit } from "../audit-log.js";
 import type { CoreDeps } from "../deps.js";
 import { type Actor, actorKey, type ConversationRef, conversationKey } from "../invocation.js";
 

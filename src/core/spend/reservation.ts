@@ -1,6 +1,7 @@
 import Big from "big.js";
 import type { CoreDeps } from "../deps.js";
 import { type Actor, actorKey } from "../invocation.js";
+import { noteSpend } from "./balance-cache.js";
 import {
   dailyRefusal,
   perOrderRefusal,
@@ -9,8 +10,7 @@ import {
   type SpendSettings,
   spendKey,
   trxToSun,
-} from "../spend-guard.js";
-import { noteSpend } from "./balance-cache.js";
+} from "./spend-guard.js";
 
 /**
  * Spend reservations: the daily cap (OPS_DAILY_LIMIT_TRX) is checked and the quote added to the

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { createAction } from "../actions.js";
 import type { ActionHandler } from "../command.js";
-import { hostCommand } from "../commands/host.js";
 import type { CoreDeps } from "../deps.js";
 import { ACTIVE_HOSTS_KEY } from "../home.js";
+import { hostCommand } from "../host/host-command.js";
 import type { Actor, ConversationRef } from "../invocation.js";
 import { type Reply, spansToText } from "../reply.js";
 import { watchSettingsOf } from "./settings.js";

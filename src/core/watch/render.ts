@@ -1,4 +1,4 @@
-import { formatEpoch, shortAddress } from "../render/format.js";
+import { formatEpoch, shortAddress } from "../format.js";
 import {
   type Block,
   bold,

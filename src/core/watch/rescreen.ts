@@ -1,10 +1,10 @@
 import Big from "big.js";
 import { requestIdempotencyKey } from "../../service/idempotency.js";
 import { FINAL_SCREENING_STATUSES, type ScreeningOrder } from "../../service/screening.js";
-import { pickProvider } from "../commands/screening-providers.js";
 import type { CoreDeps } from "../deps.js";
+import { formatShare } from "../format.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
-import { formatShare } from "../render/format.js";
+import { pickProvider } from "../screening/screening-providers.js";
 import { auditSpend } from "../spend/record.js";
 import { addBudgetUse, budgetUsedSun, claimBudgetNotice, sunToTrx, toSun } from "./budget.js";
 import { renderBudgetUsed, renderRescreen } from "./render.js";

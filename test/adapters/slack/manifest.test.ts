@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { BOT_SCOPES, buildManifest, UMBRELLA_COMMAND } from "../../../adapters/slack/manifest.js";
 import { MANIFEST_PATH } from "../../../adapters/slack/write-manifest.js";
-import { commands } from "../../../src/core/commands/index.js";
+import { commands } from "../../../src/core/command-registry.js";
 import { CHANNEL, messageText, OPERATOR, startSlackHarness } from "./harness.js";
 
 interface ManifestCommand {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { readAudit } from "../../../src/core/audit.js";
+import { readAudit } from "../../../src/core/audit-log.js";
 import { createRedisStore } from "../../../src/store/redis-store.js";
 import type { FakeMessage } from "../../fakes/telegram-api.js";
 import { testRedis } from "../../support/redis.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { knownVerbs, publishedCommands, readCommand } from "../../../adapters/telegram/bot/commands.js";
 import { secretMatches } from "../../../adapters/telegram/webhook.js";
-import { commands } from "../../../src/core/commands/index.js";
+import { commands } from "../../../src/core/command-registry.js";
 
 const verbs = knownVerbs(commands);
 const message = (text: string) => {

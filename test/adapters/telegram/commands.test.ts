@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { refusalLine } from "../../../adapters/telegram/bot/handlers.js";
-import { commands } from "../../../src/core/commands/index.js";
+import { commands } from "../../../src/core/command-registry.js";
 import { DEMO_ADDRESSES } from "../../../src/sandbox/families/screening.js";
 import { parseTelegramHtml } from "../../fakes/telegram-html.js";
 import {

@@ -3,7 +3,7 @@
  *
  * - the fake Bot API (`test/fakes/telegram-api.ts`) as grammY's `apiRoot`;
  * - the sandbox service on a free port with short durations, and the real service client;
- * - the real core (registry of `commands/index.ts`), store (memory, or the one given), job system
+ * - the real core (registry of `command-registry.ts`), store (memory, or the one given), job system
  *   (in-process queue, delays scaled by `timeScale`) with the notify worker delivering through
  *   the adapter under test;
  * - the bot's HTTP server with the adapter's `POST /telegram/webhook` route.
@@ -17,12 +17,12 @@ import {
   type TelegramAdapter,
   type TelegramRetry,
 } from "../../../adapters/telegram/index.js";
-import { actionHandlers, commands } from "../../../src/core/commands/index.js";
+import { actionHandlers, commands } from "../../../src/core/command-registry.js";
 import { type Core, type CoreRegistry, createCore } from "../../../src/core/core.js";
 import type { CoreDeps, CoreSettings } from "../../../src/core/deps.js";
 import { createMemoryLogger } from "../../../src/core/logger.js";
 import type { ChatAdapter } from "../../../src/core/ports.js";
-import { createTrackedHandlers } from "../../../src/core/tracking/index.js";
+import { createTrackedHandlers } from "../../../src/core/tracking-registry.js";
 import { createHttpServer } from "../../../src/http/server.js";
 import { createMemoryQueues } from "../../../src/jobs/memory-queue.js";
 import { createNotifier, startNotifyWorker } from "../../../src/jobs/notify.js";

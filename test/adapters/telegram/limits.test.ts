@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { TELEGRAM_TEXT_LIMIT } from "../../../adapters/telegram/split.js";
 import { CANCEL_KIND, cancelActionHandler, createActionGroup } from "../../../src/core/actions.js";
 import type { CommandDefinition } from "../../../src/core/command.js";
-import { helpCommand } from "../../../src/core/commands/help.js";
+import { helpCommand } from "../../../src/core/help.js";
 import { buttons, code, header, publicReply, text } from "../../../src/core/reply.js";
 import { parseTelegramHtml } from "../../fakes/telegram-html.js";
 import { PRIVATE_CHAT, startTelegramHarness } from "./harness.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { publishedCommands } from "../../../adapters/telegram/bot/commands.js";
-import { commands } from "../../../src/core/commands/index.js";
+import { commands } from "../../../src/core/command-registry.js";
 import { createRedisStore } from "../../../src/store/redis-store.js";
 import { createFakeTelegramApi } from "../../fakes/telegram-api.js";
 import { testRedis } from "../../support/redis.js";

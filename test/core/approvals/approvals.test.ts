@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readAudit } from "../../../src/core/audit.js";
+import { readAudit } from "../../../src/core/audit-log.js";
 import type { Actor } from "../../../src/core/invocation.js";
 import { admin, operator, replyButtons, replyText, viewer } from "../../support/core-harness.js";
 import { freshAddress, quote, tokenOf, useSpendHarness } from "../../support/spend-harness.js";

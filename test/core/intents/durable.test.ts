@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FaultPoint } from "../../../src/core/deps.js";
-import { spentTodaySun } from "../../../src/core/spend-guard.js";
+import { spentTodaySun } from "../../../src/core/spend/spend-guard.js";
 import { channel, operator, replyText } from "../../support/core-harness.js";
 import { freshAddress, quote, useSpendHarness } from "../../support/spend-harness.js";
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseEnergyArgs } from "../../../src/core/energy/energy-args.js";
 import {
   checkEnergyRange,
   ENERGY_ORDER_MAX_ENERGY,
@@ -10,7 +11,6 @@ import {
   ORDER5M_MIN_ENERGY,
   parseEnergyAmount,
 } from "../../../src/core/parse/amount.js";
-import { parseEnergyArgs } from "../../../src/core/parse/energy-args.js";
 import { errorOf, parsed } from "./error-line.js";
 
 const ACCEPTED = ": use a whole number like 65000, 65k or 1.2m";

@@ -7,7 +7,7 @@ import {
   STATEMENT_MAX_DAYS,
   statementTokenId,
 } from "../../../src/core/parse/dates.js";
-import { parseStatementArgs } from "../../../src/core/parse/statement-args.js";
+import { parseStatementArgs } from "../../../src/core/statement/statement-args.js";
 import { errorOf, parsed } from "./error-line.js";
 
 /** Late in the UTC day, so a local-time bug would show as an off-by-one. */

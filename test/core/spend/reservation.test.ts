@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { releaseSpend, reserveSpend, settleSpend } from "../../../src/core/spend/reservation.js";
-import { spentTodaySun } from "../../../src/core/spend-guard.js";
+import { spentTodaySun } from "../../../src/core/spend/spend-guard.js";
 import { createMemoryStore } from "../../../src/store/memory-store.js";
 
 /** Reserve at Confirm, settle with the charge, release on a refusal: each once per confirmation. */

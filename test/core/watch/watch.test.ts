@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readAudit } from "../../../src/core/audit.js";
+import { readAudit } from "../../../src/core/audit-log.js";
 import { ACTIVE_HOSTS_KEY } from "../../../src/core/home.js";
 import type { Reply } from "../../../src/core/reply.js";
 import { watchTick } from "../../../src/core/watch/index.js";

@@ -1,0 +1,92 @@
+import { requestIdempotencyKey } from "../../service/idempotency.js";
+import type { OrchestratorAccepted } from "../../service/orchestrator.js";
+import type { ActionContext } from "../command.js";
+import { actorKey } from "../invocation.js";
+import { expectNotifications } from "../notifications/expectations.js";
+import type { Reply } from "../reply.js";
+import { auditSpend } from "../spend/record.js";
+import { withResend } from "../spend/resend.js";
+import { releaseSpend, settleSpend } from "../spend/reservation.js";
+import { autoWatch } from "../watch/hooks.js";
+import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "./energy-errors.js";
+import { auditBase, type Confirmed, type EnergyConfirmPayload, whoName } from "./energy-payload.js";
+import { outcomeLine, renderOrchestratorAccepted } from "./energy-render.js";
+import { trackOrchestrator } from "./orchestrator-tracking.js";
+
+/**
+ * Confirm of an order above one 5-minute order: one orchestrator order for the address, keyed by
+ * the confirmation. Nothing is charged at acceptance; the quote stays counted against the daily
+ * limit (the real charges arrive chunk by chunk), and a poll job follows the order. When the
+ * answer is lost, the poll looks the order up by its key and settles or releases the hold.
+ */
+export async function confirmOrchestrator(
+  ctx: ActionContext,
+  who: Confirmed,
+  p: EnergyConfirmPayload,
+): Promise<Reply> {
+  const { deps } = ctx;
+  const { actor, confirmationId } = who;
+  // Chunk deliveries and the final summary go into the thread of the message that shows this order.
+  const conversation = who.followUp ?? who.conversation;
+  const idempotencyKey = requestIdempotencyKey(confirmationId);
+  const context = {
+    actor: actorKey(actor),
+    address: p.address,
+    amount: p.amount,
+    quoteTrx: p.quoteTrx,
+    confirmationId,
+  };
+  await expectNotifications(ctx.deps, conversation, {
+    kind: "orchestrator",
+    address: p.address,
+    idempotencyKey,
+  });
+  let accepted: { replayed: boolean; detail: OrchestratorAccepted };
+  try {
+    accepted = await withResend(
+      () =>
+        deps.service.orchestrator.create({
+          items: [{ receiveAddress: p.address, amount: p.amount }],
+          idempotencyKey,
+        }),
+      { logger: deps.logger, endpoint: "orchestrator.create" },
+    );
+  } catch (error) {
+    const line = orchestratorFailureLine(error);
+    deps.logger.warn({ err: error, idempotencyKey }, "orchestrator order failed");
+    // It may exist after all: the poll finds it by its key, or says that it was never accepted.
+    if (orchestratorOutcomeUnknown(error)) {
+      await trackOrchestrator(deps, { idempotencyKey, conversation, context });
+      return outcomeLine(line);
+    }
+    await releaseSpend(deps, confirmationId);
+    await auditSpend(deps, { ...auditBase(who, p), result: "failed", message: line });
+    return outcomeLine(line);
+  }
+  await deps.faults?.("after-answer");
+  const requestId = String(accepted.detail.data.requestId);
+  try {
+    await trackOrchestrator(deps, { idempotencyKey, conversation, context });
+    await settleSpend(deps, confirmationId, actor, p.quoteTrx);
+    await autoWatch(deps, conversation, p.address, actor);
+  } catch (error) {
+    deps.logger.error(
+      { err: error, idempotencyKey },
+      "orchestrator order accepted, but its bookkeeping failed",
+    );
+  }
+  await auditSpend(deps, {
+    ...auditBase(who, p),
+    result: "ok",
+    message: `orchestrator accepted (request ${requestId}, key ${idempotencyKey}); charged per delivered chunk`,
+    orderIds: [requestId],
+  });
+  return renderOrchestratorAccepted({
+    accepted: accepted.detail,
+    replayed: accepted.replayed,
+    address: p.address,
+    amount: p.amount,
+    quoteTrx: p.quoteTrx,
+    by: whoName(actor),
+  });
+}

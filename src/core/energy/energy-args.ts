@@ -1,0 +1,28 @@
+import { checkEnergyRange, energyOrderRoute, parseEnergyAmount } from "../parse/amount.js";
+import { fail, ok, type ParseResult } from "../parse/result.js";
+import { parseTronAddress } from "../parse/tron-address.js";
+
+export interface EnergyArgs {
+  address: string;
+  amount: number;
+  /** order5m up to 650,000 energy, the orchestrator above. */
+  route: "order5m" | "orchestrator";
+}
+
+const USAGE = "use energy <address> <amount>, e.g. energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k";
+
+/** `energy <address> <amount>`: a valid TRON address and an amount in the accepted range. */
+export function parseEnergyArgs(args: readonly string[]): ParseResult<EnergyArgs> {
+  const [addressText, amountText, ...extra] = args;
+  if (addressText === undefined) return fail(`no address and amount given: ${USAGE}`);
+  if (amountText === undefined) return fail(`no amount given: ${USAGE}`);
+  if (extra.length > 0)
+    return fail(`too many words after energy (${args.length}), write the amount without spaces: ${USAGE}`);
+  const address = parseTronAddress(addressText);
+  if (!address.ok) return address;
+  const parsed = parseEnergyAmount(amountText);
+  if (!parsed.ok) return parsed;
+  const amount = checkEnergyRange(parsed.value);
+  if (!amount.ok) return amount;
+  return ok({ address: address.value, amount: amount.value, route: energyOrderRoute(amount.value) });
+}

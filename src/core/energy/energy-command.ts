@@ -1,0 +1,71 @@
+import { CANCEL_KIND, createActionGroup } from "../actions.js";
+import type { CommandContext, CommandDefinition } from "../command.js";
+import { errorReply, type Reply } from "../reply.js";
+import { balanceCovers, getBalance } from "../spend/balance-cache.js";
+import { denyListText, preflightAddress } from "../spend/preflight.js";
+import { quoteEnergy } from "../spend/quote.js";
+import { checkSpend } from "../spend/spend-guard.js";
+import { parseEnergyArgs } from "./energy-args.js";
+import { ENERGY_CONFIRM_KIND, type EnergyConfirmPayload } from "./energy-payload.js";
+import { renderEnergyQuote } from "./energy-render.js";
+
+/**
+ * `energy <address> <amount>`: parse → deny-list check → quote from the live price list →
+ * spending caps → the quote with Confirm / Cancel. Nothing is spent before Confirm.
+ */
+export const energyCommand: CommandDefinition = {
+  verb: "energy",
+  role: "operator",
+  summary:
+    "rent energy for an address (5 minutes; above 650,000 through the orchestrator): a quote, then Confirm",
+  usage: "energy <address> <amount>",
+  example: "energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k",
+  run: runEnergy,
+};
+
+async function runEnergy(ctx: CommandContext): Promise<Reply> {
+  const parsed = parseEnergyArgs(ctx.args);
+  if (!parsed.ok) return errorReply(parsed.error);
+  const { address, amount } = parsed.value;
+  const { deps } = ctx;
+  const { actor, conversation } = ctx.invocation;
+  // The free deny-list lookup first: a refused address costs no price or balance request.
+  const preflight = await preflightAddress(deps, address);
+  if (!preflight.ok) return errorReply(preflight.line);
+  const quote = await quoteEnergy(deps, address, amount);
+  const spend = await checkSpend({
+    store: deps.store,
+    actor,
+    quoteTrx: quote.costTrx,
+    settings: deps.settings,
+    now: deps.now,
+  });
+  if (!spend.ok) return errorReply(spend.line);
+  const balance = await getBalance(deps);
+  const view = {
+    quote,
+    balance,
+    denyList: denyListText(preflight.verdict),
+    warnings: preflight.warning === undefined ? [] : [preflight.warning],
+  };
+  if (balanceCovers(balance, quote.costTrx) === false) {
+    return renderEnergyQuote({
+      ...view,
+      refusal:
+        "The balance does not cover this order, so no Confirm button is offered: top up the deposit address, then run the command again.",
+    });
+  }
+  const payload: EnergyConfirmPayload = {
+    address,
+    amount,
+    route: quote.route,
+    quoteTrx: quote.costTrx,
+    unitPriceSun: quote.unitPriceSun,
+    periodLabel: quote.periodLabel,
+  };
+  const { tokens } = await createActionGroup(deps.store, { conversation, createdBy: actor, now: deps.now }, [
+    { kind: ENERGY_CONFIRM_KIND, payload, role: "operator" },
+    { kind: CANCEL_KIND, payload: {}, role: "operator" },
+  ]);
+  return renderEnergyQuote({ ...view, tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" } });
+}

@@ -1,0 +1,80 @@
+import { isServiceError } from "../../service/errors.js";
+import { order5mIdempotencyKey } from "../../service/idempotency.js";
+import type { Order5mOutcome } from "../../service/order5m.js";
+import type { CoreDeps } from "../deps.js";
+import { rememberOrigin } from "../origins.js";
+import type { Reply } from "../reply.js";
+import { auditSpend } from "../spend/record.js";
+import { settleSpend } from "../spend/reservation.js";
+import { autoWatch } from "../watch/hooks.js";
+import { watchDelivery } from "./delivery-watch.js";
+import { auditBase, type Confirmed, type EnergyConfirmPayload, whoName } from "./energy-payload.js";
+import { renderOrder5mResult } from "./energy-render.js";
+
+/**
+ * One 5-minute order of a confirmation, shared by the Confirm and by the reconciler that asks
+ * again when the first answer was lost: the key, what "not known" means, and what a placed order
+ * leaves behind.
+ */
+export const order5mKeyOf = (confirmationId: string, p: EnergyConfirmPayload): string =>
+  order5mIdempotencyKey({ confirmationId, period: "5m", receiveAddress: p.address, amount: p.amount });
+
+/**
+ * Failures after which the order may exist: no answer, "still processing", an unreadable answer,
+ * an internal error. Asking again with the same key tells (the service keeps it 24 hours).
+ */
+export function order5mOutcomeUnknown(error: unknown): boolean {
+  if (!isServiceError(error)) return false;
+  if (error.kind === "timeout" || error.kind === "network" || error.kind === "invalid_reply") return true;
+  if (error.code === "duplicate_request_processing") return true;
+  return (error.httpStatus ?? 0) >= 500 && error.code !== 5003;
+}
+
+/**
+ * The bookkeeping of a placed order. The order exists whatever happens here, so a failure is
+ * logged and never turned into an error line that would make the user order again.
+ */
+export async function afterOrder5m(
+  deps: CoreDeps,
+  who: Confirmed,
+  p: EnergyConfirmPayload,
+  outcome: Order5mOutcome,
+): Promise<void> {
+  const { result } = outcome;
+  const conversation = who.followUp ?? who.conversation;
+  try {
+    await settleSpend(deps, who.confirmationId, who.actor, result.paidTRX);
+    await rememberOrigin(deps.store, "order", result.orderId, conversation);
+    // The activation webhook names its own order id and, as `source`, this order's id; its hash
+    // is remembered too, so the listener can route it either way.
+    if (result.activationHash) await rememberOrigin(deps.store, "order", result.activationHash, conversation);
+    await watchDelivery(deps, { orderId: result.orderId, address: p.address, conversation });
+    await autoWatch(deps, conversation, p.address, who.actor);
+  } catch (error) {
+    deps.logger.error(
+      { err: error, orderId: result.orderId },
+      "energy order placed, but its bookkeeping failed",
+    );
+  }
+  await auditSpend(deps, {
+    ...auditBase(who, p),
+    result: "ok",
+    message: `${outcome.replayed ? "(repeat answered from the service's cache) " : ""}paid ${result.paidTRX} TRX: ${outcome.message}`,
+    orderIds: [result.orderId],
+  });
+}
+
+export const renderPlaced = (
+  deps: Pick<CoreDeps, "settings">,
+  who: Confirmed,
+  p: EnergyConfirmPayload,
+  outcome: Order5mOutcome,
+): Reply =>
+  renderOrder5mResult({
+    outcome,
+    address: p.address,
+    amount: p.amount,
+    quoteTrx: p.quoteTrx,
+    explorerTxUrl: deps.settings.explorerTxUrl,
+    by: whoName(who.actor),
+  });

@@ -1,0 +1,93 @@
+import type { CommandContext, CommandDefinition } from "./command.js";
+import { actorKey, type Platform } from "./invocation.js";
+import { echo } from "./parse/echo.js";
+import {
+  type Block,
+  code,
+  context,
+  errorReply,
+  fields,
+  header,
+  italic,
+  publicReply,
+  type Reply,
+  text,
+} from "./reply.js";
+import { can, type Role } from "./roles.js";
+
+/** Slack and Telegram type verbs as slash commands; the console takes the bare line. */
+const prefixFor = (platform: Platform): string => (platform === "console" ? "" : "/");
+
+/**
+ * `help [verb]`: every verb for everyone, so a viewer learns what exists and whom to ask. The
+ * verbs the person may not use are marked with the role they need and the list an admin must add
+ * them to.
+ */
+export const helpCommand: CommandDefinition = {
+  verb: "help",
+  aliases: ["start"],
+  role: "viewer",
+  summary: "what I can do, with an example for each command",
+  usage: "help [command]",
+  example: "help energy",
+  async run(ctx) {
+    const wanted = ctx.args[0]?.toLowerCase();
+    return wanted === undefined ? listReply(ctx) : verbReply(ctx, wanted);
+  },
+};
+
+const LIST_FOR: Record<Role, string> = { viewer: "", operator: "OPS_OPERATORS", admin: "OPS_ADMINS" };
+
+/** `needs operator — ask an admin to add you to OPS_OPERATORS` */
+export const needsLine = (needed: Role): string =>
+  `needs ${needed} — ask an admin to add you to ${LIST_FOR[needed]}`;
+
+function listReply(ctx: CommandContext): Reply {
+  const prefix = prefixFor(ctx.invocation.conversation.platform);
+  const blocks: Block[] = [header("What I can do")];
+  const locked: string[] = [];
+  for (const c of ctx.commands) {
+    const allowed = can(ctx.role, c.role);
+    if (!allowed) locked.push(c.verb);
+    blocks.push(
+      text(
+        code(`${prefix}${c.usage}`),
+        ` — ${c.summary}. Example: `,
+        code(`${prefix}${c.example}`),
+        ...(allowed ? [] : [italic(` (${needsLine(c.role)})`)]),
+      ),
+    );
+  }
+  blocks.push(
+    context(
+      `You are ${article(ctx.role)} ${ctx.role} (${actorKey(ctx.invocation.actor)}). Type `,
+      code(`${prefix}help <command>`),
+      " for details.",
+    ),
+  );
+  const open = ctx.commands.filter((c) => can(ctx.role, c.role)).map((c) => c.verb);
+  const more = locked.length > 0 ? `; needs a higher role: ${locked.join(", ")}` : "";
+  return publicReply(`What I can do: ${open.join(", ")}${more}`, blocks);
+}
+
+function verbReply(ctx: CommandContext, wanted: string): Reply {
+  const prefix = prefixFor(ctx.invocation.conversation.platform);
+  const found = ctx.commands.find((c) => c.verb === wanted || c.aliases?.includes(wanted));
+  if (!found) return errorReply(`There is no command ${echo(wanted)}. Type ${prefix}help for the list.`);
+  const blocks: Block[] = [
+    header(found.verb),
+    text(`${capitalise(found.summary)}.`),
+    fields(["Usage", code(`${prefix}${found.usage}`)], ["Example", code(`${prefix}${found.example}`)]),
+  ];
+  if (!can(ctx.role, found.role)) {
+    blocks.push(
+      context(
+        `${capitalise(needsLine(found.role))}. You are ${article(ctx.role)} ${ctx.role} (${actorKey(ctx.invocation.actor)}).`,
+      ),
+    );
+  }
+  return publicReply(`${found.usage}: ${found.summary}`, blocks);
+}
+
+const article = (word: string): string => (/^[aeiou]/i.test(word) ? "an" : "a");
+const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,0 +1,91 @@
+import { CANCEL_KIND, createActionGroup } from "../actions.js";
+import type { CommandContext, CommandDefinition } from "../command.js";
+import { whoName } from "../energy/energy-payload.js";
+import { markHostStopped } from "../home.js";
+import { parseTronAddress } from "../parse/tron-address.js";
+import { errorReply, type Reply } from "../reply.js";
+import { balanceCovers, getBalance } from "../spend/balance-cache.js";
+import { denyListText, preflightAddress } from "../spend/preflight.js";
+import { quoteHost } from "../spend/quote.js";
+import { auditSpend } from "../spend/record.js";
+import { checkSpend } from "../spend/spend-guard.js";
+import { HOST_CONFIRM_KIND, type HostConfirmPayload, hostCallbackUrl } from "./confirm-host.js";
+import { hostFailureLine } from "./host-errors.js";
+import { NO_CALLBACK_WARNING, renderHostQuote, renderHostStopped } from "./host-render.js";
+
+const USAGE =
+  "use host start <address> or host stop <address>, e.g. host start TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+
+/** `host start|stop <address>`: Host Mode in infinity mode. Start quotes and needs Confirm; stop spends nothing. */
+export const hostCommand: CommandDefinition = {
+  verb: "host",
+  subverbs: ["start", "stop"],
+  role: "operator",
+  summary: "Host Mode in infinity mode: start shows the cycle prices and needs Confirm, stop ends it",
+  usage: "host start|stop <address>",
+  example: "host start TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+  async run(ctx) {
+    const [text, ...extra] = ctx.args;
+    if (text === undefined) return errorReply(`no address given: ${USAGE}`);
+    if (extra.length > 0) return errorReply(`host ${ctx.subverb} takes one address: ${USAGE}`);
+    const address = parseTronAddress(text);
+    if (!address.ok) return errorReply(address.error);
+    return ctx.subverb === "stop" ? runStop(ctx, address.value) : runStart(ctx, address.value);
+  },
+};
+
+async function runStart(ctx: CommandContext, address: string): Promise<Reply> {
+  const { deps } = ctx;
+  const { actor, conversation } = ctx.invocation;
+  const preflight = await preflightAddress(deps, address, "started");
+  if (!preflight.ok) return errorReply(preflight.line);
+  const quote = await quoteHost(deps);
+  const spend = await checkSpend({
+    store: deps.store,
+    actor,
+    quoteTrx: quote.firstCycleTrx,
+    settings: deps.settings,
+    now: deps.now,
+  });
+  if (!spend.ok) return errorReply(spend.line);
+  const balance = await getBalance(deps);
+  const warnings = preflight.warning === undefined ? [] : [preflight.warning];
+  if (hostCallbackUrl(deps.settings) === undefined) warnings.push(NO_CALLBACK_WARNING);
+  const view = { address, quote, balance, denyList: denyListText(preflight.verdict), warnings };
+  if (balanceCovers(balance, quote.firstCycleTrx) === false) {
+    return renderHostQuote({
+      ...view,
+      refusal:
+        "The balance does not cover one cycle, so no Start button is offered: top up the deposit address, then run the command again.",
+    });
+  }
+  const payload: HostConfirmPayload = { address, firstCycleTrx: quote.firstCycleTrx };
+  const { tokens } = await createActionGroup(deps.store, { conversation, createdBy: actor, now: deps.now }, [
+    { kind: HOST_CONFIRM_KIND, payload, role: "operator" },
+    { kind: CANCEL_KIND, payload: {}, role: "operator" },
+  ]);
+  return renderHostQuote({ ...view, tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" } });
+}
+
+async function runStop(ctx: CommandContext, address: string): Promise<Reply> {
+  const { deps } = ctx;
+  const { actor, conversation } = ctx.invocation;
+  const base = { actor, conversation, verb: "host stop", address };
+  try {
+    const stopped = await deps.service.hostMode.stop(address);
+    await markHostStopped(deps, address).catch((error: unknown) => {
+      deps.logger.warn({ err: error, address }, "Host Mode stopped, but the App Home list was not updated");
+    });
+    await auditSpend(deps, {
+      ...base,
+      result: "ok",
+      message: `${stopped.message}; ${stopped.data.orders_closed} order(s) closed`,
+    });
+    return renderHostStopped(stopped.data, whoName(actor));
+  } catch (error) {
+    const line = hostFailureLine(error, address, "stop");
+    deps.logger.warn({ err: error, address }, "host stop failed");
+    await auditSpend(deps, { ...base, result: "failed", message: line });
+    return errorReply(line);
+  }
+}

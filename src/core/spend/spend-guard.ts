@@ -1,0 +1,104 @@
+import Big from "big.js";
+import type { Clock } from "../../clock.js";
+import type { Store } from "../../store/store.js";
+import { type Actor, actorKey } from "../invocation.js";
+import type { CoreObserver } from "../observer.js";
+
+/**
+ * Spending caps: OPS_MAX_ORDER_TRX per order and OPS_DAILY_LIMIT_TRX per user per UTC day.
+ * Totals are integer SUN in the store (atomic INCRBY); TRX strings are converted with big.js,
+ * so no float ever touches money.
+ */
+export const SUN_PER_TRX = 1_000_000;
+/** A day key lives past its UTC day (clock skew between instances, late recordings). */
+export const SPEND_TTL_MS = 48 * 60 * 60_000;
+
+export interface SpendSettings {
+  maxOrderTrx?: string;
+  dailyLimitTrx?: string;
+}
+
+export type SpendCheck = { ok: true } | { ok: false; line: string };
+
+const keyOf = (actor: Actor | string): string => (typeof actor === "string" ? actor : actorKey(actor));
+
+/** `spend:<actorKey>:<YYYY-MM-DD>` of the UTC day of `at`. */
+export const spendKey = (actor: Actor | string, at: number): string =>
+  `spend:${keyOf(actor)}:${new Date(at).toISOString().slice(0, 10)}`;
+
+/** A TRX decimal string as integer SUN; a fraction of a SUN counts as a whole one (caps err safe). */
+export function trxToSun(trx: string): Big {
+  const sun = new Big(trx).times(SUN_PER_TRX).round(0, Big.roundUp);
+  if (sun.lt(0)) throw new RangeError(`negative TRX amount: ${trx}`);
+  return sun;
+}
+
+/** Integer SUN as a TRX decimal string without exponent: 1500000 → "1.5". */
+export const sunToTrx = (sun: Big | number | string): string => new Big(sun).div(SUN_PER_TRX).toFixed();
+
+/** Integer SUN the actor has recorded today (UTC). */
+export async function spentTodaySun(store: Store, actor: Actor | string, now: Clock): Promise<Big> {
+  const raw = await store.get(spendKey(actor, now()));
+  return new Big(raw ?? "0");
+}
+
+export interface CheckSpendInput {
+  store: Store;
+  actor: Actor | string;
+  /** The quote in TRX, as a decimal string. */
+  quoteTrx: string;
+  settings: SpendSettings;
+  now: Clock;
+}
+
+/** Ok, or the one line that says which cap the quote breaks and, for the daily one, what is left today. */
+export async function checkSpend(input: CheckSpendInput): Promise<SpendCheck> {
+  const { settings } = input;
+  const quote = trxToSun(input.quoteTrx);
+  const perOrder = perOrderRefusal(quote, settings);
+  if (perOrder !== undefined) return { ok: false, line: perOrder };
+  if (settings.dailyLimitTrx === undefined) return { ok: true };
+  const limit = trxToSun(settings.dailyLimitTrx);
+  const spent = await spentTodaySun(input.store, input.actor, input.now);
+  if (spent.plus(quote).lte(limit)) return { ok: true };
+  return { ok: false, line: dailyRefusal(quote, spent, settings.dailyLimitTrx) };
+}
+
+/** The line of a quote above OPS_MAX_ORDER_TRX, or undefined when it is within. */
+export function perOrderRefusal(quoteSun: Big, settings: SpendSettings): string | undefined {
+  if (settings.maxOrderTrx === undefined || quoteSun.lte(trxToSun(settings.maxOrderTrx))) return undefined;
+  return `This order would cost ${sunToTrx(quoteSun)} TRX, above the cap of ${settings.maxOrderTrx} TRX per order (OPS_MAX_ORDER_TRX).`;
+}
+
+/** The line of a quote that does not fit what is left of the day (`spentSun` counted so far). */
+export function dailyRefusal(quoteSun: Big, spentSun: Big, dailyLimitTrx: string): string {
+  const left = trxToSun(dailyLimitTrx).minus(spentSun);
+  const daily = `your daily limit of ${dailyLimitTrx} TRX (OPS_DAILY_LIMIT_TRX, resets at 00:00 UTC)`;
+  const shown = sunToTrx(quoteSun);
+  return left.lte(0)
+    ? `You have used ${daily}; this order would cost ${shown} TRX.`
+    : `This order would cost ${shown} TRX, but only ${sunToTrx(left)} TRX is left today of ${daily}.`;
+}
+
+export interface RecordSpendInput {
+  store: Store;
+  actor: Actor | string;
+  /** What was actually charged, in TRX as a decimal string. */
+  amountTrx: string;
+  now: Clock;
+  /** Told of the spend once it is recorded (metrics). */
+  observer?: CoreObserver;
+}
+
+/** Adds what was charged to the actor's total of the UTC day; returns the new total in SUN. */
+export async function recordSpend(input: RecordSpendInput): Promise<number> {
+  const sun = trxToSun(input.amountTrx).toNumber();
+  if (!Number.isSafeInteger(sun)) throw new RangeError(`amount too large to record: ${input.amountTrx} TRX`);
+  const total = await input.store.incrBy(spendKey(input.actor, input.now()), sun, SPEND_TTL_MS);
+  try {
+    input.observer?.spent?.({ actor: keyOf(input.actor), sun });
+  } catch {
+    // Metrics never fail a recorded spend.
+  }
+  return total;
+}
