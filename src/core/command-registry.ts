@@ -11,7 +11,7 @@ import { energyCommand } from "./energy/energy-command.js";
 import { helpCommand } from "./help.js";
 import { hostConfirmAction } from "./host/confirm-host.js";
 import { hostCommand } from "./host/host-command.js";
-import { pasteEnergyAction, pasteScreenAction } from "./paste-check/paste-check.js";
+import { pasteEnergyAction, pasteScreenAction, pasteWatchAction } from "./paste-check/paste-check.js";
 import { screenCommand, screenNetworkAction } from "./screening/screen-command.js";
 import { setupCommand } from "./setup/setup-command.js";
 import { statementCommand } from "./statement/statement-command.js";
@@ -44,4 +44,5 @@ export const actionHandlers: ActionHandler[] = [
   hostStopAction,
   pasteScreenAction,
   pasteEnergyAction,
+  pasteWatchAction,
 ];

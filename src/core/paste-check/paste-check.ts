@@ -9,12 +9,14 @@ import { TRON_ADDRESS_PATTERN } from "../parse/tron-address.js";
 import { buttons, context, type Reply } from "../reply.js";
 import { roleOf } from "../roles.js";
 import { screenCommand } from "../screening/screen-command.js";
+import { watchCommand } from "../watch/command.js";
 import { admitPaste } from "./rate.js";
 
 /**
  * Paste-to-check: a message in a served conversation that is just a TRON address gets its
  * deny-list verdict at once (the free open lookup, rendered as `compliance <address>` renders it),
- * with buttons for what people usually do next: Screen (billed, operators) and an Energy 65k quote.
+ * with buttons for what people usually do next: Screen (billed, operators), an Energy 65k quote, and
+ * Watch (re-checked here whenever the deny list changes).
  * Anything else is not ours: the adapters hand over plain messages and mentions, and most of them
  * are conversation between people.
  */
@@ -27,6 +29,7 @@ export interface PastedMessage {
 
 export const PASTE_SCREEN_KIND = "paste.screen";
 export const PASTE_ENERGY_KIND = "paste.energy";
+export const PASTE_WATCH_KIND = "paste.watch";
 /** The energy a plain TRC20 transfer needs: the amount the quote button asks for. */
 export const PASTE_ENERGY_AMOUNT = "65k";
 
@@ -55,6 +58,7 @@ export async function checkPaste(deps: CoreDeps, message: PastedMessage): Promis
     [
       { kind: PASTE_SCREEN_KIND, payload: { address }, role: "operator" },
       { kind: PASTE_ENERGY_KIND, payload: { address }, role: "operator" },
+      { kind: PASTE_WATCH_KIND, payload: { address }, role: "operator" },
     ],
   );
   return {
@@ -64,8 +68,11 @@ export async function checkPaste(deps: CoreDeps, message: PastedMessage): Promis
       buttons(
         { label: "Screen (billed)", token: tokens[0] ?? "" },
         { label: "Energy 65k quote", token: tokens[1] ?? "" },
+        { label: "Watch", token: tokens[2] ?? "" },
       ),
-      context("Screen runs a paid AML check; the quote spends nothing until Confirm. Both need an operator."),
+      context(
+        "Screen runs a paid AML check; the quote spends nothing until Confirm; Watch re-checks it here when the deny list changes. All need an operator.",
+      ),
     ],
   };
 }
@@ -76,15 +83,17 @@ function asCommand(
   who: { actor: Actor; conversation: ConversationRef },
   command: CommandDefinition,
   args: string[],
+  subverb?: string,
 ): CommandContext {
   return {
     invocation: {
       kind: "command",
       actor: who.actor,
       conversation: who.conversation,
-      text: [command.verb, ...args].join(" "),
+      text: [command.verb, ...(subverb === undefined ? [] : [subverb]), ...args].join(" "),
     },
     args,
+    ...(subverb !== undefined && { subverb }),
     role: roleOf(who.actor, deps.settings),
     deps,
     commands: [],
@@ -94,14 +103,19 @@ function asCommand(
 const payloadSchema = z.object({ address: z.string().regex(TRON_ADDRESS_PATTERN) });
 
 /** A button that runs a command exactly as if its line had been typed by the person who pressed it. */
-function runsCommand(kind: string, command: CommandDefinition, extra: string[]): ActionHandler {
+function runsCommand(
+  kind: string,
+  command: CommandDefinition,
+  extra: string[],
+  subverb?: string,
+): ActionHandler {
   return {
     kind,
     role: "operator",
     async run(ctx: ActionContext, payload: unknown) {
       const { address } = payloadSchema.parse(payload);
       const who = { actor: ctx.invocation.actor, conversation: ctx.invocation.conversation };
-      return command.run(asCommand(ctx.deps, who, command, [address, ...extra]));
+      return command.run(asCommand(ctx.deps, who, command, [address, ...extra], subverb));
     },
   };
 }
@@ -110,3 +124,5 @@ function runsCommand(kind: string, command: CommandDefinition, extra: string[]):
 export const pasteScreenAction = runsCommand(PASTE_SCREEN_KIND, screenCommand, []);
 /** Energy 65k quote: the same as `energy <address> 65k` (a quote with its own Confirm). */
 export const pasteEnergyAction = runsCommand(PASTE_ENERGY_KIND, energyCommand, [PASTE_ENERGY_AMOUNT]);
+/** Watch: the same as `watch add <address>` in this conversation. */
+export const pasteWatchAction = runsCommand(PASTE_WATCH_KIND, watchCommand, [], "add");

@@ -157,8 +157,29 @@ describe("paste-to-check in a channel", () => {
     const [verdict] = h.fake.channelMessages(CHANNEL);
     expect(messageText(verdict)).toContain(`${ADDRESS}`);
     expect(messageText(verdict)).toMatch(/clean|deny list/i);
-    expect(buttonLabels(verdict)).toEqual(["Screen (billed)", "Energy 65k quote"]);
+    expect(buttonLabels(verdict)).toEqual(["Screen (billed)", "Energy 65k quote", "Watch"]);
     expect(h.sandbox.calls("compliance.lookup")).toHaveLength(1);
+  });
+
+  it("Watch runs the same as `watch add <address>` here; a viewer's click watches nothing", async () => {
+    const h = await startSlackHarness();
+    await h.post(messageEventBody(ADDRESS, { user: VIEWER }));
+    await h.settle();
+    const [verdict] = h.fake.channelMessages(CHANNEL);
+    await h.click(verdict!, "Watch", { user: VIEWER });
+    await h.settle();
+    expect(messageText(h.fake.ephemerals(VIEWER.id)[0])).toContain("needs the operator role");
+    await h.click(verdict!, "Watch", { user: OPERATOR });
+    await h.settle();
+    expect(messageText(h.fake.channelMessages(CHANNEL)[0])).toContain(`Watching ${ADDRESS}`);
+    await h.command("/watch list", { user: VIEWER });
+    await h.settle();
+    const listed = h.fake
+      .allMessages()
+      .map(messageText)
+      .find((t) => t.includes("Watched here"));
+    expect(listed).toContain("Watched here: 1 address");
+    expect(listed).toContain(ADDRESS);
   });
 
   it("a mention of the bot with an address is answered once (as app_mention, not twice)", async () => {

@@ -55,7 +55,7 @@ describe("paste-to-check in a Telegram group", () => {
     const [verdict] = h.fake.messages(GROUP_CHAT);
     expect(verdict?.text).toContain(ADDRESS);
     expect(verdict?.replyTo).toBe(pasted.message.message_id);
-    expect(buttons(verdict)).toEqual(["Screen (billed)", "Energy 65k quote"]);
+    expect(buttons(verdict)).toEqual(["Screen (billed)", "Energy 65k quote", "Watch"]);
     expect(h.sandbox.calls("compliance.lookup")).toHaveLength(1);
   });
 
