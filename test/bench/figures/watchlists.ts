@@ -83,10 +83,10 @@ async function bareBatches(serviceUrl: string): Promise<number> {
 
 export async function watchlistsFigure(world: World): Promise<FigureResult> {
   const { sandbox, stop } = await startSandbox("fig7", { screening: { demoData: false } });
-  const redisUrl = world.redis.db(3);
+  const redisUrl = world.redis.db(4);
   const port = await freePort();
   const child = spawnNode({
-    name: "fig7-watch",
+    name: "fig9-watch",
     args: ["--enable-source-maps", MAIN_JS],
     cwd: world.repo,
     env: {
