@@ -94,7 +94,7 @@ export async function watchlistsFigure(world: World): Promise<FigureResult> {
       ...botEnv(world, { redisUrl, serviceUrl: sandbox.url, port, telegram: true }),
       OPS_WATCH_INTERVAL_S: String(INTERVAL_S),
     },
-    logFile: join(world.logDir, "fig7-watch.log"),
+    logFile: join(world.logDir, "fig9-watch.log"),
   });
   try {
     await waitHealthy(`http://${LOOPBACK}:${port}`, child.spawnedAt, 20_000, 5);
