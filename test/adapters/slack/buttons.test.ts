@@ -150,3 +150,18 @@ describe("slack buttons: screen on an ambiguous network", () => {
     expect(messageText(after)).toContain("bsc");
   });
 });
+
+describe("slack buttons: a confirmed outcome is posted once", () => {
+  it("the recovery job finds the answered Confirm delivered and posts nothing more", async () => {
+    const h = await startSlackHarness({ settings: { intents: { recoverAfterMs: 300, leaseMs: 300 } } });
+    const quote = await quoteEnergy(h);
+    await h.click(quote, /^Confirm/);
+    await h.settle();
+    // Past the recovery job's time: it must find the outcome delivered.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await h.settle();
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
+    expect(current(h, quote)?.edits).toBe(1);
+  });
+});

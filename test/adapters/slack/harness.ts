@@ -172,7 +172,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
   });
   const adapters = new Map<"slack", ChatAdapter>([["slack", adapter]]);
   const workers: JobWorker[] = [
-    await startTrackedWorker(queues, createTrackedHandlers(deps), { logger }),
+    await startTrackedWorker(queues, createTrackedHandlers(deps, actionHandlers), { logger }),
     await startNotifyWorker(queues, { adapters, store, watchMs: 50, logger, gapMs: () => 0 }),
   ];
   const http = createHttpServer({ routes: adapter.route ? [adapter.route] : [] });
