@@ -24,6 +24,4 @@ export interface ActionRecord {
   expiresAt: number;
   /** Who may not press it, and what they are told (the requester of an approval). */
   notBy?: { actor: string; line: string };
-  /** Pressed only in the conversation it was posted in (platform and id). */
-  hereOnly?: boolean;
 }

@@ -39,7 +39,6 @@ export interface CreateActionOptions<P = unknown> {
   /** The group to join (from `newActionGroup()`); omitted: a group of its own. */
   group?: string;
   notBy?: ActionRecord["notBy"];
-  hereOnly?: boolean;
 }
 
 const randomId = (): string => randomBytes(16).toString("base64url");
@@ -63,7 +62,6 @@ export async function createAction<P>(store: Store, options: CreateActionOptions
     createdAt,
     expiresAt: createdAt + ttlMs,
     ...(options.notBy && { notBy: options.notBy }),
-    ...(options.hereOnly && { hereOnly: true }),
   };
   await store.set(TOKEN_KEY(token), JSON.stringify(record), ttlMs + EXPIRED_GRACE_MS);
   return token;
@@ -98,8 +96,6 @@ export interface ClaimOptions {
   now?: Clock;
   /** An extra role needed by kind (the handler's), so the stricter one is checked before claiming. */
   roleForKind?: (kind: string) => Role | undefined;
-  /** Where the click came from (checked against `hereOnly` records). */
-  conversation?: ConversationRef;
   /**
    * Called after every check and before the atomic claim; its answer, when given, is stored as the
    * claim's value in the same SET NX (a durable action's intent: claim and intent in one step).
@@ -143,17 +139,11 @@ export async function claimAction(
   // Checked before the claim, like the role: the button stays usable for someone allowed to press it.
   if (record.notBy?.actor === actorKey(actor))
     return { ok: false, reason: "forbidden", line: record.notBy.line };
-  if (record.hereOnly && !sameConversation(record.conversation, options.conversation)) {
-    return { ok: false, reason: "elsewhere", line: ELSEWHERE_LINE };
-  }
   const value = (await options.beforeClaim?.(record)) ?? actorKey(actor);
   const won = await store.setIfNotExists(CLAIM_KEY(record.confirmationId), value, CLAIM_TTL_MS);
   if (!won) return { ok: false, reason: "used", line: "Already handled." };
   return { ok: true, record };
 }
-
-const sameConversation = (a: ConversationRef, b: ConversationRef | undefined): boolean =>
-  b !== undefined && a.platform === b.platform && a.id === b.id;
 
 async function readRecord(store: Store, token: string): Promise<ActionRecord | undefined> {
   const raw = await store.get(TOKEN_KEY(token));

@@ -106,7 +106,6 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
     let intent: string | undefined;
     const claim = await claimAction(deps.store, invocation.token, invocation.actor, role, {
       now: deps.now,
-      conversation: invocation.conversation,
       roleForKind: (kind) => handlers.get(kind)?.role,
       beforeClaim: async (record) => {
         if (!handlers.get(record.kind)?.durable) return undefined;

@@ -81,7 +81,6 @@ export async function createRound(
     ttlMs: input.ttlMs + LATE_CLICK_MS,
     now: deps.now,
     group,
-    hereOnly: true,
   };
   const [approve, reject] = await Promise.all([
     createAction(deps.store, {
