@@ -15,7 +15,10 @@ import {
 import { formatCount } from "../parse/echo.js";
 import { code, context, fields, header, publicReply, type Reply, text } from "../reply.js";
 
-/** What the service says later about an energy, bandwidth or activation order, as a notice. */
+/**
+ * What the service says later about an energy, bandwidth or activation order, as a notice: the
+ * order id, the address and every transaction hash linked to the explorer.
+ */
 const RENTALS: Record<string, string> = { "5m": "5 minutes", "1h": "1 hour" };
 
 function hashesOf(event: { tx_hashes: string[]; tx_hash?: string | undefined }): string[] {

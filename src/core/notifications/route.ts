@@ -26,6 +26,7 @@ export const NOTIFICATION_DONE_TTL_MS = 48 * 3_600_000;
  * steps first; then it goes to the expecting conversation. Anything else is routed at once.
  */
 export const ORIGIN_GRACE_MS: readonly number[] = [250, 500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
+
 export interface NotificationRouterOptions {
   /** Where a notification without a known conversation goes; empty: it is only logged. */
   alerts: readonly ConversationRef[];
