@@ -1,34 +1,30 @@
 import type { ActionHandler } from "./command.js";
 import type { CoreDeps } from "./deps.js";
-import { createWatchDeliveryHandler } from "./energy/delivery-watch.js";
-import { createPollOrchestratorHandler } from "./energy/orchestrator-tracking.js";
-import { createReconcileOrder5mHandler } from "./energy/reconcile-order5m.js";
-import { createRecoverIntentHandler } from "./intents/durable.js";
+import type { TrackedContext, TrackedHandler, TrackedKind } from "./feature.js";
+import { features } from "./features.js";
 import type { PollAnswer } from "./poll.js";
-import type { TrackedJob } from "./ports.js";
-import { createPollScreeningHandler } from "./screening/screening-tracking.js";
-import { createStatementPoller } from "./statement/statement-tracking.js";
 
 export type { PollAnswer };
 
-export type TrackedHandlerMap = {
-  [K in TrackedJob["kind"]]: (job: Extract<TrackedJob, { kind: K }>) => Promise<PollAnswer>;
-};
+export type TrackedHandlerMap = { [K in TrackedKind]: TrackedHandler<K> };
 
 /**
- * One handler per kind of tracked work; the job system calls them (src/jobs/scheduler.ts).
- * `actions` are the core's action handlers: the recovery of a durable action runs its handler.
+ * One handler per kind of tracked work, from the features that schedule it; the job system calls
+ * them (src/jobs/scheduler.ts). `actions` are the core's action handlers: the recovery of a durable
+ * action runs its handler.
  */
 export function createTrackedHandlers(
   deps: CoreDeps,
   actions: readonly ActionHandler[] = [],
 ): TrackedHandlerMap {
-  return {
-    "recover-intent": createRecoverIntentHandler(deps, new Map(actions.map((a) => [a.kind, a]))),
-    "reconcile-order5m": createReconcileOrder5mHandler(deps),
-    "poll-screening": createPollScreeningHandler(deps),
-    "poll-statement": createStatementPoller(deps),
-    "poll-orchestrator": createPollOrchestratorHandler(deps),
-    "watch-delivery": createWatchDeliveryHandler(deps),
-  };
+  const context: TrackedContext = { deps, actions };
+  const handlers = new Map<string, unknown>();
+  for (const feature of features) {
+    for (const [kind, create] of Object.entries(feature.tracked ?? {})) {
+      if (handlers.has(kind)) throw new Error(`tracked work "${kind}" has two handlers`);
+      handlers.set(kind, (create as (ctx: TrackedContext) => unknown)(context));
+    }
+  }
+  // Every kind is present: features.ts does not compile otherwise (EveryTrackedKindHandled).
+  return Object.fromEntries(handlers) as TrackedHandlerMap;
 }

@@ -1,4 +1,4 @@
-import type { WebhookFamily } from "../core/notifications/events.js";
+import type { NotificationSource } from "../core/notifications/events.js";
 import { attemptsWithin, type Backoff, type JobQueue } from "../jobs/queue.js";
 import { storeWithin } from "../store/bounded.js";
 import type { Store } from "../store/store.js";
@@ -12,7 +12,7 @@ import type { Store } from "../store/store.js";
  */
 export const WEBHOOK_QUEUE = "webhooks";
 
-export type InboundSource = WebhookFamily | "host";
+export type InboundSource = NotificationSource;
 
 export interface InboundJob {
   source: InboundSource;

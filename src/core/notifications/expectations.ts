@@ -3,7 +3,6 @@ import type { Store } from "../../store/store.js";
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
-import type { Notification } from "./events.js";
 
 /**
  * What the bot is about to cause. A notification whose origin (order id, Host Mode address) is not
@@ -21,7 +20,17 @@ export type ExpectedSpend =
   | { kind: "orchestrator"; address: string; idempotencyKey: string }
   | { kind: "host"; address: string };
 
-type Field = "address" | "host" | "request";
+/** What a notification may carry that an expectation was recorded under. */
+export type ExpectationField = "address" | "host" | "request";
+export interface ExpectationKey {
+  field: ExpectationField;
+  value: string;
+}
+
+/** The keys a notification matches, leaving out the fields it did not carry. */
+export function expectationKeys(...pairs: [ExpectationField, string | undefined][]): ExpectationKey[] {
+  return pairs.flatMap(([field, value]) => (value === undefined || value === "" ? [] : [{ field, value }]));
+}
 
 interface Policy {
   ttlMs: number;
@@ -50,7 +59,7 @@ const recordSchema = z.object({
 });
 type ExpectationRecord = z.infer<typeof recordSchema>;
 
-const keyOf = (field: Field, value: string): string => `expect:${field}:${value}`;
+const keyOf = (field: ExpectationField, value: string): string => `expect:${field}:${value}`;
 
 function keysOfSpend(spend: ExpectedSpend): string[] {
   switch (spend.kind) {
@@ -60,25 +69,6 @@ function keysOfSpend(spend: ExpectedSpend): string[] {
       return [keyOf("address", spend.address), keyOf("request", spend.idempotencyKey)];
     case "host":
       return [keyOf("host", spend.address)];
-  }
-}
-
-/** The keys a notification may match, in the order they are tried. */
-function keysOfNotification(n: Notification): string[] {
-  switch (n.event) {
-    case "delegation.confirmed":
-    case "bandwidth.delegated":
-      return n.receive_address ? [keyOf("address", n.receive_address)] : [];
-    case "activation.confirmed":
-      return [
-        ...(n.address ? [keyOf("address", n.address)] : []),
-        ...(n.source ? [keyOf("request", n.source)] : []),
-      ];
-    case "report.ready":
-      return n.client_request_id ? [keyOf("request", n.client_request_id)] : [];
-    case "host.cycle":
-    case "host_paused":
-      return [keyOf("host", n.address)];
   }
 }
 
@@ -102,8 +92,12 @@ export async function expectNotifications(
 }
 
 /** The expectation a notification matches, or null: then nobody here is waiting for it. */
-export async function findExpectation(store: Store, n: Notification): Promise<ConversationRef | null> {
-  for (const key of keysOfNotification(n)) {
+export async function findExpectation(
+  store: Store,
+  keys: readonly ExpectationKey[],
+): Promise<ConversationRef | null> {
+  for (const { field, value } of keys) {
+    const key = keyOf(field, value);
     const record = await getJson(store, key, recordSchema);
     if (record !== null) return record.conversation;
   }
@@ -111,8 +105,9 @@ export async function findExpectation(store: Store, n: Notification): Promise<Co
 }
 
 /** The notification's origin is recorded: the expectations it matched for one order did their job. */
-export async function settleExpectations(store: Store, n: Notification): Promise<void> {
-  for (const key of keysOfNotification(n)) {
+export async function settleExpectations(store: Store, keys: readonly ExpectationKey[]): Promise<void> {
+  for (const { field, value } of keys) {
+    const key = keyOf(field, value);
     const record = await getJson(store, key, recordSchema);
     if (record?.once) await store.del(key);
   }

@@ -10,12 +10,14 @@ import {
   spansToText,
   text,
 } from "../reply.js";
+import { digestNouns } from "./registry.js";
 
 /**
  * Several notices that waited for the same conversation, as one message: "12 deliveries
  * confirmed", then one line per notice (its summary, which names the order, and every transaction
  * link it carried). Used when a burst outruns the platform's pace (~1 message/s per channel).
  * A digest never exceeds one message of the platform: the caller adds notices while they fit.
+ * Each notice is counted by the noun its event's definition gives its header (`digestNouns`).
  */
 export interface DigestLimits {
   /** Characters of rendered text, links included, with room for escaping. */
@@ -36,17 +38,6 @@ export function canDigest(reply: Reply): boolean {
   return reply.blocks.every((b) => b.type !== "file" && b.type !== "buttons");
 }
 
-/** Headers of the notification renderers → how a digest counts them. */
-const NOUNS: Record<string, [one: string, many: string]> = {
-  "Energy delivered": ["delivery confirmed", "deliveries confirmed"],
-  "Address activated": ["address activated", "addresses activated"],
-  "Bandwidth delivered": ["bandwidth order fulfilled", "bandwidth orders fulfilled"],
-  "Bandwidth covered with TRX": ["bandwidth order fulfilled", "bandwidth orders fulfilled"],
-  "Bandwidth not needed": ["bandwidth order fulfilled", "bandwidth orders fulfilled"],
-  "Bandwidth order fulfilled": ["bandwidth order fulfilled", "bandwidth orders fulfilled"],
-  "Host Mode delegation": ["Host Mode delegation", "Host Mode delegations"],
-  "Host Mode paused": ["Host Mode pause", "Host Mode pauses"],
-};
 const OTHER: [string, string] = ["notification", "notifications"];
 const CONTEXT_LINES = 3;
 /** Markup around a link and a line (bullets, `<url|text>`, `<a href="">`, escapes). */
@@ -55,7 +46,8 @@ const LINE_OVERHEAD = 8;
 
 function nounOf(reply: Reply): [string, string] {
   const head = reply.blocks.find((b) => b.type === "header");
-  return (head?.type === "header" && NOUNS[head.text]) || OTHER;
+  const noun = head?.type === "header" ? digestNouns.get(head.text) : undefined;
+  return noun ? [noun[0], noun[1]] : OTHER;
 }
 
 /** The summary, then every link of the notice (its transactions). */

@@ -1,19 +1,18 @@
+import type { Notification } from "../../service/webhook-events.js";
 import type { CoreDeps } from "../deps.js";
-import { noteHostCycle } from "../digest/facts.js";
-import { markDelivered } from "../energy/delivery-watch.js";
-import { markHostStopped } from "../home.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
-import { findOrigin } from "../origins.js";
-import { deliverStatementFile, type StatementOutcome } from "../statement/statement-tracking.js";
-import { type Notification, notificationKey } from "./events.js";
+import type { NotificationDefinition, RouteContext, RouteOutcome } from "./definition.js";
 import { findExpectation, settleExpectations } from "./expectations.js";
-import { asAlert, renderNotification } from "./notifications-render.js";
+import { asAlert } from "./notifications-render.js";
+import { definitionOf } from "./registry.js";
+
+export type { RouteContext, RouteOutcome };
 
 /**
- * Where a notification goes, and posting it there through the notifier (a durable job):
- * deliveries and activations to the conversation that placed the order, Host Mode callbacks to
- * the one that started Host Mode for the address, `report.ready` (with the file) to the one that
- * asked for the statement, anything else to the alert channel(s).
+ * Where a notification goes, and posting it there through the notifier (a durable job): to the
+ * conversation that caused it (its definition finds it: the one that placed the order, started
+ * Host Mode, asked for the statement), else to the alert channel(s). A definition may deliver to
+ * its origin itself (`report.ready` posts the file).
  *
  * The caller is a job (src/webhooks/worker.ts), so this may be run again after a crash at any
  * point: a done mark ends repeats early, and every post carries a dedup key derived from the
@@ -27,53 +26,37 @@ export const NOTIFICATION_DONE_TTL_MS = 48 * 3_600_000;
  * steps first; then it goes to the expecting conversation. Anything else is routed at once.
  */
 export const ORIGIN_GRACE_MS: readonly number[] = [250, 500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
-/** `report.ready` read back as not yet done: ask again this many times, then leave it to the poller. */
-const STATEMENT_PENDING_RETRIES = 5;
-const STATEMENT_PENDING_DELAY_MS = 5_000;
-
-export type RouteOutcome = "done" | { laterMs: number };
-
-export interface RouteContext {
-  /** How many times this notification was deferred already (origin grace, statement pending). */
-  deferrals: number;
-}
 
 export interface NotificationRouterOptions {
   /** Where a notification without a known conversation goes; empty: it is only logged. */
   alerts: readonly ConversationRef[];
   /** How long an expected notification waits for its origin, step by step. */
   originGraceMs?: readonly number[];
-  /** Default: the statement tracker's `deliverStatementFile` (download, sha256 check, post). */
-  deliverStatement?: (
-    deps: CoreDeps,
-    orderNo: string,
-    conversation: ConversationRef,
-  ) => Promise<StatementOutcome>;
 }
 
 const doneKey = (key: string): string => `notification:done:${key}`;
 
 export function createNotificationRouter(deps: CoreDeps, options: NotificationRouterOptions) {
   const graceMs = options.originGraceMs ?? ORIGIN_GRACE_MS;
-  const deliverStatement = options.deliverStatement ?? deliverStatementFile;
 
-  async function toOrigin(n: Notification, key: string, origin: ConversationRef, ctx: RouteContext) {
-    if (n.event === "report.ready" && (n.status === undefined || n.status === "done")) {
-      const outcome = await deliverStatement(deps, n.order_id, origin);
-      if (outcome === "pending" && ctx.deferrals < STATEMENT_PENDING_RETRIES) {
-        return { laterMs: STATEMENT_PENDING_DELAY_MS };
-      }
-      return "done" as const;
-    }
+  async function toOrigin(
+    definition: NotificationDefinition,
+    n: Notification,
+    key: string,
+    origin: ConversationRef,
+    ctx: RouteContext,
+  ): Promise<RouteOutcome> {
+    const delivered = await definition.deliverToOrigin?.(deps, n, origin, ctx);
+    if (delivered !== undefined) return delivered;
     await deps.notifier.post(
       origin,
-      renderNotification(n, deps.settings.explorerTxUrl),
+      definition.render(n, deps.settings.explorerTxUrl),
       `notification:${key}`,
     );
-    return "done" as const;
+    return "done";
   }
 
-  async function toAlerts(n: Notification, key: string): Promise<void> {
+  async function toAlerts(definition: NotificationDefinition, n: Notification, key: string): Promise<void> {
     if (options.alerts.length === 0) {
       deps.logger.warn(
         { key, event: n.event },
@@ -81,7 +64,7 @@ export function createNotificationRouter(deps: CoreDeps, options: NotificationRo
       );
       return;
     }
-    const reply = asAlert(renderNotification(n, deps.settings.explorerTxUrl));
+    const reply = asAlert(definition.render(n, deps.settings.explorerTxUrl));
     for (const conversation of options.alerts) {
       await deps.notifier.post(conversation, reply, `notification:${key}:${conversationKey(conversation)}`);
     }
@@ -92,15 +75,16 @@ export function createNotificationRouter(deps: CoreDeps, options: NotificationRo
    * before); null when nothing here expected it: the alert channel, at once.
    */
   async function destinationOf(
+    definition: NotificationDefinition,
     n: Notification,
     ctx: RouteContext,
   ): Promise<{ conversation: ConversationRef; via: "origin" | "expectation" } | "wait" | null> {
-    const origin = await originOf(deps, n);
+    const origin = await definition.origin(deps, n);
     if (origin !== null) {
-      await settleExpectations(deps.store, n);
+      await settleExpectations(deps.store, definition.expects(n));
       return { conversation: origin, via: "origin" };
     }
-    const expecting = await findExpectation(deps.store, n);
+    const expecting = await findExpectation(deps.store, definition.expects(n));
     if (expecting === null) return null;
     if (ctx.deferrals < graceMs.length) return "wait";
     return { conversation: expecting, via: "expectation" };
@@ -108,18 +92,17 @@ export function createNotificationRouter(deps: CoreDeps, options: NotificationRo
 
   return {
     async route(n: Notification, ctx: RouteContext): Promise<RouteOutcome> {
-      const key = notificationKey(n);
+      const definition = definitionOf(n);
+      const key = definition.key(n);
       if ((await deps.store.get(doneKey(key))) !== null) return "done";
-      // Before any wait: the delivery watch must see the confirmation whatever happens to the post.
-      if (n.event === "delegation.confirmed") await markDelivered(deps.store, n.order_id);
-      if (n.event === "host_paused") await markHostStopped(deps, n.address);
-      if (n.event === "host.cycle") await noteHostCycle(deps, n);
-      const found = await destinationOf(n, ctx);
+      // Before any wait: bookkeeping (the delivery watch, Host Mode state) whatever happens to the post.
+      await definition.onReceipt?.(deps, n);
+      const found = await destinationOf(definition, n, ctx);
       if (found === "wait") return { laterMs: graceMs[ctx.deferrals] ?? 0 };
       const origin = found?.conversation ?? null;
       let outcome: RouteOutcome = "done";
-      if (origin) outcome = await toOrigin(n, key, origin, ctx);
-      else await toAlerts(n, key);
+      if (origin) outcome = await toOrigin(definition, n, key, origin, ctx);
+      else await toAlerts(definition, n, key);
       if (outcome === "done") {
         await deps.store.set(doneKey(key), "1", NOTIFICATION_DONE_TTL_MS);
         deps.logger.info(
@@ -139,22 +122,3 @@ export function createNotificationRouter(deps: CoreDeps, options: NotificationRo
 }
 
 export type NotificationRouter = ReturnType<typeof createNotificationRouter>;
-
-/** The conversation that caused the notification, when the bot recorded one. */
-async function originOf(deps: CoreDeps, n: Notification): Promise<ConversationRef | null> {
-  switch (n.event) {
-    case "delegation.confirmed":
-    case "bandwidth.delegated":
-      return findOrigin(deps.store, "order", n.order_id);
-    case "activation.confirmed": {
-      const own = await findOrigin(deps.store, "order", n.order_id);
-      // `source` is the energy order that needed the activation (or a service tag, found nowhere).
-      return own ?? (n.source ? findOrigin(deps.store, "order", n.source) : null);
-    }
-    case "report.ready":
-      return findOrigin(deps.store, "report", n.order_id);
-    case "host.cycle":
-    case "host_paused":
-      return findOrigin(deps.store, "host", n.address);
-  }
-}

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import type { WebhookFamily } from "../../service/webhook-events.js";
 import type { Store } from "../../store/store.js";
-import type { WebhookFamily } from "./events.js";
 
 /**
  * The webhook secrets the bot registered itself (`setup webhooks`, `setup rotate`), kept in the

@@ -1,6 +1,6 @@
+import type { WebhookFamily } from "../../service/webhook-events.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { toUserLine } from "../errors.js";
-import type { WebhookFamily } from "../notifications/events.js";
 import { echo } from "../parse/echo.js";
 import { type Block, bold, code, context, errorReply, header, type Reply, text } from "../reply.js";
 import {

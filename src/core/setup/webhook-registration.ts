@@ -1,6 +1,6 @@
+import type { WebhookFamily } from "../../service/webhook-events.js";
 import type { WebhookEndpoint } from "../../service/webhook-registries.js";
 import type { CoreDeps } from "../deps.js";
-import type { WebhookFamily } from "../notifications/events.js";
 import {
   dropWebhookSecrets,
   storedWebhookSecrets,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { DelegationConfirmed } from "../../../src/core/notifications/events.js";
+import { renderDelegationConfirmed } from "../../../src/core/energy/energy-notices-render.js";
+import { renderHostPaused } from "../../../src/core/host/host-notices-render.js";
 import {
   canDigest,
   DIGEST_LIMITS,
@@ -7,12 +8,9 @@ import {
   digestCost,
   renderDigest,
 } from "../../../src/core/notifications/notice-digest-render.js";
-import {
-  asAlert,
-  renderDelegationConfirmed,
-  renderHostPaused,
-} from "../../../src/core/notifications/notifications-render.js";
+import { asAlert } from "../../../src/core/notifications/notifications-render.js";
 import { buttons, file, publicReply, text } from "../../../src/core/reply.js";
+import type { DelegationConfirmed } from "../../../src/service/webhook-events.js";
 import { replyText } from "../../support/core-harness.js";
 
 const EXPLORER = "https://tronscan.org/#/transaction/";

@@ -1,0 +1,48 @@
+import type { NotificationEvent, NotificationOf } from "../service/webhook-events.js";
+import type { ActionHandler, CommandDefinition } from "./command.js";
+import type { CoreDeps } from "./deps.js";
+import type { NotificationDefinition } from "./notifications/definition.js";
+import type { PollAnswer } from "./poll.js";
+import type { TrackedJob } from "./ports.js";
+
+export type TrackedKind = TrackedJob["kind"];
+export type TrackedHandler<K extends TrackedKind> = (
+  job: Extract<TrackedJob, { kind: K }>,
+) => Promise<PollAnswer>;
+
+/** What a tracked handler is made with: the core's deps and every action handler (recovery runs them). */
+export interface TrackedContext {
+  deps: CoreDeps;
+  actions: readonly ActionHandler[];
+}
+
+/**
+ * One feature of the bot, as its folder exports it (src/core/<feature>/feature.ts): its commands,
+ * its buttons, the tracked work it hands to the job system, the events the service sends about it.
+ * The core lists the features in one place (src/core/features.ts); the command, tracking and
+ * notification registries are read from that list.
+ */
+export interface FeatureDefinition<K extends TrackedKind = never, E extends NotificationEvent = never> {
+  name: string;
+  /** Its verbs, in the order help lists them. */
+  commands?: readonly CommandDefinition[];
+  /** Its button kinds. */
+  actions?: readonly ActionHandler[];
+  /** One handler per kind of tracked work it schedules. */
+  tracked?: { [P in K]: (ctx: TrackedContext) => TrackedHandler<P> };
+  /** One definition per incoming event it receives, by event name. */
+  notifications?: { [P in E]: NotificationDefinition<NotificationOf<P>> };
+}
+
+/** Keeps the tracked kinds and event names a feature covers in its type (features.ts checks them all). */
+export function defineFeature<K extends TrackedKind = never, E extends NotificationEvent = never>(
+  feature: FeatureDefinition<K, E>,
+): FeatureDefinition<K, E> {
+  return feature;
+}
+
+/** The tracked kinds / event names a list of features covers. */
+export type TrackedKindsOf<F> = F extends { tracked?: infer T } ? keyof NonNullable<T> : never;
+export type NotificationEventsOf<F> = F extends { notifications?: infer T } ? keyof NonNullable<T> : never;
+/** Compiles only when `Missing` is empty: the error names what is missing. */
+export type NoneMissing<Missing extends never> = Missing;

@@ -1,0 +1,57 @@
+import type { NotificationEvent } from "../service/webhook-events.js";
+import { accountFeature } from "./account/feature.js";
+import { cancelActionHandler } from "./actions.js";
+import { approvalsFeature } from "./approvals/feature.js";
+import { auditFeature } from "./audit/feature.js";
+import { complianceFeature } from "./compliance/feature.js";
+import { digestFeature } from "./digest/feature.js";
+import { energyFeature } from "./energy/feature.js";
+import {
+  defineFeature,
+  type NoneMissing,
+  type NotificationEventsOf,
+  type TrackedKind,
+  type TrackedKindsOf,
+} from "./feature.js";
+import { helpCommand } from "./help.js";
+import { hostFeature } from "./host/feature.js";
+import { intentsFeature } from "./intents/feature.js";
+import { pasteCheckFeature } from "./paste-check/feature.js";
+import { screeningFeature } from "./screening/feature.js";
+import { setupFeature } from "./setup/feature.js";
+import { statementFeature } from "./statement/feature.js";
+import { watchFeature } from "./watch/feature.js";
+
+/** The shared verbs and buttons of the core itself: help, and Cancel on any quote. */
+const basicsFeature = defineFeature({
+  name: "basics",
+  commands: [helpCommand],
+  actions: [cancelActionHandler],
+});
+
+/**
+ * Every feature of the bot. Help lists the commands in this order. Add a feature: its folder's
+ * `feature.ts`, and one line here.
+ */
+export const features = [
+  basicsFeature,
+  screeningFeature,
+  complianceFeature,
+  energyFeature,
+  hostFeature,
+  accountFeature,
+  statementFeature,
+  digestFeature,
+  watchFeature,
+  auditFeature,
+  setupFeature,
+  approvalsFeature,
+  pasteCheckFeature,
+  intentsFeature,
+] as const;
+
+type Listed = (typeof features)[number];
+/** Every kind of tracked work has a handler: the compiler names a kind no feature handles. */
+export type EveryTrackedKindHandled = NoneMissing<Exclude<TrackedKind, TrackedKindsOf<Listed>>>;
+/** Every event the service sends has a definition: the compiler names an event no feature defines. */
+export type EveryEventDefined = NoneMissing<Exclude<NotificationEvent, NotificationEventsOf<Listed>>>;

@@ -1,0 +1,11 @@
+import { defineFeature } from "../feature.js";
+import { hostConfirmAction } from "./confirm-host.js";
+import { hostCommand } from "./host-command.js";
+import { hostCycle, hostPaused } from "./host-notifications.js";
+
+export const hostFeature = defineFeature({
+  name: "host",
+  commands: [hostCommand],
+  actions: [hostConfirmAction],
+  notifications: { "host.cycle": hostCycle, host_paused: hostPaused },
+});

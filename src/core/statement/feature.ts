@@ -1,0 +1,11 @@
+import { defineFeature } from "../feature.js";
+import { reportReady } from "./report-notifications.js";
+import { statementCommand } from "./statement-command.js";
+import { createStatementPoller } from "./statement-tracking.js";
+
+export const statementFeature = defineFeature({
+  name: "statement",
+  commands: [statementCommand],
+  tracked: { "poll-statement": ({ deps }) => createStatementPoller(deps) },
+  notifications: { "report.ready": reportReady },
+});
