@@ -39,7 +39,9 @@ export type TrackedJob =
   /** Carries out a confirmed spend whose process died, or posts its outcome (src/core/intents/). */
   | { kind: "recover-intent"; confirmationId: string; conversation: ConversationRef; attempt?: number }
   /** Asks order5m again with the same key until the outcome of a confirmed order is known. */
-  | { kind: "reconcile-order5m"; confirmationId: string; conversation: ConversationRef; attempt?: number };
+  | { kind: "reconcile-order5m"; confirmationId: string; conversation: ConversationRef; attempt?: number }
+  /** Asks infinitystart again until the outcome of a confirmed Host Mode start is known. */
+  | { kind: "reconcile-host-start"; confirmationId: string; conversation: ConversationRef; attempt?: number };
 
 export interface JobScheduler {
   /** Schedules tracked work; `jobId` makes scheduling the same work twice a no-op. */

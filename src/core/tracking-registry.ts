@@ -3,6 +3,7 @@ import type { CoreDeps } from "./deps.js";
 import { createWatchDeliveryHandler } from "./energy/delivery-watch.js";
 import { createPollOrchestratorHandler } from "./energy/orchestrator-tracking.js";
 import { createReconcileOrder5mHandler } from "./energy/reconcile-order5m.js";
+import { createReconcileHostStartHandler } from "./host/reconcile-host-start.js";
 import { createRecoverIntentHandler } from "./intents/durable.js";
 import type { PollAnswer } from "./poll.js";
 import type { TrackedJob } from "./ports.js";
@@ -26,6 +27,7 @@ export function createTrackedHandlers(
   return {
     "recover-intent": createRecoverIntentHandler(deps, new Map(actions.map((a) => [a.kind, a]))),
     "reconcile-order5m": createReconcileOrder5mHandler(deps),
+    "reconcile-host-start": createReconcileHostStartHandler(deps),
     "poll-screening": createPollScreeningHandler(deps),
     "poll-statement": createStatementPoller(deps),
     "poll-orchestrator": createPollOrchestratorHandler(deps),
