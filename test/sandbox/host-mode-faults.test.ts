@@ -31,7 +31,8 @@ function call(s: Sandbox, path: string, body: Record<string, unknown>, signal?: 
 
 async function registered(): Promise<Sandbox> {
   sandbox = await createSandbox({ enforceRateLimits: false, energy: { hostFirstCycleMs: 60_000 } });
-  expect((await (await call(sandbox, "add", { address: ADDRESS })).json()).code).toBe(0);
+  const added = (await (await call(sandbox, "add", { address: ADDRESS })).json()) as { code: number };
+  expect(added.code).toBe(0);
   return sandbox;
 }
 
