@@ -190,6 +190,7 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
       const undelivered = owed.get(reply);
       if (undelivered === undefined) return;
       owed.delete(reply);
+      await deps.faults?.("after-reply");
       await intentDelivered(deps, undelivered.confirmationId, undelivered.lease).catch((error: unknown) =>
         deps.logger.warn({ err: error }, "could not mark a confirmed action's outcome as delivered"),
       );

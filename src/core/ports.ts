@@ -6,6 +6,13 @@ export interface ChatAdapter {
   readonly platform: Platform;
   /** Posts a reply into a conversation; returns the platform's message id. */
   send(conversation: ConversationRef, reply: Reply): Promise<{ messageId: string }>;
+  /**
+   * Puts `reply` in place of message `messageId` of the conversation (Slack `chat.update`,
+   * Telegram `editMessageText`); where the platform refuses the edit (the message was deleted or
+   * is too old), posts it as a new message. Doing it twice leaves one message. Optional: without
+   * it the notifier posts a new message.
+   */
+  replace?(conversation: ConversationRef, messageId: string, reply: Reply): Promise<{ messageId: string }>;
 }
 
 /**

@@ -147,9 +147,12 @@ export function createRecoverIntentHandler(
         { confirmationId: cid, action: intent.kind, conversation: conversationKey(job.conversation) },
         "a confirmed action's outcome was not delivered by the instance that ran it; posting it now",
       );
+      // In place of the message that carried the button (the quote, its buttons dead), so a
+      // reply the dead process had already put there is edited, not repeated.
+      const { messageId } = intent.invocation;
       await deps.notifier.post(
         intent.invocation.conversation,
-        { ...run.reply, replacesOriginal: false },
+        { ...run.reply, replacesOriginal: false, ...(messageId !== undefined && { replaces: messageId }) },
         intentDedupKey(cid),
       );
       await markPosted(deps.store, cid);
