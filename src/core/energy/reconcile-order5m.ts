@@ -3,6 +3,7 @@ import { isServiceError } from "../../service/errors.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
+import { saveOutcome } from "../intents/intent.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import type { Reply } from "../reply.js";
@@ -110,6 +111,8 @@ type ReconcileRecord = z.infer<typeof recordSchema>;
 
 /** The outcome, once per confirmation, in place of the quote when its message is known. */
 async function post(deps: CoreDeps, who: Confirmed, replaces: string | undefined, reply: Reply) {
+  // The confirmation's outcome from now on: a recovery that posts it later never says "not known yet".
+  await saveOutcome(deps.store, who.confirmationId, reply);
   const outcome = replaces === undefined ? reply : { ...reply, replaces };
   await deps.notifier.post(who.conversation, outcome, dedupKey(who.confirmationId));
 }

@@ -5,6 +5,7 @@ import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
 import { type Confirmed, confirmedSchema } from "../energy/energy-payload.js";
 import { outcomeLine } from "../energy/energy-render.js";
+import { saveOutcome } from "../intents/intent.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import type { Reply } from "../reply.js";
@@ -206,6 +207,8 @@ async function askAgain(
 }
 
 async function finish(deps: CoreDeps, record: HostReconcileRecord, reply: Reply): Promise<PollAnswer> {
+  // The confirmation's outcome from now on: a recovery that posts it later never says "not known yet".
+  await saveOutcome(deps.store, record.confirmationId, reply);
   const outcome = record.replaces === undefined ? reply : { ...reply, replaces: record.replaces };
   await deps.notifier.post(record.conversation, outcome, dedupKey(record.confirmationId));
   await deps.store.del(recordKey(record.confirmationId));

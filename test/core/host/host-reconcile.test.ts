@@ -188,3 +188,29 @@ describe("host start reconciling meets a host stop", () => {
     expect(await spent(h)).toBe(FIRST_CYCLE_SUN);
   });
 });
+
+describe("host start reconciling meets a crash before the 'not known yet' line was delivered", () => {
+  it("the recovery job posts the reconciled outcome, not the stale line", async () => {
+    const h = await spend.setup({ settings: { intents: { recoverAfterMs: 5_000, leaseMs: 150 } } });
+    const address = freshAddress("host-rec");
+    const { confirm } = await quote(h, `host start ${address}`);
+    h.sandbox.inject("host.infinitystart", { kind: "lost" });
+    // The adapter never confirms the delivery (the process died after the run).
+    const reply = await h.core.handle(
+      { kind: "action", actor: operator, conversation: channel, token: confirm, messageId: QUOTE_TS },
+      { confirmsDelivery: true },
+    );
+    expect(replyText(reply)).toBe(hostUnknownYetLine(address));
+    const recovered = () => h.notifications.filter((n) => n.dedupKey?.startsWith("intent-outcome:"));
+    await h.waitFor(
+      () => recovered().length > 0 && reconciled(h).length > 0,
+      "the recovery and the reconciler",
+    );
+    await h.settle();
+    for (const posted of [...recovered(), ...reconciled(h)]) {
+      expect(posted.reply.replaces).toBe(QUOTE_TS);
+      expect(replyText(posted.reply)).toContain(`Host Mode is active for ${address}`);
+    }
+    expect(await spent(h)).toBe(FIRST_CYCLE_SUN);
+  });
+});
