@@ -191,8 +191,9 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
       if (undelivered === undefined) return;
       owed.delete(reply);
       await deps.faults?.("after-reply");
-      await intentDelivered(deps, undelivered.confirmationId, undelivered.lease).catch((error: unknown) =>
-        deps.logger.warn({ err: error }, "could not mark a confirmed action's outcome as delivered"),
+      await intentDelivered(deps, undelivered.confirmationId, undelivered.lease, reply).catch(
+        (error: unknown) =>
+          deps.logger.warn({ err: error }, "could not mark a confirmed action's outcome as delivered"),
       );
     },
     async handle(invocation, hooks = {}) {
@@ -213,7 +214,8 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
       const { reply, undelivered, ...event } = handled;
       if (undelivered !== undefined) {
         if (hooks.confirmsDelivery) owed.set(reply, undelivered);
-        else await intentDelivered(deps, undelivered.confirmationId, undelivered.lease).catch(() => {});
+        else
+          await intentDelivered(deps, undelivered.confirmationId, undelivered.lease, reply).catch(() => {});
       }
       try {
         deps.observer?.handled?.({ kind: invocation.kind, ...event });

@@ -214,3 +214,24 @@ describe("host start reconciling meets a crash before the 'not known yet' line w
     expect(await spent(h)).toBe(FIRST_CYCLE_SUN);
   });
 });
+
+describe("host start reconciling outruns the delivery of 'not known yet'", () => {
+  it("the line lands after the outcome (a slow platform): the outcome is posted again after it, in the quote's place", async () => {
+    const h = await spend.setup();
+    const address = freshAddress("host-rec");
+    const { confirm } = await quote(h, `host start ${address}`);
+    h.sandbox.inject("host.infinitystart", { kind: "lost" });
+    const reply = await h.core.handle(
+      { kind: "action", actor: operator, conversation: channel, token: confirm, messageId: QUOTE_TS },
+      { confirmsDelivery: true },
+    );
+    expect(replyText(reply)).toBe(hostUnknownYetLine(address));
+    await h.waitFor(() => reconciled(h).length > 0, "the reconciled outcome");
+    // Only now does the platform take the "not known yet" line.
+    await h.core.delivered(reply);
+    const last = h.notifications.at(-1);
+    expect(last?.dedupKey).toMatch(/^intent-outcome:/);
+    expect(last?.reply.replaces).toBe(QUOTE_TS);
+    expect(replyText(last!.reply)).toContain(`Host Mode is active for ${address}`);
+  });
+});
