@@ -120,8 +120,8 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       if (!options.fallback) throw error;
       logger.warn(logFields(error, target), "could not answer in Slack now; queued as a notification");
       // Still in place of the clicked message when it is delivered later, so it never shows twice.
-      const clicked = reply.replacesOriginal && target.message && !target.message.ephemeral;
-      return options.fallback(conversation, clicked ? { ...reply, replaces: target.message!.ts } : reply);
+      const clicked = reply.replacesOriginal && !target.message?.ephemeral ? target.message?.ts : undefined;
+      return options.fallback(conversation, clicked === undefined ? reply : { ...reply, replaces: clicked });
     }
     if (message.files.length > 0) await filesFor(target, message);
   }

@@ -1,10 +1,10 @@
+import { isServiceError } from "../../service/errors.js";
 import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
 import { approvalGate } from "../approvals/gate.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import type { Confirmed } from "../energy/energy-payload.js";
 import { outcomeLine } from "../energy/energy-render.js";
 import { expectNotifications } from "../notifications/expectations.js";
-import type { Reply } from "../reply.js";
 import { reserveSpend } from "../spend/reservation.js";
 import { followUpConversation } from "../threads/follow-ups.js";
 import { hostFailureLine } from "./host-errors.js";
@@ -60,7 +60,7 @@ export const hostConfirmAction: ActionHandler = {
         step,
         since,
         replaces: ctx.invocation.messageId,
-        retryAfterMs: (error as { retryAfterMs?: number }).retryAfterMs,
+        retryAfterMs: isServiceError(error) ? error.retryAfterMs : undefined,
       });
     await expectNotifications(deps, who.conversation, { kind: "host", address: p.address });
     try {
@@ -70,7 +70,7 @@ export const hostConfirmAction: ActionHandler = {
         // The hold stays: the reconciler registers it again, then starts.
         deps.logger.warn({ err: error, address: p.address }, "Host Mode registration not answered");
         await reconcile("add", error);
-        return pending(hostAddPendingLine(p.address));
+        return outcomeLine(hostAddPendingLine(p.address));
       }
       return hostNotStarted(deps, who, p, hostFailureLine(error, p.address, "add"), error);
     }
@@ -82,7 +82,7 @@ export const hostConfirmAction: ActionHandler = {
         // The hold stays: Host Mode may run. The reconciler posts the outcome when it is known.
         deps.logger.warn({ err: error, address: p.address }, "Host Mode start not answered");
         await reconcile("start", error);
-        return pending(hostUnknownYetLine(p.address));
+        return outcomeLine(hostUnknownYetLine(p.address));
       }
       if (ctx.recovered && repeatedStartAnswer(error) === "started") {
         const how = "it was started by this confirmation before the bot restarted";
@@ -102,6 +102,3 @@ const confirmedBy = (ctx: ActionContext): Confirmed => ({
   // Cycle callbacks go into the thread of the message that shows this start.
   followUp: followUpConversation(ctx.invocation),
 });
-
-/** Said once while the outcome is not known; the reconciler's outcome replaces it. */
-const pending = (line: string): Reply => outcomeLine(line);
