@@ -214,3 +214,21 @@ describe("slack buttons: an outcome posted by the recovery job replaces the quot
     release();
   });
 });
+
+describe("slack buttons: an answer Slack refused now is queued in place of the quote", () => {
+  it("response_url and chat.update fail once: the queued outcome edits the quote, no second message", async () => {
+    const h = await startSlackHarness();
+    const quote = await quoteEnergy(h);
+    h.fake.fail("response_url", { kind: "500" });
+    h.fake.fail("chat.update", { kind: "500" });
+    await h.click(quote, /^Confirm/);
+    await waitFor(() => /Energy delegated/.test(messageText(current(h, quote))), "the outcome in the quote");
+    await h.settle();
+    expect(h.fake.calls("chat.update").map((c) => [c.params.ts, c.status])).toEqual([
+      [quote.ts, 500],
+      [quote.ts, 200],
+    ]);
+    expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
+    expect(buttonLabels(current(h, quote))).toEqual([]);
+  });
+});

@@ -197,3 +197,23 @@ describe("telegram buttons: an outcome posted by the recovery job replaces the q
     release();
   });
 });
+
+describe("telegram buttons: a result Telegram refused now is queued in place of the quote", () => {
+  it("editMessageText fails once (500): the queued result edits the quote, no second message", async () => {
+    const h = await startTelegramHarness();
+    const quote = await quoteEnergy(h);
+    h.fake.fail("editMessageText", { kind: "500" });
+    await h.click(quote, /^Confirm/);
+    await h.settle();
+    await h.fake.waitFor(() =>
+      /^Energy delegated/.test(
+        h.fake.messages(GROUP_CHAT).find((m) => m.message_id === quote.message_id)?.text ?? "",
+      ),
+    );
+    expect(h.fake.calls("editMessageText").map((c) => c.params.message_id)).toEqual([
+      quote.message_id,
+      quote.message_id,
+    ]);
+    expect(h.fake.messages(GROUP_CHAT)).toHaveLength(1);
+  });
+});
