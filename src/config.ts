@@ -99,7 +99,7 @@ export interface MoneyConfig {
 /** Set only by the fault-injection tests (test/faults/): OPSBOT_TEST_* variables. */
 export interface TestingConfig {
   /** OPSBOT_TEST_KILL_AT: the step of a Confirm at which the process kills itself (SIGKILL). */
-  killAt?: "after-claim" | "after-answer" | "before-reply";
+  killAt?: "after-claim" | "after-answer" | "before-reply" | "after-reply";
   /** OPSBOT_TEST_INTENT_RECOVER_MS: how soon a click's recovery job runs and a dead run's lease lapses. */
   intentRecoverMs?: number;
 }
@@ -211,8 +211,8 @@ const envSchema = z.object({
   LOG_LEVEL: rule(`must be one of ${LOG_LEVELS.join(", ")}`, (raw) =>
     LOG_LEVELS.find((level) => level === raw.toLowerCase()),
   ),
-  OPSBOT_TEST_KILL_AT: rule("must be after-claim, after-answer or before-reply", (raw) =>
-    (["after-claim", "after-answer", "before-reply"] as const).find((point) => point === raw),
+  OPSBOT_TEST_KILL_AT: rule("must be after-claim, after-answer, before-reply or after-reply", (raw) =>
+    (["after-claim", "after-answer", "before-reply", "after-reply"] as const).find((point) => point === raw),
   ),
   OPSBOT_TEST_INTENT_RECOVER_MS: rule("must be a whole number of milliseconds from 100", (raw) => {
     const ms = integer(raw);

@@ -120,6 +120,10 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
       prompt();
       return { messageId };
     },
+    // A terminal cannot edit what it printed: the outcome is printed below.
+    replace(target, _messageId, reply) {
+      return this.send(target, reply);
+    },
     async close() {
       closed = true;
       lines.close();

@@ -38,6 +38,8 @@ export interface DeliveryOptions {
 
 export interface Delivery {
   send(conversation: ConversationRef, reply: Reply): Promise<{ messageId: string }>;
+  /** `chat.update` of message `ts`; a new message when Slack refuses the edit (deleted, not editable). */
+  replace(conversation: ConversationRef, ts: string, reply: Reply): Promise<{ messageId: string }>;
   answer(target: Interaction, reply: Reply, lead?: readonly SlackBlock[]): Promise<void>;
 }
 
@@ -117,7 +119,9 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     } catch (error) {
       if (!options.fallback) throw error;
       logger.warn(logFields(error, target), "could not answer in Slack now; queued as a notification");
-      return options.fallback(conversation, reply);
+      // Still in place of the clicked message when it is delivered later, so it never shows twice.
+      const clicked = reply.replacesOriginal && !target.message?.ephemeral ? target.message?.ts : undefined;
+      return options.fallback(conversation, clicked === undefined ? reply : { ...reply, replaces: clicked });
     }
     if (message.files.length > 0) await filesFor(target, message);
   }
@@ -162,8 +166,28 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     return { messageId };
   }
 
-  return { send, answer };
+  async function replace(
+    conversation: ConversationRef,
+    ts: string,
+    reply: Reply,
+  ): Promise<{ messageId: string }> {
+    const message = renderReply(reply);
+    if (message.files.length > 0) return send(conversation, reply);
+    try {
+      await web.update(conversation.id, ts, body(message));
+      return { messageId: ts };
+    } catch (error) {
+      if (!isSlackApiError(error) || !NOT_EDITABLE.has(error.code)) throw error;
+      logger.info({ channel: conversation.id, code: error.code }, "message not editable; posting anew");
+      return send(conversation, reply);
+    }
+  }
+
+  return { send, replace, answer };
 }
+
+/** Slack's answers when a message can no longer be edited: it is gone, or not the bot's to edit. */
+const NOT_EDITABLE = new Set(["message_not_found", "cant_update_message", "edit_window_closed"]);
 
 /** Slack's answers when a thread's first message no longer exists. */
 const THREAD_GONE = new Set(["thread_not_found", "message_not_found"]);

@@ -120,6 +120,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     start: lifecycle.start,
     ready: lifecycle.ready,
     send: (conversation, reply) => delivery.send(conversation, reply),
+    replace: (conversation, messageId, reply) => delivery.replace(conversation, messageId, reply),
     idle: (timeoutMs = 10_000) => inflight.idle(timeoutMs),
     close: (timeoutMs = 10_000) => lifecycle.close(timeoutMs),
   };

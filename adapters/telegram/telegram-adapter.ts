@@ -108,6 +108,17 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
         throw markSendError(error);
       }
     },
+    async replace(conversation, messageId, reply) {
+      const id = Number(messageId);
+      if (!Number.isSafeInteger(id) || id <= 0) return this.send(conversation, reply);
+      try {
+        // An edit Telegram refuses (deleted, too old) is posted anew; "not modified" is the same message.
+        await sender.replace(conversation, id, renderReply(reply));
+        return { messageId };
+      } catch (error) {
+        throw markSendError(error);
+      }
+    },
     async close(timeoutMs = STOP_TIMEOUT_MS) {
       state = "stopping";
       abort.abort();

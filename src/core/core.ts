@@ -190,8 +190,10 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
       const undelivered = owed.get(reply);
       if (undelivered === undefined) return;
       owed.delete(reply);
-      await intentDelivered(deps, undelivered.confirmationId, undelivered.lease).catch((error: unknown) =>
-        deps.logger.warn({ err: error }, "could not mark a confirmed action's outcome as delivered"),
+      await deps.faults?.("after-reply");
+      await intentDelivered(deps, undelivered.confirmationId, undelivered.lease, reply).catch(
+        (error: unknown) =>
+          deps.logger.warn({ err: error }, "could not mark a confirmed action's outcome as delivered"),
       );
     },
     async handle(invocation, hooks = {}) {
@@ -212,7 +214,8 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
       const { reply, undelivered, ...event } = handled;
       if (undelivered !== undefined) {
         if (hooks.confirmsDelivery) owed.set(reply, undelivered);
-        else await intentDelivered(deps, undelivered.confirmationId, undelivered.lease).catch(() => {});
+        else
+          await intentDelivered(deps, undelivered.confirmationId, undelivered.lease, reply).catch(() => {});
       }
       try {
         deps.observer?.handled?.({ kind: invocation.kind, ...event });

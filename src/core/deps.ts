@@ -39,8 +39,11 @@ export interface IntentTimings {
   leaseMs: number;
 }
 
-/** Places in a Confirm where a fault-injection test may kill the process (test-only). */
-export type FaultPoint = "after-claim" | "after-answer" | "before-reply";
+/**
+ * Places in a Confirm where a fault-injection test may kill the process (test-only):
+ * `after-reply` is between the outcome reaching the conversation and its posted mark.
+ */
+export type FaultPoint = "after-claim" | "after-answer" | "before-reply" | "after-reply";
 
 /** Everything a command may use. Ports only: no platform SDK, no Redis or HTTP client. */
 export interface CoreDeps {

@@ -6,6 +6,13 @@ export interface ChatAdapter {
   readonly platform: Platform;
   /** Posts a reply into a conversation; returns the platform's message id. */
   send(conversation: ConversationRef, reply: Reply): Promise<{ messageId: string }>;
+  /**
+   * Puts `reply` in place of message `messageId` of the conversation (Slack `chat.update`,
+   * Telegram `editMessageText`); where the platform refuses the edit (the message was deleted or
+   * is too old), posts it as a new message. Doing it twice leaves one message. Optional: without
+   * it the notifier posts a new message.
+   */
+  replace?(conversation: ConversationRef, messageId: string, reply: Reply): Promise<{ messageId: string }>;
 }
 
 /**
@@ -39,7 +46,9 @@ export type TrackedJob =
   /** Carries out a confirmed spend whose process died, or posts its outcome (src/core/intents/). */
   | { kind: "recover-intent"; confirmationId: string; conversation: ConversationRef; attempt?: number }
   /** Asks order5m again with the same key until the outcome of a confirmed order is known. */
-  | { kind: "reconcile-order5m"; confirmationId: string; conversation: ConversationRef; attempt?: number };
+  | { kind: "reconcile-order5m"; confirmationId: string; conversation: ConversationRef; attempt?: number }
+  /** Asks infinitystart again until the outcome of a confirmed Host Mode start is known. */
+  | { kind: "reconcile-host-start"; confirmationId: string; conversation: ConversationRef; attempt?: number };
 
 export interface JobScheduler {
   /** Schedules tracked work; `jobId` makes scheduling the same work twice a no-op. */

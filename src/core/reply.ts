@@ -46,6 +46,12 @@ export interface Reply {
   /** After a button click: this reply replaces the message that carried the button. */
   replacesOriginal?: boolean;
   /**
+   * Posted later (the notifier) in place of this message of the conversation (a Confirm's quote,
+   * by the platform's message id): edited where the platform allows, else posted as a new message.
+   * Editing the same message again is harmless, so a repeated delivery never shows twice.
+   */
+  replaces?: string;
+  /**
    * A failure or alert about something whose story is told in a thread: one short line the whole
    * channel sees as well ("Delivery not confirmed after 10 min: …"). Unset: the thread only.
    */

@@ -243,12 +243,14 @@ async function gatherBatch(box: NotifyBox, state: BoxState, digestFor: Platform 
   return box.gather(state, (notice, taken) => {
     const reply = decodeReply(notice.reply);
     const cost = digestCost(reply);
+    // A reply that takes the place of a message (a Confirm's outcome) is sent alone, as an edit.
+    const alone = reply.replaces !== undefined;
     if (taken.length === 0) {
-      digestible = limits !== undefined && canDigest(reply);
+      digestible = limits !== undefined && !alone && canDigest(reply);
       budget -= cost;
       return true;
     }
-    if (!digestible || !canDigest(reply) || cost > budget) return false;
+    if (!digestible || alone || !canDigest(reply) || cost > budget) return false;
     budget -= cost;
     return true;
   });
@@ -263,6 +265,13 @@ async function sendBatch(
   const adapter = options.adapters.get(conversation.platform);
   if (adapter === undefined) throw new PermanentJobError(`no ${conversation.platform} adapter is configured`);
   const replies = notices.map((n) => decodeReply(n.reply));
+  const [only] = replies;
+  if (replies.length === 1 && only?.replaces !== undefined && adapter.replace !== undefined) {
+    // An edit of the same message: a retry, or a second delivery of the outcome, shows it once.
+    const { replaces, ...reply } = only;
+    await withTimeout(adapter.replace(conversation, replaces, reply), timeoutMs);
+    return;
+  }
   const reply =
     replies.length === 1 ? replies[0]! : renderDigest(replies, DIGEST_LIMITS[conversation.platform]);
   await withTimeout(adapter.send(conversation, reply), timeoutMs);

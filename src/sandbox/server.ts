@@ -38,10 +38,18 @@ export interface RecordedCall {
   status: number;
 }
 
+/**
+ * What a test makes the next call(s) of an endpoint meet. Before the endpoint runs (nothing done):
+ * `reply` answers instead, `delay` waits first, `reset` drops the connection. After it ran (the
+ * call took effect, its answer is lost on the way back): `late` answers only after `ms`, `lost`
+ * drops the connection, or answers `reply` (a 5xx) instead of the real answer.
+ */
 export type Injected =
   | { kind: "reply"; reply: SandboxReply }
   | { kind: "delay"; ms: number }
-  | { kind: "reset" };
+  | { kind: "reset" }
+  | { kind: "late"; ms: number }
+  | { kind: "lost"; reply?: SandboxReply };
 
 interface Injection {
   endpoint: string;
@@ -136,6 +144,17 @@ export async function createSandbox(options: SandboxOptions = {}) {
       reply = { status: 500, json: { detail: `sandbox handler failed: ${(error as Error).message}` } };
     }
     record.status = reply.status;
+    if (injected?.kind === "late") await new Promise((r) => setTimeout(r, injected.ms));
+    if (injected?.kind === "lost") {
+      if (injected.reply === undefined) {
+        record.status = -1;
+        req.socket.destroy();
+        return;
+      }
+      record.status = injected.reply.status;
+      return send(res, injected.reply);
+    }
+    if (res.destroyed || req.socket.destroyed) return;
     send(res, reply);
   }
 

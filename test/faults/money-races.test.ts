@@ -93,23 +93,22 @@ describe("an answer past the client's timeout, then 409, then 208", () => {
     world.sandbox.inject("order5m.create", { kind: "reply", reply: busy }, 4);
     expect((await bot.click(q, /^Confirm/)).status).toBe(200);
     await eventually(() => current(world, q).includes(UNKNOWN_YET_LINE), "the not-known-yet line", 25_000);
-    const outcome = await eventually(
-      () => world.slack.channelMessages(CHANNEL).find((m) => m.ts !== q.ts && OUTCOME.test(messageText(m))),
-      "the reconciled outcome",
-      25_000,
-    );
+    // The reconciled outcome takes the place of the quote (which said "not known yet").
+    await eventually(() => OUTCOME.test(current(world, q)), "the reconciled outcome", 25_000);
     await quietPeriod(2_000);
     const orders = world.sandbox.energy.orders().filter((o) => o.receiveAddress === address);
     expect(orders).toHaveLength(1);
-    expect(messageText(outcome)).toContain(orders[0]!.orderId);
+    expect(current(world, q)).toContain(orders[0]!.orderId);
     const calls = world.sandbox.calls("order5m.create");
     expect(new Set(calls.map((c) => c.headers["x-idempotency-key"])).size).toBe(1);
     expect(calls.map((c) => c.status)).toContain(208);
-    // One outcome, and the not-known-yet line was said once.
+    // One message: the outcome, where the quote and then the not-known-yet line were; the
+    // not-known-yet line was said once and is not the last word.
+    expect(world.slack.channelMessages(CHANNEL)).toHaveLength(1);
     expect(world.slack.channelMessages(CHANNEL).filter((m) => OUTCOME.test(messageText(m)))).toHaveLength(1);
     expect(
       world.slack.channelMessages(CHANNEL).filter((m) => messageText(m).includes("not known yet")),
-    ).toHaveLength(1);
+    ).toHaveLength(0);
     expect(await spentSun()).toBe(balanceBefore - world.sandbox.account.balanceSun);
   }, 60_000);
 });

@@ -507,6 +507,35 @@ describe("notifications in demo mode (memory queue and store)", () => {
     expect(slack.sent.at(-1)?.reply.summary).toMatch(/^\d+ deliveries confirmed$/);
   });
 
+  it("a notice that replaces a message is sent alone through replace(), between digests", async () => {
+    queues = createMemoryQueues();
+    const store = createMemoryStore();
+    const slack = fakeAdapter("slack");
+    const replaced: { messageId: string; reply: Reply }[] = [];
+    slack.adapter.replace = async (_conversation, messageId, r) => {
+      replaced.push({ messageId, reply: r });
+      return { messageId };
+    };
+    await startNotifyWorker(queues, {
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      gapMs: () => 100,
+    });
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS });
+    for (let i = 0; i < 3; i += 1) await notifier.post(SLACK_A, delivery(i), `d${i}`);
+    await notifier.post(SLACK_A, { ...reply("Energy delegated"), replaces: "1700000000.000200" }, "o");
+    for (let i = 3; i < 6; i += 1) await notifier.post(SLACK_A, delivery(i), `d${i}`);
+    await vi.waitFor(async () => expect(await settled(queues!)).toBe(true), { timeout: 5_000 });
+    expect(replaced.map((r) => [r.messageId, r.reply.summary])).toEqual([
+      ["1700000000.000200", "Energy delegated"],
+    ]);
+    // The replacing reply reaches the adapter without the field (it is the notifier's instruction).
+    expect(replaced[0]?.reply.replaces).toBeUndefined();
+    expect(slack.sent.map((s) => s.reply.summary).join("\n")).not.toContain("Energy delegated");
+  });
+
   it("refuses, without retrying, a conversation whose platform has no adapter", async () => {
     queues = createMemoryQueues();
     const logger = createMemoryLogger();

@@ -42,6 +42,7 @@ function handlers(
     "watch-delivery": handle,
     "recover-intent": handle,
     "reconcile-order5m": handle,
+    "reconcile-host-start": handle,
   };
 }
 

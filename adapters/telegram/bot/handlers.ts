@@ -159,7 +159,9 @@ async function onButton(ctx: Filter<Context, "callback_query:data">, deps: Handl
     if (message && message.date !== 0) await deps.sender.replace(conversation, message.message_id, rendered);
     else await deps.sender.post(conversation, rendered);
   } catch (error) {
-    await deps.redeliver(conversation, { ...reply, replacesOriginal: false }, error);
+    // Delivered later in place of the clicked message, so it never shows twice.
+    const replaces = message && message.date !== 0 ? { replaces: String(message.message_id) } : {};
+    await deps.redeliver(conversation, { ...reply, replacesOriginal: false, ...replaces }, error);
   }
   // Posted, or queued durably: a confirmed spend's outcome is no longer owed by its recovery job.
   await deps.core.delivered?.(reply);

@@ -84,7 +84,7 @@ async function confirmOrder5m(ctx: ActionContext, who: Confirmed, p: EnergyConfi
     if (order5mOutcomeUnknown(error)) {
       // The hold stays: the order may exist. The reconciler posts the outcome when it is known.
       const retryAfterMs = isServiceError(error) ? error.retryAfterMs : undefined;
-      await reconcileOrder5m(deps, who, p, retryAfterMs);
+      await reconcileOrder5m(deps, who, p, retryAfterMs, ctx.invocation.messageId);
       return outcomeLine(UNKNOWN_YET_LINE);
     }
     const line = order5mFailureLine(error);

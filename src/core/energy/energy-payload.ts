@@ -15,6 +15,22 @@ export const energyConfirmPayloadSchema = z.object({
 
 export type EnergyConfirmPayload = z.infer<typeof energyConfirmPayloadSchema>;
 
+/** The stored form of `Confirmed` (reconciliation records), checked on the way out of the store. */
+export const confirmedSchema = z.object({
+  confirmationId: z.string(),
+  actor: z.object({
+    platform: z.enum(["slack", "telegram", "console"]),
+    userId: z.string(),
+    displayName: z.string().optional(),
+  }),
+  conversation: z.object({
+    platform: z.enum(["slack", "telegram", "console"]),
+    id: z.string(),
+    threadId: z.string().optional(),
+    replyTo: z.string().optional(),
+  }),
+});
+
 /** The confirmer's name for replies: the display name, else `slack:U…`. */
 export const whoName = (actor: { displayName?: string; platform: string; userId: string }): string =>
   actor.displayName ?? `${actor.platform}:${actor.userId}`;

@@ -3,8 +3,10 @@ import { isServiceError } from "../../service/errors.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
+import { saveOutcome } from "../intents/intent.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
+import type { Reply } from "../reply.js";
 import { auditSpend } from "../spend/record.js";
 import { releaseSpend } from "../spend/reservation.js";
 import { order5mFailureLine } from "./energy-errors.js";
@@ -47,6 +49,8 @@ const recordSchema = z.object({
   conversation: conversationSchema,
   payload: energyConfirmPayloadSchema,
   startedAt: z.number(),
+  /** The quote's message id: the outcome replaces it (and the "not known yet" line shown there). */
+  replaces: z.string().optional(),
 });
 
 const recordKey = (cid: string) => `reconcile-order5m:${cid}`;
@@ -59,8 +63,9 @@ export async function reconcileOrder5m(
   who: Confirmed,
   p: EnergyConfirmPayload,
   retryAfterMs?: number,
+  replaces?: string,
 ): Promise<void> {
-  const record = { ...who, payload: p, startedAt: deps.now() };
+  const record = { ...who, payload: p, startedAt: deps.now(), ...(replaces !== undefined && { replaces }) };
   await setJson(deps.store, recordKey(who.confirmationId), record, RECORD_TTL_MS);
   await deps.jobs.schedule(
     { kind: "reconcile-order5m", confirmationId: who.confirmationId, conversation: who.conversation },
@@ -91,25 +96,35 @@ export function createReconcileOrder5mHandler(deps: CoreDeps): (job: ReconcileJo
     } catch (error) {
       // A 429 or 5003 refuses only this repeat: the first send may still have been placed.
       const busy = isServiceError(error) && (error.httpStatus === 429 || error.code === 5003);
-      if (order5mOutcomeUnknown(error) || busy) return askAgain(deps, job, record.startedAt, error, who, p);
-      return finish(deps, who, p, order5mFailureLine(error), error);
+      if (order5mOutcomeUnknown(error) || busy) return askAgain(deps, job, record, error, who);
+      return finish(deps, who, record, order5mFailureLine(error), error);
     }
     await afterOrder5m(deps, who, p, outcome);
-    await deps.notifier.post(who.conversation, renderPlaced(deps, who, p, outcome), dedupKey(cid));
+    await post(deps, who, record.replaces, renderPlaced(deps, who, p, outcome));
     await deps.store.del(recordKey(cid));
     deps.logger.info({ confirmationId: cid, orderId: outcome.result.orderId }, "energy order reconciled");
     return { done: true };
   };
 }
 
+type ReconcileRecord = z.infer<typeof recordSchema>;
+
+/** The outcome, once per confirmation, in place of the quote when its message is known. */
+async function post(deps: CoreDeps, who: Confirmed, replaces: string | undefined, reply: Reply) {
+  // The confirmation's outcome from now on: a recovery that posts it later never says "not known yet".
+  await saveOutcome(deps.store, who.confirmationId, reply);
+  const outcome = replaces === undefined ? reply : { ...reply, replaces };
+  await deps.notifier.post(who.conversation, outcome, dedupKey(who.confirmationId));
+}
+
 async function askAgain(
   deps: CoreDeps,
   job: ReconcileJob,
-  startedAt: number,
+  record: ReconcileRecord,
   error: unknown,
   who: Confirmed,
-  p: EnergyConfirmPayload,
 ): Promise<PollAnswer> {
+  const { startedAt, payload: p } = record;
   const planned = pollDelayMs(job.attempt ?? 0, {
     firstMs: RECONCILE_FIRST_MS,
     maxMs: RECONCILE_MAX_DELAY_MS,
@@ -128,21 +143,22 @@ async function askAgain(
   // hold stays on the daily total: the order may exist.
   const line = `The service never confirmed the energy order for ${p.address} within 23 hours of asking with its idempotency key, so the bot stopped asking to avoid a second order. Check the balance and the statement before ordering again.`;
   await auditSpend(deps, { ...auditBase(who, p), result: "failed", message: line });
-  await deps.notifier.post(who.conversation, outcomeLine(line), dedupKey(who.confirmationId));
+  await post(deps, who, record.replaces, outcomeLine(line));
   return { done: true };
 }
 
 async function finish(
   deps: CoreDeps,
   who: Confirmed,
-  p: EnergyConfirmPayload,
+  record: ReconcileRecord,
   line: string,
   error: unknown,
 ): Promise<PollAnswer> {
+  const p = record.payload;
   deps.logger.warn({ err: error, confirmationId: who.confirmationId }, "energy order reconciled: not placed");
   await releaseSpend(deps, who.confirmationId);
   await auditSpend(deps, { ...auditBase(who, p), result: "failed", message: line });
-  await deps.notifier.post(who.conversation, outcomeLine(line), dedupKey(who.confirmationId));
+  await post(deps, who, record.replaces, outcomeLine(line));
   await deps.store.del(recordKey(who.confirmationId));
   return { done: true };
 }

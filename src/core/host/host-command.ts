@@ -1,3 +1,4 @@
+import { isServiceError } from "../../service/errors.js";
 import { CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { whoName } from "../energy/energy-payload.js";
@@ -9,8 +10,9 @@ import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteHost } from "../spend/quote.js";
 import { auditSpend } from "../spend/record.js";
 import { checkSpend } from "../spend/spend-guard.js";
-import { HOST_CONFIRM_KIND, type HostConfirmPayload, hostCallbackUrl } from "./confirm-host.js";
 import { hostFailureLine } from "./host-errors.js";
+import { recordHostEvent } from "./host-events.js";
+import { HOST_CONFIRM_KIND, type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
 import { NO_CALLBACK_WARNING, renderHostQuote, renderHostStopped } from "./host-render.js";
 
 const USAGE =
@@ -73,9 +75,7 @@ async function runStop(ctx: CommandContext, address: string): Promise<Reply> {
   const base = { actor, conversation, verb: "host stop", address };
   try {
     const stopped = await deps.service.hostMode.stop(address);
-    await markHostStopped(deps, address).catch((error: unknown) => {
-      deps.logger.warn({ err: error, address }, "Host Mode stopped, but the App Home list was not updated");
-    });
+    await stoppedHere(ctx, address, stopped.data.orders_closed);
     await auditSpend(deps, {
       ...base,
       result: "ok",
@@ -83,9 +83,25 @@ async function runStop(ctx: CommandContext, address: string): Promise<Reply> {
     });
     return renderHostStopped(stopped.data, whoName(actor));
   } catch (error) {
+    // Already inactive: what was wanted, and a start still being reconciled must not run it.
+    if (isServiceError(error) && error.code === -7) await stoppedHere(ctx, address, 0);
     const line = hostFailureLine(error, address, "stop");
     deps.logger.warn({ err: error, address }, "host stop failed");
     await auditSpend(deps, { ...base, result: "failed", message: line });
     return errorReply(line);
+  }
+}
+
+/** The address is off: the App Home list, and the record a start reconciler reads before it asks again. */
+async function stoppedHere(ctx: CommandContext, address: string, ordersClosed: number): Promise<void> {
+  const { deps } = ctx;
+  try {
+    await recordHostEvent(deps.store, address, { event: "stopped", at: deps.now(), ordersClosed });
+    await markHostStopped(deps, address);
+  } catch (error) {
+    deps.logger.warn(
+      { err: error, address },
+      "Host Mode stopped, but the bot's record of it was not updated",
+    );
   }
 }

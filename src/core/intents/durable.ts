@@ -116,11 +116,30 @@ export async function runIntent(
   }
 }
 
-/** The reply reached the conversation: the recovery job has nothing left to do. */
-export async function intentDelivered(deps: Deps, cid: string, lease: Lease): Promise<void> {
+/**
+ * The reply reached the conversation: the recovery job has nothing left to do. When the outcome
+ * changed meanwhile (a reconciler learned it before this "not known yet" reply landed, as on a
+ * slow platform), the outcome is posted after it, in its place, so the older line is not the last word.
+ */
+export async function intentDelivered(
+  deps: Deps,
+  cid: string,
+  lease: Lease,
+  delivered: Reply,
+): Promise<void> {
   await markPosted(deps.store, cid);
   await lease.release();
   await deps.jobs.cancel?.(recoverJobId(cid)).catch(() => {});
+  const outcome = await readOutcome(deps.store, cid);
+  if (outcome === undefined || outcome.summary === delivered.summary) return;
+  const intent = await readIntent(deps.store, cid);
+  if (intent === undefined) return;
+  const { messageId } = intent.invocation;
+  await deps.notifier.post(
+    intent.invocation.conversation,
+    { ...outcome, replacesOriginal: false, ...(messageId !== undefined && { replaces: messageId }) },
+    intentDedupKey(cid),
+  );
 }
 
 type RecoverJob = Extract<TrackedJob, { kind: "recover-intent" }>;
@@ -147,9 +166,12 @@ export function createRecoverIntentHandler(
         { confirmationId: cid, action: intent.kind, conversation: conversationKey(job.conversation) },
         "a confirmed action's outcome was not delivered by the instance that ran it; posting it now",
       );
+      // In place of the message that carried the button (the quote, its buttons dead), so a
+      // reply the dead process had already put there is edited, not repeated.
+      const { messageId } = intent.invocation;
       await deps.notifier.post(
         intent.invocation.conversation,
-        { ...run.reply, replacesOriginal: false },
+        { ...run.reply, replacesOriginal: false, ...(messageId !== undefined && { replaces: messageId }) },
         intentDedupKey(cid),
       );
       await markPosted(deps.store, cid);

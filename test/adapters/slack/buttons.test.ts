@@ -10,6 +10,7 @@ import {
   type SlackHarness,
   startSlackHarness,
   VIEWER,
+  waitFor,
 } from "./harness.js";
 import { clickBody } from "./payloads.js";
 
@@ -163,5 +164,71 @@ describe("slack buttons: a confirmed outcome is posted once", () => {
     expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
     expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
     expect(current(h, quote)?.edits).toBe(1);
+  });
+});
+
+describe("slack buttons: an outcome posted by the recovery job replaces the quote", () => {
+  /** The click's run stops before its reply (as a dead process would); the recovery job posts it. */
+  const hangBeforeReply = (h: SlackHarness) => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    h.deps.faults = (point) => (point === "before-reply" ? held : Promise.resolve());
+    return release;
+  };
+
+  it("with chat.update on the quote's message: one message, the outcome, no buttons left", async () => {
+    const h = await startSlackHarness({ settings: { intents: { recoverAfterMs: 200, leaseMs: 200 } } });
+    const quote = await quoteEnergy(h);
+    const release = hangBeforeReply(h);
+    await h.click(quote, /^Confirm/);
+    await waitFor(() => /Energy delegated/.test(messageText(current(h, quote))), "the outcome in the quote");
+    expect(h.fake.calls("chat.update").map((c) => [c.params.channel, c.params.ts, c.status])).toEqual([
+      [CHANNEL, quote.ts, 200],
+    ]);
+    expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
+    expect(buttonLabels(current(h, quote))).toEqual([]);
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    // The run that was "dead" answers after all: the same message again, never a second one.
+    release();
+    await h.settle();
+    expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
+    expect(messageText(current(h, quote))).toMatch(/Energy delegated/);
+  });
+
+  it("a quote that was deleted meanwhile: the outcome is posted as a new message", async () => {
+    const h = await startSlackHarness({ settings: { intents: { recoverAfterMs: 200, leaseMs: 200 } } });
+    const quote = await quoteEnergy(h);
+    const release = hangBeforeReply(h);
+    await h.click(quote, /^Confirm/);
+    h.fake.deleteMessage(CHANNEL, quote.ts);
+    const posted = await waitFor(
+      () => h.fake.channelMessages(CHANNEL).find((m) => /Energy delegated/.test(messageText(m))),
+      "the outcome as a new message",
+    );
+    expect(posted.ts).not.toBe(quote.ts);
+    // The edit was tried first, and refused: message_not_found.
+    expect(h.fake.calls("chat.update").map((c) => c.params.ts)).toEqual([quote.ts]);
+    expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
+    release();
+  });
+});
+
+describe("slack buttons: an answer Slack refused now is queued in place of the quote", () => {
+  it("response_url and chat.update fail once: the queued outcome edits the quote, no second message", async () => {
+    const h = await startSlackHarness();
+    const quote = await quoteEnergy(h);
+    h.fake.fail("response_url", { kind: "500" });
+    h.fake.fail("chat.update", { kind: "500" });
+    await h.click(quote, /^Confirm/);
+    await waitFor(() => /Energy delegated/.test(messageText(current(h, quote))), "the outcome in the quote");
+    await h.settle();
+    expect(h.fake.calls("chat.update").map((c) => [c.params.ts, c.status])).toEqual([
+      [quote.ts, 500],
+      [quote.ts, 200],
+    ]);
+    expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
+    expect(buttonLabels(current(h, quote))).toEqual([]);
   });
 });

@@ -143,3 +143,77 @@ describe("telegram buttons: screening network choice", () => {
     expect(after?.text).toMatch(/^Screening/);
   });
 });
+
+describe("telegram buttons: an outcome posted by the recovery job replaces the quote", () => {
+  /** The click's run stops before its reply (as a dead process would); the recovery job posts it. */
+  const hangBeforeReply = (h: TelegramHarness) => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    h.deps.faults = (point) => (point === "before-reply" ? held : Promise.resolve());
+    return release;
+  };
+  const settings = { intents: { recoverAfterMs: 200, leaseMs: 200 } };
+
+  it("with editMessageText on the quote: one message, the outcome, no keyboard", async () => {
+    const h = await startTelegramHarness({ settings, timeScale: 1, answerWithinMs: 50 });
+    const quote = await quoteEnergy(h);
+    const release = hangBeforeReply(h);
+    await h.click(quote, /^Confirm/);
+    await h.fake.waitFor(() =>
+      /^Energy delegated/.test(
+        h.fake.messages(GROUP_CHAT).find((m) => m.message_id === quote.message_id)?.text ?? "",
+      ),
+    );
+    expect(h.fake.calls("editMessageText").map((c) => c.params.message_id)).toEqual([quote.message_id]);
+    expect(h.fake.messages(GROUP_CHAT)).toHaveLength(1);
+    const [after] = h.fake.messages(GROUP_CHAT).filter((m) => m.message_id === quote.message_id);
+    expect(after?.replyMarkup).toBeUndefined();
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    // The run that was "dead" answers after all: the same message again, never a second one.
+    release();
+    await h.settle();
+    expect(h.fake.messages(GROUP_CHAT)).toHaveLength(1);
+    expect(h.fake.calls("sendMessage")).toHaveLength(1);
+  });
+
+  it("an edit Telegram refuses (too old, deleted): the outcome is posted as a new message", async () => {
+    const h = await startTelegramHarness({ settings, timeScale: 1, answerWithinMs: 50 });
+    const quote = await quoteEnergy(h);
+    const release = hangBeforeReply(h);
+    h.fake.fail("editMessageText", {
+      kind: "error",
+      code: 400,
+      description: "Bad Request: message can't be edited",
+    });
+    await h.click(quote, /^Confirm/);
+    await h.fake.waitFor(() =>
+      h.fake
+        .messages(GROUP_CHAT)
+        .some((m) => m.message_id !== quote.message_id && /^Energy delegated/.test(m.text)),
+    );
+    expect(h.fake.calls("editMessageText").map((c) => c.params.message_id)).toEqual([quote.message_id]);
+    release();
+  });
+});
+
+describe("telegram buttons: a result Telegram refused now is queued in place of the quote", () => {
+  it("editMessageText fails once (500): the queued result edits the quote, no second message", async () => {
+    const h = await startTelegramHarness();
+    const quote = await quoteEnergy(h);
+    h.fake.fail("editMessageText", { kind: "500" });
+    await h.click(quote, /^Confirm/);
+    await h.settle();
+    await h.fake.waitFor(() =>
+      /^Energy delegated/.test(
+        h.fake.messages(GROUP_CHAT).find((m) => m.message_id === quote.message_id)?.text ?? "",
+      ),
+    );
+    expect(h.fake.calls("editMessageText").map((c) => c.params.message_id)).toEqual([
+      quote.message_id,
+      quote.message_id,
+    ]);
+    expect(h.fake.messages(GROUP_CHAT)).toHaveLength(1);
+  });
+});

@@ -159,7 +159,12 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
   });
   const adapters = new Map<"telegram", ChatAdapter>([["telegram", adapter]]);
   const workers: JobWorker[] = [
-    await startTrackedWorker(queues, createTrackedHandlers(deps), { logger }),
+    // The recovery of a durable click runs its action handler, as the app does.
+    await startTrackedWorker(
+      queues,
+      createTrackedHandlers(deps, (options.registry ?? { actions: actionHandlers }).actions),
+      { logger },
+    ),
     await startNotifyWorker(queues, { adapters, store, watchMs: 50, logger, gapMs: () => 0 }),
   ];
   const http = createHttpServer({ routes: adapter.route ? [adapter.route] : [] });

@@ -1,10 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { readAudit } from "../../../src/core/audit-log.js";
+import { hostUnknownYetLine } from "../../../src/core/host/reconcile-host-start.js";
 import { findOrigin } from "../../../src/core/origins.js";
 import { spentTodaySun } from "../../../src/core/spend/spend-guard.js";
 import { DEFAULT_REAL_IP, SUN_PER_TRX } from "../../../src/sandbox/accounts.js";
 import { createServiceClient } from "../../../src/service/client.js";
-import { channel, operator, replyButtons, replyText, viewer } from "../../support/core-harness.js";
+import {
+  channel,
+  operator,
+  replyButtons,
+  replyText,
+  trackedWork,
+  viewer,
+} from "../../support/core-harness.js";
 import { freshAddress, quote, type SpendHarness, useSpendHarness } from "../../support/spend-harness.js";
 
 const spend = useSpendHarness({ sandbox: { outbound: { callbackRetryMs: [5, 5], callbackTimeoutMs: 200 } } });
@@ -238,13 +246,13 @@ describe("host start: Confirm", () => {
     expect(h.sandbox.calls("host.infinitystart")).toEqual([]);
   });
 
-  it("a lost answer from infinitystart is not resent and is reported as unknown", async () => {
+  it("a lost answer from infinitystart is not resent blindly: not known yet, handed to the reconciler", async () => {
     const h = await spend.setup();
     const { address, text } = await start(h, undefined, () =>
       h.sandbox.inject("host.infinitystart", { kind: "reset" }),
     );
-    expect(text).toContain(`it is not known whether Host Mode started for ${address}. Run host start again`);
-    expect(h.sandbox.calls("host.infinitystart")).toHaveLength(1);
+    expect(text).toBe(hostUnknownYetLine(address));
+    expect(trackedWork(h).map((s) => s.job.kind)).toContain("reconcile-host-start");
   });
 });
 

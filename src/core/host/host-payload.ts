@@ -1,0 +1,19 @@
+import { z } from "zod";
+import type { CoreSettings } from "../deps.js";
+
+/** The Start button of a Host Mode quote. */
+export const HOST_CONFIRM_KIND = "host.confirm";
+
+export const hostConfirmPayloadSchema = z.object({
+  address: z.string().regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/),
+  firstCycleTrx: z.string().regex(/^\d+(\.\d+)?$/),
+});
+export type HostConfirmPayload = z.infer<typeof hostConfirmPayloadSchema>;
+
+/** `${PUBLIC_URL}/callbacks/host/${HOST_CALLBACK_TOKEN}`, or undefined without PUBLIC_URL. Secret: never shown. */
+export function hostCallbackUrl(
+  settings: Pick<CoreSettings, "publicUrl" | "hostCallbackToken">,
+): string | undefined {
+  if (!settings.publicUrl) return undefined;
+  return `${settings.publicUrl.replace(/\/+$/, "")}/callbacks/host/${encodeURIComponent(settings.hostCallbackToken)}`;
+}

@@ -1,0 +1,120 @@
+import { isServiceError } from "../../service/errors.js";
+import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
+import type { CoreDeps } from "../deps.js";
+import { type Confirmed, whoName } from "../energy/energy-payload.js";
+import { outcomeLine } from "../energy/energy-render.js";
+import { markHostActive } from "../home.js";
+import { rememberOrigin } from "../origins.js";
+import type { Reply } from "../reply.js";
+import { auditSpend } from "../spend/record.js";
+import { releaseSpend, settleSpend } from "../spend/reservation.js";
+import { autoWatch } from "../watch/hooks.js";
+import { recordHostEvent } from "./host-events.js";
+import { type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
+import { renderHostStarted } from "./host-render.js";
+
+/**
+ * One Host Mode start of a confirmation, shared by the Confirm, its recovery after a crash and
+ * the reconciler that asks again when an answer was lost: what a lost answer is, what a repeated
+ * start's answer says about the first, and what each outcome leaves behind (the spend settled or
+ * released, the origin of cycle callbacks, the audit).
+ */
+export const hostAuditBase = (who: Pick<Confirmed, "actor" | "conversation">, p: HostConfirmPayload) => ({
+  actor: who.actor,
+  conversation: who.conversation,
+  verb: "host start",
+  address: p.address,
+  quoteTrx: p.firstCycleTrx,
+});
+
+/** No answer, an unreadable one or a 5xx: the call may have taken effect. */
+export function hostAnswerLost(error: unknown): boolean {
+  if (!isServiceError(error)) return false;
+  if (error.kind === "timeout" || error.kind === "network" || error.kind === "invalid_reply") return true;
+  return (error.httpStatus ?? 0) >= 500;
+}
+
+/**
+ * What the answer to a repeated infinitystart says about an earlier one (the spec's state
+ * machine): already active (-5) or an open order (-6): it went through; insufficient balance (-2)
+ * or not registered (-4): nothing started; anything else (-1, no answer, 5xx, 429, the checks
+ * before the endpoint) says nothing yet.
+ */
+export function repeatedStartAnswer(error: unknown): "started" | "not-started" | "unknown" {
+  if (!isServiceError(error) || error.kind !== "http") return "unknown";
+  if (error.code === -5 || error.code === -6) return "started";
+  if (error.code === -2 || error.code === -4) return "not-started";
+  return "unknown";
+}
+
+/**
+ * The bookkeeping of a start. Host Mode runs whatever happens here, so a failure is logged and
+ * never turned into an error line that would make the user start it again.
+ */
+async function afterStart(deps: CoreDeps, who: Confirmed, p: HostConfirmPayload): Promise<void> {
+  try {
+    // Cycle callbacks for this address are posted where Host Mode was started.
+    await rememberOrigin(deps.store, "host", p.address, who.followUp ?? who.conversation);
+    // The App Home lists the addresses in Host Mode.
+    await markHostActive(deps, p.address);
+    await recordHostEvent(deps.store, p.address, {
+      event: "started",
+      at: deps.now(),
+      confirmationId: who.confirmationId,
+    });
+    await autoWatch(deps, who.conversation, p.address, who.actor);
+    // The first cycle is charged moments after the start; later cycles are not known in advance.
+    await settleSpend(deps, who.confirmationId, who.actor, p.firstCycleTrx);
+  } catch (error) {
+    deps.logger.error({ err: error, address: p.address }, "Host Mode started, but its bookkeeping failed");
+  }
+}
+
+/** infinitystart answered code 0: started now. */
+export async function hostStartedNow(
+  deps: CoreDeps,
+  who: Confirmed,
+  p: HostConfirmPayload,
+  started: HostReply<HostInfinityStarted>,
+): Promise<Reply> {
+  await afterStart(deps, who, p);
+  const orderId = String(started.data.order_id);
+  await auditSpend(deps, {
+    ...hostAuditBase(who, p),
+    result: "ok",
+    message: `${started.message}; infinity order ${orderId}`,
+    orderIds: [orderId],
+  });
+  return renderHostStarted(started.data, {
+    callback: hostCallbackUrl(deps.settings) !== undefined,
+    by: whoName(who.actor),
+    message: started.message,
+  });
+}
+
+/** A repeated start answered "already active" or "open order": an earlier send of this confirmation started it. */
+export async function hostStartedBefore(
+  deps: CoreDeps,
+  who: Confirmed,
+  p: HostConfirmPayload,
+  how: string,
+): Promise<Reply> {
+  await afterStart(deps, who, p);
+  const line = `Host Mode is active for ${p.address}: ${how} (confirmed by ${whoName(who.actor)}). Stop with: host stop ${p.address}`;
+  await auditSpend(deps, { ...hostAuditBase(who, p), result: "ok", message: line });
+  return outcomeLine(line);
+}
+
+/** Nothing was started, so nothing was charged: the hold is given back. */
+export async function hostNotStarted(
+  deps: CoreDeps,
+  who: Confirmed,
+  p: HostConfirmPayload,
+  line: string,
+  error?: unknown,
+): Promise<Reply> {
+  if (error !== undefined) deps.logger.warn({ err: error, address: p.address }, "host start failed");
+  await releaseSpend(deps, who.confirmationId);
+  await auditSpend(deps, { ...hostAuditBase(who, p), result: "failed", message: line });
+  return outcomeLine(line);
+}

@@ -1,0 +1,216 @@
+import { z } from "zod";
+import { isServiceError } from "../../service/errors.js";
+import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
+import { getJson, setJson } from "../../store/store-json.js";
+import type { CoreDeps } from "../deps.js";
+import { type Confirmed, confirmedSchema } from "../energy/energy-payload.js";
+import { outcomeLine } from "../energy/energy-render.js";
+import { saveOutcome } from "../intents/intent.js";
+import { type PollAnswer, pollDelayMs } from "../poll.js";
+import type { TrackedJob } from "../ports.js";
+import type { Reply } from "../reply.js";
+import { auditSpend } from "../spend/record.js";
+import { settleSpend } from "../spend/reservation.js";
+import { hostFailureLine } from "./host-errors.js";
+import { lastHostEvent } from "./host-events.js";
+import { type HostConfirmPayload, hostCallbackUrl, hostConfirmPayloadSchema } from "./host-payload.js";
+import {
+  hostAnswerLost,
+  hostAuditBase,
+  hostNotStarted,
+  hostStartedBefore,
+  hostStartedNow,
+  repeatedStartAnswer,
+} from "./host-start-flow.js";
+
+/**
+ * Reconciling a Host Mode start whose answer was lost (no answer in time, a network error, a 5xx).
+ * infinitystart carries no idempotency key, but the spec's state machine makes a repeat safe: an
+ * address it started answers "already active" (-5) or "open order" (-6), one it did not start
+ * starts now (code 0) or is refused (-2 balance, -4 not registered), and anything else (-1, no
+ * answer) means ask again later. A lost `add` (which never starts anything) is sent again first.
+ * Before every repeat the bot's own record of the address is read: a `host stop` after the
+ * confirmation ends the reconciling (the user wanted it off), and so does a start by another
+ * confirmation. The outcome is posted once, in place of the quote, and the spend settled or released.
+ */
+export const HOST_RECONCILE_FIRST_MS = 2_000;
+/** Repeats stay safe for ever; a day is where a start nobody heard of stops being the user's wish. */
+export const HOST_RECONCILE_WINDOW_MS = 24 * 60 * 60_000;
+const HOST_RECONCILE_MAX_DELAY_MS = 10 * 60_000;
+const RECORD_TTL_MS = 25 * 60 * 60_000;
+
+const recordSchema = confirmedSchema.extend({
+  followUp: confirmedSchema.shape.conversation.optional(),
+  payload: hostConfirmPayloadSchema,
+  /** The call whose answer is still owed: `add` is sent again before the start. */
+  step: z.enum(["add", "start"]),
+  startedAt: z.number(),
+  /** When the confirmation began to run: a host stop after it ends the reconciling. */
+  since: z.number(),
+  /** The quote's message id: the outcome replaces it. */
+  replaces: z.string().optional(),
+});
+type HostReconcileRecord = z.infer<typeof recordSchema>;
+
+const recordKey = (cid: string) => `reconcile-host:${cid}`;
+export const hostReconcileJobId = (cid: string) => `reconcile-host-start:${cid}`;
+const dedupKey = (cid: string) => `reconciled:${cid}`;
+
+/** The one line said while the start's outcome is not known: followed by the outcome. */
+export const hostUnknownYetLine = (address: string): string =>
+  `The service has not answered whether Host Mode started for ${address}, so it is not known yet. I keep asking (asking again cannot start it twice: an address already started answers that it is active) and will post the outcome here; please do not start it again meanwhile.`;
+
+/** The line said while a lost registration is sent again: nothing has started. */
+export const hostAddPendingLine = (address: string): string =>
+  `The service did not answer while registering ${address} for Host Mode; nothing has started yet. I keep trying and will post the outcome here; please do not start it again meanwhile.`;
+
+/** Hands a start with a lost answer to the reconciler (scheduling it twice is a no-op). */
+export async function reconcileHostStart(
+  deps: Pick<CoreDeps, "store" | "jobs" | "now">,
+  who: Confirmed,
+  p: HostConfirmPayload,
+  options: {
+    step: "add" | "start";
+    since: number;
+    replaces?: string | undefined;
+    retryAfterMs?: number | undefined;
+  },
+): Promise<void> {
+  const record: HostReconcileRecord = {
+    ...who,
+    payload: p,
+    step: options.step,
+    startedAt: deps.now(),
+    since: options.since,
+    ...(options.replaces !== undefined && { replaces: options.replaces }),
+  };
+  await setJson(deps.store, recordKey(who.confirmationId), record, RECORD_TTL_MS);
+  await deps.jobs.schedule(
+    { kind: "reconcile-host-start", confirmationId: who.confirmationId, conversation: who.conversation },
+    {
+      delayMs: Math.max(HOST_RECONCILE_FIRST_MS, options.retryAfterMs ?? 0),
+      jobId: hostReconcileJobId(who.confirmationId),
+    },
+  );
+}
+
+type ReconcileJob = Extract<TrackedJob, { kind: "reconcile-host-start" }>;
+
+export function createReconcileHostStartHandler(deps: CoreDeps): (job: ReconcileJob) => Promise<PollAnswer> {
+  return async (job) => {
+    const cid = job.confirmationId;
+    const record = await getJson(deps.store, recordKey(cid), recordSchema);
+    if (!record) return { done: true };
+    const who: Confirmed = {
+      confirmationId: cid,
+      actor: record.actor,
+      conversation: record.conversation,
+      ...(record.followUp && { followUp: record.followUp }),
+    };
+    const p = record.payload;
+    const settled = await settledMeanwhile(deps, who, record);
+    if (settled) return finish(deps, record, settled);
+    if (record.step === "add") {
+      const callbackUrl = hostCallbackUrl(deps.settings);
+      try {
+        await deps.service.hostMode.add({ address: p.address, ...(callbackUrl && { callbackUrl }) });
+      } catch (error) {
+        const again = hostAnswerLost(error) || (isServiceError(error) && error.retryable);
+        if (again) return askAgain(deps, job, record, error);
+        return finish(
+          deps,
+          record,
+          await hostNotStarted(deps, who, p, hostFailureLine(error, p.address, "add"), error),
+        );
+      }
+      record.step = "start";
+      await setJson(deps.store, recordKey(cid), record, RECORD_TTL_MS);
+    }
+    let started: HostReply<HostInfinityStarted>;
+    try {
+      started = await deps.service.hostMode.infinityStart(p.address);
+    } catch (error) {
+      const answer = repeatedStartAnswer(error);
+      if (answer === "started") {
+        const how =
+          "the start sent for this confirmation went through (asked again, the service answers that it is already running)";
+        return finish(deps, record, await hostStartedBefore(deps, who, p, how));
+      }
+      if (answer === "not-started") {
+        const line = hostFailureLine(error, p.address, "start");
+        return finish(deps, record, await hostNotStarted(deps, who, p, line, error));
+      }
+      return askAgain(deps, job, record, error);
+    }
+    deps.logger.info({ confirmationId: cid, address: p.address }, "Host Mode start reconciled: started now");
+    return finish(deps, record, await hostStartedNow(deps, who, p, started));
+  };
+}
+
+/**
+ * The bot changed the address itself since the confirmation: a `host stop` (the user wants it
+ * off; the orders it closed tell whether the start had gone through) or a start by another
+ * confirmation (which counts its charge). Undefined: nothing happened meanwhile, ask the service.
+ */
+async function settledMeanwhile(
+  deps: CoreDeps,
+  who: Confirmed,
+  record: HostReconcileRecord,
+): Promise<Reply | undefined> {
+  const p = record.payload;
+  const event = await lastHostEvent(deps.store, p.address);
+  if (event === null || event.at < record.since) return undefined;
+  if (event.event === "started") {
+    if (event.confirmationId === who.confirmationId) return undefined;
+    const line = `Not started by this confirmation: Host Mode for ${p.address} was started meanwhile by another confirmation, which counts its charge. Nothing was charged for this one.`;
+    return hostNotStarted(deps, who, p, line);
+  }
+  if (event.ordersClosed === 0) {
+    const line = `Not started: host stop ${p.address} ran before the service said whether this start went through, and found nothing running, so the bot stopped asking. Nothing was charged.`;
+    return hostNotStarted(deps, who, p, line);
+  }
+  // The start had gone through: host stop closed its order. Its first cycle may have been charged.
+  const line = `Host Mode for ${p.address} had started, and host stop ended it (${event.ordersClosed} open order${event.ordersClosed === 1 ? "" : "s"} closed) before the service confirmed the start, so the bot stopped asking. A cycle delegated before the stop is charged; see the statement.`;
+  await settleSpend(deps, who.confirmationId, who.actor, p.firstCycleTrx).catch((error: unknown) =>
+    deps.logger.error({ err: error, address: p.address }, "could not record a Host Mode spend"),
+  );
+  await auditSpend(deps, { ...hostAuditBase(who, p), result: "ok", message: line });
+  return outcomeLine(line);
+}
+
+async function askAgain(
+  deps: CoreDeps,
+  job: ReconcileJob,
+  record: HostReconcileRecord,
+  error: unknown,
+): Promise<PollAnswer> {
+  const planned = pollDelayMs(job.attempt ?? 0, {
+    firstMs: HOST_RECONCILE_FIRST_MS,
+    maxMs: HOST_RECONCILE_MAX_DELAY_MS,
+    totalMs: HOST_RECONCILE_WINDOW_MS,
+  });
+  const hinted = isServiceError(error) ? (error.retryAfterMs ?? 0) : 0;
+  const delayMs = planned === null ? null : Math.max(planned, hinted);
+  if (delayMs !== null && deps.now() - record.startedAt + delayMs < HOST_RECONCILE_WINDOW_MS) {
+    deps.logger.info(
+      { confirmationId: record.confirmationId, step: record.step, delayMs, err: error },
+      "Host Mode start outcome still unknown; asking again",
+    );
+    return { again: true, delayMs };
+  }
+  // A day of no answer: the bot stops asking and says what the user can do. The hold stays on
+  // the daily total: Host Mode may run.
+  const p = record.payload;
+  const line = `The service did not say within 24 hours whether Host Mode started for ${p.address}, so the bot stopped asking. If it should not run, host stop ${p.address} (harmless when it is not running); to be sure it runs, host start ${p.address} again (an active address answers that it is already active).`;
+  await auditSpend(deps, { ...hostAuditBase(record, p), result: "failed", message: line });
+  return finish(deps, record, outcomeLine(line));
+}
+
+async function finish(deps: CoreDeps, record: HostReconcileRecord, reply: Reply): Promise<PollAnswer> {
+  // The confirmation's outcome from now on: a recovery that posts it later never says "not known yet".
+  await saveOutcome(deps.store, record.confirmationId, reply);
+  const outcome = record.replaces === undefined ? reply : { ...reply, replaces: record.replaces };
+  await deps.notifier.post(record.conversation, outcome, dedupKey(record.confirmationId));
+  await deps.store.del(recordKey(record.confirmationId));
+  return { done: true };
+}
