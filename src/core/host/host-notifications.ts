@@ -9,6 +9,7 @@ import { markHostStopped } from "../home.js";
 import type { NotificationDefinition } from "../notifications/definition.js";
 import { expectationKeys } from "../notifications/expectations.js";
 import { findOrigin } from "../origins.js";
+import { recordHostEvent } from "./host-events.js";
 import { renderHostCycle, renderHostPaused } from "./host-notices-render.js";
 
 /** Host Mode callbacks: to the conversation that started Host Mode for the address. */
@@ -35,7 +36,15 @@ export const hostPaused: NotificationDefinition<HostPaused> = {
   key: (n) => `host-paused:${n.address}:${n.timestamp}`,
   origin: (deps, n) => findOrigin(deps.store, "host", n.address),
   expects: (n) => expectationKeys(["host", n.address]),
-  onReceipt: (deps, n) => markHostStopped(deps, n.address),
+  onReceipt: async (deps, n) => {
+    await markHostStopped(deps, n.address);
+    // A start whose answer was lost is not asked again over a pause (src/core/host/reconcile-host-start.ts).
+    await recordHostEvent(deps.store, n.address, {
+      event: "paused",
+      at: deps.now(),
+      ...(n.reason === undefined ? {} : { reason: n.reason }),
+    });
+  },
   render: (n) => renderHostPaused(n),
   digestNouns: { "Host Mode paused": ["Host Mode pause", "Host Mode pauses"] },
 };

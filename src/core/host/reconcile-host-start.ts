@@ -148,9 +148,9 @@ export function createReconcileHostStartHandler(deps: CoreDeps): (job: Reconcile
 }
 
 /**
- * The bot changed the address itself since the confirmation: a `host stop` (the user wants it
- * off; the orders it closed tell whether the start had gone through) or a start by another
- * confirmation (which counts its charge). Undefined: nothing happened meanwhile, ask the service.
+ * The address changed since the confirmation: a `host stop` (the user wants it off; the orders it
+ * closed tell whether the start had gone through), a `host_paused` from the service (it ran, then
+ * was stopped outside this bot) or a start by another confirmation (which counts its charge). Undefined: nothing happened meanwhile, ask the service.
  */
 async function settledMeanwhile(
   deps: CoreDeps,
@@ -165,12 +165,28 @@ async function settledMeanwhile(
     const line = `Not started by this confirmation: Host Mode for ${p.address} was started meanwhile by another confirmation, which counts its charge. Nothing was charged for this one.`;
     return hostNotStarted(deps, who, p, line);
   }
+  if (event.event === "paused") {
+    // A pause means it ran: this start (or one before it) went through, and its first cycle counts.
+    const why = event.reason === undefined ? "" : ` (${event.reason})`;
+    const line = `Host Mode for ${p.address} had started, and the service then paused it${why} before it confirmed the start, so the bot stopped asking. A cycle delegated before the pause is charged; see the statement. To run it again: host start ${p.address}.`;
+    return hostStartedThenEnded(deps, who, p, line);
+  }
   if (event.ordersClosed === 0) {
     const line = `Not started: host stop ${p.address} ran before the service said whether this start went through, and found nothing running, so the bot stopped asking. Nothing was charged.`;
     return hostNotStarted(deps, who, p, line);
   }
   // The start had gone through: host stop closed its order. Its first cycle may have been charged.
   const line = `Host Mode for ${p.address} had started, and host stop ended it (${event.ordersClosed} open order${event.ordersClosed === 1 ? "" : "s"} closed) before the service confirmed the start, so the bot stopped asking. A cycle delegated before the stop is charged; see the statement.`;
+  return hostStartedThenEnded(deps, who, p, line);
+}
+
+/** The start had gone through and was ended since: its first cycle counts toward the caps. */
+async function hostStartedThenEnded(
+  deps: CoreDeps,
+  who: Confirmed,
+  p: HostReconcileRecord["payload"],
+  line: string,
+): Promise<Reply> {
   await settleSpend(deps, who.confirmationId, who.actor, p.firstCycleTrx).catch((error: unknown) =>
     deps.logger.error({ err: error, address: p.address }, "could not record a Host Mode spend"),
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readAudit } from "../../../src/core/audit-log.js";
+import { hostPaused } from "../../../src/core/host/host-notifications.js";
 import { hostUnknownYetLine } from "../../../src/core/host/reconcile-host-start.js";
 import { findOrigin } from "../../../src/core/origins.js";
 import type { Reply } from "../../../src/core/reply.js";
@@ -185,6 +186,29 @@ describe("host start reconciling meets a host stop", () => {
     // Not started again after the stop.
     expect(h.sandbox.calls("host.infinitystart")).toHaveLength(1);
     expect(h.sandbox.energy.hostAddress(address)?.status).toBe("inactive");
+    expect(await spent(h)).toBe(FIRST_CYCLE_SUN);
+  });
+});
+
+describe("host start reconciling meets a pause from the service", () => {
+  it("host_paused before the repeat: the bot does not start it again, says it ran and was paused, counts the cycle", async () => {
+    const h = await spend.setup({ timeScale: 1 });
+    const { address } = await startWithLostAnswer(h, () =>
+      h.sandbox.inject("host.infinitystart", { kind: "lost" }),
+    );
+    // Stopped outside this bot (the website, another client): the service's pause callback arrives.
+    await hostPaused.onReceipt?.(h.deps, {
+      event: "host_paused",
+      address,
+      reason: "stopped",
+      timestamp: String(h.clock.now()),
+    });
+    const outcome = await outcomeOf(h);
+    expect(replyText(outcome)).toContain(
+      `Host Mode for ${address} had started, and the service then paused it (stopped)`,
+    );
+    // Not started again over the pause.
+    expect(h.sandbox.calls("host.infinitystart")).toHaveLength(1);
     expect(await spent(h)).toBe(FIRST_CYCLE_SUN);
   });
 });
