@@ -101,10 +101,22 @@ export function createNotifier(queues: JobQueue, options: NotifierOptions): Noti
   return {
     async post(conversation, reply, dedupKey) {
       const mark = dedupKey === undefined ? undefined : `notify:dedup:${dedupKey}`;
-      if (mark !== undefined && !(await options.store.setIfNotExists(mark, "1", NOTIFY_DEDUP_TTL_MS))) return;
+      const box = notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS);
+      // The number is taken beside the dedup mark (one round trip less before the notice is in
+      // its mailbox); a repeat leaves its number a hole.
+      const [marked, taken] = await Promise.allSettled([
+        mark === undefined ? true : options.store.setIfNotExists(mark, "1", NOTIFY_DEDUP_TTL_MS),
+        box.take(),
+      ]);
+      if (marked.status === "rejected") throw marked.reason;
+      if (!marked.value) return;
       try {
-        const box = notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS);
-        const job: NotifyJob = { conversation, seq: await box.put(encodeReply(reply)), pacedAt: -1 };
+        if (taken.status === "rejected") throw taken.reason;
+        const job: NotifyJob = {
+          conversation,
+          seq: await box.put(encodeReply(reply), taken.value),
+          pacedAt: -1,
+        };
         await startSending(queues, box, job, { ...retry, watchMs });
       } catch (error) {
         // Not queued: free the mark, so the caller's retry (a re-sent webhook, the next poll) posts it.
