@@ -19,7 +19,8 @@ const TOMBSTONE = "-";
  */
 export const LEAD_TTL_MS = 60_000;
 const POST_TRIES = 5;
-const READ_CHUNK = 32;
+/** Read in one round trip: a slot's whole backlog (100/s into one channel) in the common case. */
+const READ_CHUNK = 256;
 
 export interface Notice {
   seq: number;
@@ -56,12 +57,17 @@ export function notifyBox(store: Store, conversation: ConversationRef, noticeTtl
     }
   }
 
+  /** The next number; one that no notice fills is a hole the sender skips. */
+  const take = () => store.incrBy(seqKey, 1);
+
   return {
-    /** Stores a notice; answers its number. */
-    async put(reply: EncodedReply): Promise<number> {
+    take,
+
+    /** Stores a notice; answers its number. `taken`: a number `take` answered for it. */
+    async put(reply: EncodedReply, taken?: number): Promise<number> {
       const value = JSON.stringify(reply);
       for (let i = 0; i < POST_TRIES; i += 1) {
-        const seq = await store.incrBy(seqKey, 1);
+        const seq = i === 0 && taken !== undefined ? taken : await take();
         if (await store.setIfNotExists(noticeKey(seq), value, noticeTtlMs)) return seq;
       }
       throw new Error("could not number a notification: the sender kept taking the numbers");

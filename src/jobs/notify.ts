@@ -1,3 +1,4 @@
+import { sleep } from "../clock.js";
 import type { ConversationRef, Platform } from "../core/invocation.js";
 import { conversationKey } from "../core/invocation.js";
 import type { Logger } from "../core/logger.js";
@@ -55,8 +56,13 @@ export const NOTIFY_RETRY: NotifyRetry = {
   backoff: NOTIFY_BACKOFF,
 };
 
-/** A slot this close is taken at once rather than parking the job for a few milliseconds. */
-const PACE_SLACK_MS = 50;
+/**
+ * A parked job is woken by Redis's own timer, which ticks every 100 ms (hz 10) while Redis has
+ * nothing else to do, and by BullMQ some milliseconds late under load. So a lead parks until this
+ * long before its slot and waits the rest in process (holding its worker slot that long at most):
+ * it sends at the slot, not up to 100 ms after it.
+ */
+export const PARK_EARLY_MS = 250;
 
 /** The platforms' per-conversation pace: Slack ~1/s per channel; Telegram ~1/s per chat, 20/min per group. */
 export function notifyGapMs(conversation: ConversationRef): number {
@@ -76,6 +82,8 @@ interface NotifyJob {
   seq: number;
   /** `attemptsMade` when this run's send slot was reserved; a retry or the next batch reserves anew. */
   pacedAt: number;
+  /** When the reserved slot comes (this process's clock, epoch ms); absent in jobs of older releases. */
+  slotAt?: number;
 }
 
 export interface NotifierOptions {
@@ -93,10 +101,22 @@ export function createNotifier(queues: JobQueue, options: NotifierOptions): Noti
   return {
     async post(conversation, reply, dedupKey) {
       const mark = dedupKey === undefined ? undefined : `notify:dedup:${dedupKey}`;
-      if (mark !== undefined && !(await options.store.setIfNotExists(mark, "1", NOTIFY_DEDUP_TTL_MS))) return;
+      const box = notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS);
+      // The number is taken beside the dedup mark (one round trip less before the notice is in
+      // its mailbox); a repeat leaves its number a hole.
+      const [marked, taken] = await Promise.allSettled([
+        mark === undefined ? true : options.store.setIfNotExists(mark, "1", NOTIFY_DEDUP_TTL_MS),
+        box.take(),
+      ]);
+      if (marked.status === "rejected") throw marked.reason;
+      if (!marked.value) return;
       try {
-        const box = notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS);
-        const job: NotifyJob = { conversation, seq: await box.put(encodeReply(reply)), pacedAt: -1 };
+        if (taken.status === "rejected") throw taken.reason;
+        const job: NotifyJob = {
+          conversation,
+          seq: await box.put(encodeReply(reply), taken.value),
+          pacedAt: -1,
+        };
         await startSending(queues, box, job, { ...retry, watchMs });
       } catch (error) {
         // Not queued: free the mark, so the caller's retry (a re-sent webhook, the next poll) posts it.
@@ -182,10 +202,21 @@ function createDeliver(queues: JobQueue, options: NotifyWorkerOptions) {
 function createSender(queues: JobQueue, options: NotifyWorkerOptions) {
   const gapMs = options.gapMs ?? notifyGapMs;
   const timeoutMs = options.sendTimeoutMs ?? NOTIFY_SEND_TIMEOUT_MS;
-  const nextSlot = async (job: JobContext<NotifyJob>): Promise<Outcome | undefined> => {
-    const waitMs = await queues.pace(paceKey(job.data.conversation), gapMs(job.data.conversation));
-    const data = { ...job.data, pacedAt: job.attemptsMade };
-    return waitMs > PACE_SLACK_MS ? { laterMs: waitMs, data } : undefined;
+  /** Reserves the channel's next slot: parks the job until just before it when it is far. */
+  const nextSlot = async (
+    job: JobContext<NotifyJob>,
+  ): Promise<{ laterMs: number; data: NotifyJob } | NotifyJob> => {
+    const gap = gapMs(job.data.conversation);
+    const waitMs = await queues.pace(paceKey(job.data.conversation), gap);
+    const data = { ...job.data, pacedAt: job.attemptsMade, slotAt: Date.now() + waitMs };
+    return waitMs > PARK_EARLY_MS ? { laterMs: waitMs - PARK_EARLY_MS, data } : data;
+  };
+  /** Waits in process for the slot; true when it waited. Capped: the slot may be another instance's clock. */
+  const untilSlot = async (job: JobContext<NotifyJob>): Promise<boolean> => {
+    const waitMs = Math.min((job.data.slotAt ?? 0) - Date.now(), PARK_EARLY_MS);
+    if (waitMs <= 0) return false;
+    await sleep(waitMs);
+    return true;
   };
   return async function lead(job: JobContext<NotifyJob>, box: NotifyBox): Promise<Outcome> {
     await box.refresh(job.id);
@@ -198,10 +229,12 @@ function createSender(queues: JobQueue, options: NotifyWorkerOptions) {
     }
     // A slot is reserved once per batch (and again after a failed attempt).
     if (job.data.pacedAt !== job.attemptsMade) {
-      const later = await nextSlot(job);
-      if (later !== undefined) return later;
-      job = { ...job, data: { ...job.data, pacedAt: job.attemptsMade } };
+      const slot = await nextSlot(job);
+      if ("laterMs" in slot) return slot;
+      job = { ...job, data: slot };
     }
+    // What came while waiting for the slot goes out in it: the mailbox is read at the slot.
+    if (await untilSlot(job)) state = await box.state();
     const { conversation } = job.data;
     const batch = await gatherBatch(box, state, gapMs(conversation) > 0 ? conversation.platform : null);
     try {
@@ -211,7 +244,7 @@ function createSender(queues: JobQueue, options: NotifyWorkerOptions) {
     }
     await box.advance(state.sent, batch.end);
     // What came meanwhile gets the next slot; with nothing left, the lead is released.
-    return lead({ ...job, data: { ...job.data, pacedAt: -1 } }, box);
+    return lead({ ...job, data: { ...job.data, pacedAt: -1, slotAt: undefined } }, box);
   };
 
   async function failed(

@@ -351,6 +351,33 @@ describe("notifications on BullMQ", () => {
     expect(slack.sent).toHaveLength(3);
   });
 
+  it("sends each batch at its slot, not whenever Redis's timer next wakes the parked job", async () => {
+    setup();
+    const queues = instance();
+    const slack = fakeAdapter("slack");
+    // Longer than PARK_EARLY_MS, so the lead parks in BullMQ between slots.
+    const gapMs = () => 700;
+    await startNotifyWorker(queues, {
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      concurrency: 4,
+      gapMs,
+    });
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS, gapMs });
+    for (const [i, line] of ["s1", "s2", "s3", "s4", "s5", "s6"].entries()) {
+      await notifier.post(SLACK_A, reply(line));
+      await vi.waitFor(() => expect(slack.sent).toHaveLength(i + 1), { timeout: 3_000 });
+    }
+    // Redis wakes a blocked worker on its 100 ms tick when idle: a parked lead would be up to 100 ms late.
+    const gaps = slack.sent.slice(1).map((s, i) => s.at - slack.sent[i]!.at);
+    for (const gap of gaps) {
+      expect(gap).toBeGreaterThanOrEqual(690);
+      expect(gap).toBeLessThan(730);
+    }
+  });
+
   it("a 429 with Retry-After pauses the whole channel: no other send of it until the time is up", async () => {
     setup();
     const queues = instance();

@@ -79,13 +79,17 @@ async function add(ctx: CommandContext, args: Extract<WatchArgs, { kind: "add" }
 /**
  * The verdict a new watch starts from: the stored one when another conversation already watches
  * the address, else one open lookup (free). A failed lookup leaves it to the next re-check, which
- * sets the baseline without an alert.
+ * sets the baseline without an alert. `maxLimiterWaitMs`: see CallSpec.
  */
-export async function baseline(deps: CoreDeps, address: string): Promise<VerdictRecord | undefined> {
+export async function baseline(
+  deps: CoreDeps,
+  address: string,
+  options: { maxLimiterWaitMs?: number } = {},
+): Promise<VerdictRecord | undefined> {
   const known = await readVerdict(deps.store, address);
   if (known) return known;
   try {
-    const v = await deps.service.compliance.lookup(address);
+    const v = await deps.service.compliance.lookup(address, options);
     const record: VerdictRecord = {
       category: v.category,
       blocked: v.blocked,
@@ -101,6 +105,7 @@ export async function baseline(deps: CoreDeps, address: string): Promise<Verdict
     return record;
   } catch (error) {
     if (!isServiceError(error)) throw error;
+    if (error.code === "no_free_slot") return undefined;
     deps.logger.warn(
       { err: error, address },
       "watch: first deny-list lookup failed; the next re-check sets it",

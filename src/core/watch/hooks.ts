@@ -4,7 +4,7 @@ import type { Actor, ConversationRef } from "../invocation.js";
 import { refusalFor } from "../spend/preflight.js";
 import { baseline } from "./command.js";
 import { watchSettingsOf } from "./settings.js";
-import { readVerdict, readWatch, saveWatch } from "./state.js";
+import { markBaselineDue, readVerdict, readWatch, saveWatch } from "./state.js";
 
 /**
  * What the spend flows call. Both are small and never throw into a money flow: an order that was
@@ -30,7 +30,11 @@ export async function autoWatch(
       addedByName: `auto (${actor.displayName ?? actor.userId})`,
       since: deps.now(),
     });
-    await baseline(deps, address);
+    // Orders can come faster than the open lookup's 10/s and 300/min: the answer to the click
+    // does not wait for a slot (a backlog of waiting clicks grows without bound); without one,
+    // the next tick takes the baseline in one batch call.
+    if ((await baseline(deps, address, { maxLimiterWaitMs: 0 })) === undefined)
+      await markBaselineDue(deps.store, address);
   } catch (error) {
     deps.logger.warn({ err: error, address }, "watch: could not auto-watch an ordered address");
   }

@@ -4,7 +4,10 @@ import { type ConversationRef, conversationKey } from "../invocation.js";
 import { guardHost } from "./host-guard.js";
 import { renderChange } from "./render.js";
 import {
+  baselinesDue,
+  clearBaselinesDue,
   readState,
+  readVerdict,
   readVerdicts,
   readWatch,
   saveState,
@@ -65,6 +68,33 @@ export async function recheckDenyList(deps: CoreDeps): Promise<RecheckResult> {
     );
   }
   return { revision: stats.revision, checked: addresses.length, changed, batches, skipped: false };
+}
+
+/**
+ * First verdicts the auto-watch left for later (no free slot for its open lookup): one batch call
+ * per 1000 addresses, saved without an alert like any baseline; one set meanwhile stands.
+ */
+export async function takeDueBaselines(deps: CoreDeps): Promise<number> {
+  const due = (await baselinesDue(deps.store)).sort();
+  if (due.length === 0) return 0;
+  const watched = new Set(await watchedAddresses(deps.store));
+  let taken = 0;
+  for (let i = 0; i < due.length; i += COMPLIANCE_BATCH_MAX) {
+    const chunk = due.slice(i, i + COMPLIANCE_BATCH_MAX);
+    const wanted = [];
+    for (const address of chunk)
+      if (watched.has(address) && !(await readVerdict(deps.store, address))) wanted.push(address);
+    const result = wanted.length > 0 ? await deps.service.compliance.batch(wanted) : { results: [] };
+    const byIndex = result.results.length === wanted.length;
+    for (const [j, verdict] of result.results.entries()) {
+      const address = byIndex ? (wanted[j] ?? verdict.address) : verdict.address;
+      if (verdict.category === "invalid" || (await readVerdict(deps.store, address))) continue;
+      await saveVerdict(deps.store, address, recordOf(verdict, deps.now(), 0));
+      taken += 1;
+    }
+    await clearBaselinesDue(deps.store, chunk);
+  }
+  return taken;
 }
 
 const recordOf = (v: ComplianceVerdict, since: number, seq: number): VerdictRecord => ({

@@ -21,6 +21,7 @@ const BY_KEY = (address: string) => `watch:by:${address}`;
 const VERDICT_KEY = "watch:verdict";
 const STATE_KEY = "watch:state";
 const SCREEN_KEY = "watch:screen";
+const BASELINE_DUE_KEY = "watch:baseline-due";
 
 export type ScreenPeriod = "daily" | "weekly";
 export const SCREEN_PERIOD_MS: Record<ScreenPeriod, number> = {
@@ -114,6 +115,13 @@ export async function saveWatch(
   await store.setAdd(BY_KEY(entry.address), key);
   await store.setAdd(ALL_KEY, entry.address);
 }
+
+/** Addresses whose first verdict the next tick takes (their open lookup had no free slot). */
+export const markBaselineDue = (store: Store, address: string): Promise<number> =>
+  store.setAdd(BASELINE_DUE_KEY, address);
+export const baselinesDue = (store: Store): Promise<string[]> => store.setMembers(BASELINE_DUE_KEY);
+export const clearBaselinesDue = (store: Store, addresses: readonly string[]): Promise<void> =>
+  store.setRemove(BASELINE_DUE_KEY, ...addresses);
 
 /** Removes one conversation's watch; the address leaves the re-checks when nobody watches it. */
 export async function deleteWatch(

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
-import { recheckDenyList } from "./recheck.js";
+import { recheckDenyList, takeDueBaselines } from "./recheck.js";
 import { rescreenDue } from "./rescreen.js";
 
 /**
@@ -18,6 +18,9 @@ export async function watchTick(deps: CoreDeps, alerts: readonly ConversationRef
   const owner = randomBytes(8).toString("hex");
   if (!(await deps.store.setIfNotExists(TICK_LOCK_KEY, owner, TICK_LOCK_TTL_MS))) return;
   try {
+    await takeDueBaselines(deps).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, "watch: first verdicts failed; the next tick tries again");
+    });
     await recheckDenyList(deps).catch((error: unknown) => {
       deps.logger.warn({ err: error }, "watch: deny-list re-check failed; the next tick tries again");
     });

@@ -4,6 +4,8 @@ import { ACTIVE_HOSTS_KEY } from "../../../src/core/home.js";
 import type { Reply } from "../../../src/core/reply.js";
 import { watchTick } from "../../../src/core/watch/index.js";
 import { DEFAULT_WATCH_SETTINGS, type WatchSettings } from "../../../src/core/watch/settings.js";
+import { createRateLimiter } from "../../../src/service/limiter.js";
+import { RATE_BUCKETS } from "../../../src/service/rate-limits.js";
 import { channel, operator, replyButtons, replyText, viewer } from "../../support/core-harness.js";
 import {
   freshAddress,
@@ -147,6 +149,34 @@ describe("deny-list watch", () => {
     expect(text).toContain("usdt_frozen");
     expect(h.sandbox.calls("order5m.create")).toEqual([]);
     expect((await readAudit(h.store, 1))[0]).toMatchObject({ verb: "energy", result: "failed" });
+  });
+
+  it("answers a Confirm at once when the open lookup has no free slot; the next tick takes the first verdict in a batch", async () => {
+    // One open lookup a minute: the quote's deny-list check takes it.
+    let later = 0;
+    const limiter = createRateLimiter({
+      keyPrefix: "test:",
+      now: () => Date.now() + later,
+      windows: { ...RATE_BUCKETS, compliance_open: [{ points: 1, durationMs: 60_000 }] },
+    });
+    const h = await spend.setup({ settings: { watch: DEFAULT_WATCH_SETTINGS }, client: { limiter } });
+    // A first tick: the deny list is re-checked, so the next tick has no full re-check to do.
+    await watchTick(h.deps, ALERTS);
+    later = 61_000;
+    const address = freshAddress("auto-busy");
+    const { confirm } = await quote(h, `energy ${address} 65k`);
+    const started = Date.now();
+    await h.click(operator, confirm);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    expect(replyText(await h.run(viewer, "watch list"))).toMatch(new RegExp(`${address} — not checked yet`));
+
+    // The tick's own open call (the deny list's revision) finds the minute over.
+    later = 122_000;
+    await watchTick(h.deps, ALERTS);
+    expect(replyText(await h.run(viewer, "watch list"))).toMatch(new RegExp(`${address} — clean; by auto`));
+    expect(h.sandbox.calls("compliance.batch")).toHaveLength(1);
+    expect(alerts(h)).toEqual([]);
   });
 
   it("watches an address that received energy through the bot, unless OPS_AUTO_WATCH=false", async () => {
