@@ -2,10 +2,10 @@
  * The Telegram adapter over real parts, driven over HTTP as Telegram drives it:
  *
  * - the fake Bot API (`test/fakes/telegram-api.ts`) as grammY's `apiRoot`;
- * - the sandbox service on a free port with short durations, and the real service client;
- * - the real core (registry of `command-registry.ts`), store (memory, or the one given), job system
- *   (in-process queue, delays scaled by `timeScale`) with the notify worker delivering through
- *   the adapter under test;
+ * - the bot kit (`test/support/bot-kit.ts`): the sandbox service on a free port with short
+ *   durations, the real service client, the real core, store (memory, or the one given) and job
+ *   system (in-process queue, delays scaled by `timeScale`) with the notify worker delivering
+ *   through the adapter under test;
  * - the bot's HTTP server with the adapter's `POST /telegram/webhook` route.
  *
  * Updates are POSTed with the secret header; the test reads what the fake Bot API recorded and
@@ -17,23 +17,14 @@ import {
   type TelegramAdapter,
   type TelegramRetry,
 } from "../../../adapters/telegram/index.js";
-import { actionHandlers, commands } from "../../../src/core/command-registry.js";
-import { type Core, type CoreRegistry, createCore } from "../../../src/core/core.js";
+import type { Core, CoreRegistry } from "../../../src/core/core.js";
 import type { CoreDeps, CoreSettings } from "../../../src/core/deps.js";
-import { createMemoryLogger } from "../../../src/core/logger.js";
-import type { ChatAdapter } from "../../../src/core/ports.js";
-import { createTrackedHandlers } from "../../../src/core/tracking-registry.js";
+import type { createMemoryLogger } from "../../../src/core/logger.js";
 import { createHttpServer } from "../../../src/http/server.js";
-import { createMemoryQueues } from "../../../src/jobs/memory-queue.js";
-import { createNotifier, startNotifyWorker } from "../../../src/jobs/notify.js";
-import type { AddOptions, JobHandler, JobQueue, JobWorker } from "../../../src/jobs/queue.js";
-import { createJobScheduler, startTrackedWorker } from "../../../src/jobs/scheduler.js";
-import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../../src/sandbox/accounts.js";
-import { createSandbox, type Sandbox, type SandboxOptions } from "../../../src/sandbox/server.js";
-import { createServiceClient } from "../../../src/service/client.js";
-import { createMemoryStore } from "../../../src/store/memory-store.js";
+import type { Sandbox, SandboxOptions } from "../../../src/sandbox/server.js";
 import type { Store } from "../../../src/store/store.js";
 import { createFakeTelegramApi, type FakeMessage, type FakeTelegramApi } from "../../fakes/telegram-api.js";
+import { startBotKit, startChatSandbox } from "../../support/bot-kit.js";
 
 export const SECRET = "hook-secret_0123456789";
 export const OPERATOR = { id: 7001, is_bot: false, first_name: "Olga", username: "olga_ops" };
@@ -100,36 +91,12 @@ const nextUpdateId = (): number => 100_000 + updateSeq++ + Math.floor(Math.rando
 
 export async function startTelegramHarness(options: TelegramHarnessOptions = {}): Promise<TelegramHarness> {
   const fake = options.fake ?? (await createFakeTelegramApi());
-  const sandbox = await createSandbox({
-    enforceRateLimits: false,
-    ...options.sandbox,
-    screening: { durationMs: 20, maxWaitMs: 1_000, ...options.sandbox?.screening },
-    energy: {
-      order5mLatencyMs: 20,
-      orchestratorStepMs: 15,
-      hostFirstCycleMs: 20,
-      webhookDelayMs: 5,
-      ...options.sandbox?.energy,
-    },
-    account: { reports: { buildMs: 30 }, ...options.sandbox?.account },
-  });
-  const service = createServiceClient({
-    baseUrl: sandbox.url,
-    apiKey: DEFAULT_API_KEY,
-    realIp: DEFAULT_REAL_IP,
-    maxAttempts: 1,
-    maxRetryWaitMs: 250,
-  });
-  const store = options.store ?? createMemoryStore();
-  const logger = createMemoryLogger();
-  const queues = timeScaled(createMemoryQueues(), options.timeScale ?? 0.01);
-  const deps: CoreDeps = {
-    service,
-    store,
-    jobs: createJobScheduler(queues),
-    notifier: createNotifier(queues, { store, watchMs: 50, gapMs: () => 0 }),
-    now: options.now ?? Date.now,
-    logger,
+  const kit = await startBotKit({
+    sandbox: await startChatSandbox(options.sandbox),
+    ...(options.store && { store: options.store }),
+    ...(options.now && { now: options.now }),
+    ...(options.timeScale !== undefined && { timeScale: options.timeScale }),
+    ...(options.registry && { registry: options.registry }),
     settings: {
       publicUrl: "https://opsbot.test",
       hostCallbackToken: "telegram-test-callback-token",
@@ -138,8 +105,8 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
       explorerTxUrl: "https://tronscan.org/#/transaction/",
       ...options.settings,
     },
-  };
-  const core = createCore(deps, options.registry ?? { commands, actions: actionHandlers });
+  });
+  const { deps, core, store, logger } = kit;
   const secret = options.webhookSecret === undefined ? SECRET : (options.webhookSecret ?? undefined);
   const adapter = createTelegramAdapter({
     config: {
@@ -157,11 +124,7 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
     ...(options.answerWithinMs !== undefined && { answerWithinMs: options.answerWithinMs }),
     pollTimeoutSeconds: 1,
   });
-  const adapters = new Map<"telegram", ChatAdapter>([["telegram", adapter]]);
-  const workers: JobWorker[] = [
-    await startTrackedWorker(queues, createTrackedHandlers(deps), { logger }),
-    await startNotifyWorker(queues, { adapters, store, watchMs: 50, logger, gapMs: () => 0 }),
-  ];
+  await kit.startWorkers(new Map([["telegram", adapter]]));
   const http = createHttpServer({ routes: adapter.route ? [adapter.route] : [] });
   const port = await http.listen(0, "127.0.0.1");
   await adapter.start();
@@ -177,27 +140,12 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
       body: JSON.stringify(update),
     });
 
-  async function settle(timeoutMs = 5_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      await adapter.idle(timeoutMs);
-      const [tracked, notify] = await Promise.all(["tracked", "notify"].map((q) => queues.counts(q)));
-      const busy =
-        (tracked?.waiting ?? 0) +
-        (tracked?.active ?? 0) +
-        (notify?.waiting ?? 0) +
-        (notify?.active ?? 0) +
-        (notify?.delayed ?? 0);
-      if (busy === 0) return;
-      if (Date.now() > deadline) throw new Error(`jobs still running after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
+  const settle = (timeoutMs?: number) => kit.settle(timeoutMs, { idle: (ms) => adapter.idle(ms) });
 
   let closed = false;
   const harness: TelegramHarness = {
     fake,
-    sandbox,
+    sandbox: kit.sandbox,
     store,
     core,
     deps,
@@ -215,10 +163,7 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
       closed = true;
       await adapter.close();
       await http.close();
-      await Promise.all(workers.map((w) => w.close()));
-      await queues.close();
-      await sandbox.close();
-      if (!options.store) await store.close();
+      await kit.close();
       if (!options.fake) await fake.close();
     },
   };
@@ -274,30 +219,4 @@ export function buttonData(message: FakeMessage, label: string | RegExp): string
     throw new Error(`no button ${String(label)} on message: ${buttons.map((b) => b.text).join(", ")}`);
   }
   return found.callback_data;
-}
-
-/** Multiplies every delay the queue would wait by `scale`, so polls and retries run in test time. */
-function timeScaled(queues: JobQueue, scale: number): JobQueue {
-  const scaled = (ms: number) => Math.max(0, Math.round(ms * scale));
-  const scaleOptions = (o: AddOptions = {}): AddOptions => ({
-    ...o,
-    ...(o.delayMs !== undefined && { delayMs: scaled(o.delayMs) }),
-    ...(o.backoff && {
-      backoff: { delayMs: scaled(o.backoff.delayMs), maxDelayMs: scaled(o.backoff.maxDelayMs) },
-    }),
-  });
-  return {
-    ...queues,
-    add: (queue, name, data, o) => queues.add(queue, name, data, scaleOptions(o)),
-    process: <T>(queue: string, handler: JobHandler<T>, o: { concurrency: number }) =>
-      queues.process<T>(
-        queue,
-        async (job) => {
-          const outcome = await handler(job);
-          return outcome === "done" ? outcome : { ...outcome, laterMs: scaled(outcome.laterMs) };
-        },
-        o,
-      ),
-    pace: async (key, gapMs) => scaled(await queues.pace(key, gapMs)),
-  };
 }
