@@ -16,7 +16,7 @@ import {
 import { createFakeSlackApi, type FakeSlackApi, type FakeSlackMessage } from "../fakes/slack-api.js";
 import { createFakeTelegramApi, type FakeMessage, type FakeTelegramApi } from "../fakes/telegram-api.js";
 import { postSigned } from "../webhooks/signed.js";
-import { freePort, LOOPBACK } from "./processes.js";
+import { LOOPBACK, reservePort } from "./processes.js";
 
 /**
  * The whole bot as `npm start` runs it (`startApp` with a Config from `loadConfig`), around real
@@ -84,13 +84,16 @@ afterEach(async () => {
 let tgUpdate = 500_000;
 
 export async function createWorld(options: WorldOptions = {}): Promise<World> {
-  const firstPort = await freePort();
+  // Held until the first bot listens on it: the sandbox must know it first, and a port merely found
+  // free could be taken meanwhile by a parallel test (EADDRINUSE).
+  const first = await reservePort();
+  open.push(() => first.release());
   const sandbox = await createSandbox({
     apiKey: SERVICE_API_KEY,
     enforceRateLimits: false,
     ...options.sandbox,
     outbound: {
-      originMap: { [PUBLIC_URL]: `http://${LOOPBACK}:${firstPort}` },
+      originMap: { [PUBLIC_URL]: `http://${LOOPBACK}:${first.port}` },
       ...options.sandbox?.outbound,
     },
   });
@@ -127,7 +130,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
   });
 
   async function start(env: Record<string, string> = {}): Promise<Bot> {
-    const port = started === 0 ? firstPort : 0;
+    const port = started === 0 ? first.port : 0;
     started += 1;
     const config = { ...loadConfig({ ...baseEnv(), ...env }), port };
     const logs: string[] = [];
@@ -135,6 +138,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
       level: config.logLevel,
       destination: { write: (line: string) => void logs.push(line) },
     });
+    if (port === first.port) await first.release();
     const app = await startApp({
       config,
       logger,
