@@ -13,6 +13,7 @@ import {
   type SlackUser,
   signedHeaders,
 } from "../adapters/slack/payloads.js";
+import { buttonData, callbackUpdate, messageUpdate } from "../adapters/telegram/updates.js";
 import { createFakeSlackApi, type FakeSlackApi, type FakeSlackMessage } from "../fakes/slack-api.js";
 import { createFakeTelegramApi, type FakeMessage, type FakeTelegramApi } from "../fakes/telegram-api.js";
 import { postSigned } from "../webhooks/signed.js";
@@ -189,52 +190,15 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
         });
         return post(body);
       },
-      say: (text: string) => update(tgMessage(text)),
-      tap: (message: FakeMessage, label: string | RegExp) => update(tgCallback(message, label)),
+      say: (text: string) => update(messageUpdate(text, TG_CHAT, TG_OPERATOR, ++tgUpdate)),
+      tap: (message: FakeMessage, label: string | RegExp) =>
+        update(callbackUpdate(message, buttonData(message, label), TG_OPERATOR, ++tgUpdate)),
       webhook: (family: WebhookFamily, body: unknown) =>
         postSigned(origin, family, body, { secret: family === "orders" ? ORDER_SECRET : REPORT_SECRET }),
     };
   }
 
   return { sandbox, slack, ...(telegram && { telegram }), start };
-}
-
-function tgMessage(text: string) {
-  const id = ++tgUpdate;
-  const command = /^\/\S+/.exec(text)?.[0];
-  return {
-    update_id: id,
-    message: {
-      message_id: id,
-      date: Math.floor(Date.now() / 1000),
-      chat: { id: TG_CHAT, type: "private", first_name: TG_OPERATOR.first_name },
-      from: TG_OPERATOR,
-      text,
-      ...(command && { entities: [{ type: "bot_command", offset: 0, length: command.length }] }),
-    },
-  };
-}
-
-function tgCallback(message: FakeMessage, label: string | RegExp) {
-  const id = ++tgUpdate;
-  const buttons = message.replyMarkup?.inline_keyboard.flat() ?? [];
-  const button = buttons.find((b) => (typeof label === "string" ? b.text === label : label.test(b.text)));
-  if (!button?.callback_data) throw new Error(`no button ${String(label)} on the Telegram message`);
-  return {
-    update_id: id,
-    callback_query: {
-      id: `cq-${id}`,
-      from: TG_OPERATOR,
-      chat_instance: "ci-1",
-      data: button.callback_data,
-      message: {
-        message_id: message.message_id,
-        date: Math.floor(Date.now() / 1000),
-        chat: { id: Number(message.chatId), type: "private", first_name: TG_OPERATOR.first_name },
-        text: message.text,
-      },
-    },
-  };
 }
 
 /** Resolves with the first truthy value of `check` (sync or async); fails naming `what`. */

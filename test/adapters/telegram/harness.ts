@@ -25,16 +25,29 @@ import type { Sandbox, SandboxOptions } from "../../../src/sandbox/server.js";
 import type { Store } from "../../../src/store/store.js";
 import { createFakeTelegramApi, type FakeMessage, type FakeTelegramApi } from "../../fakes/telegram-api.js";
 import { startBotKit, startChatSandbox } from "../../support/bot-kit.js";
+import {
+  buttonData,
+  callbackUpdate,
+  GROUP_CHAT,
+  messageUpdate,
+  OPERATOR,
+  PRIVATE_CHAT,
+  type TelegramUser,
+} from "./updates.js";
+
+export {
+  buttonData,
+  callbackUpdate,
+  GROUP_CHAT,
+  messageUpdate,
+  OPERATOR,
+  PRIVATE_CHAT,
+  STRANGER_CHAT,
+  type TelegramUser,
+  VIEWER,
+} from "./updates.js";
 
 export const SECRET = "hook-secret_0123456789";
-export const OPERATOR = { id: 7001, is_bot: false, first_name: "Olga", username: "olga_ops" };
-export const VIEWER = { id: 7002, is_bot: false, first_name: "Vic", last_name: "<Viewer> & Co" };
-/** A private chat's id is its user's id. */
-export const PRIVATE_CHAT = OPERATOR.id;
-export const GROUP_CHAT = -1001234567890;
-export const STRANGER_CHAT = -1009999999999;
-
-type User = typeof OPERATOR | typeof VIEWER;
 
 export interface TelegramHarnessOptions {
   allowedChats?: number[];
@@ -70,9 +83,9 @@ export interface TelegramHarness {
   /** POSTs an update to /telegram/webhook with the secret header (`null`: none). */
   postUpdate(update: Record<string, unknown>, secret?: string | null): Promise<Response>;
   /** A text message from `from` in `chat`, as Telegram would POST it. */
-  say(text: string, options?: { chat?: number; from?: User; updateId?: number }): Promise<Response>;
+  say(text: string, options?: { chat?: number; from?: TelegramUser; updateId?: number }): Promise<Response>;
   /** A click on the button labelled `label` of `message`. */
-  click(message: FakeMessage, label: string | RegExp, from?: User): Promise<Response>;
+  click(message: FakeMessage, label: string | RegExp, from?: TelegramUser): Promise<Response>;
   /**
    * Waits until no update is being handled, no notification is queued and no tracked job is due
    * (a tracked job delayed further, such as a delivery watch, is left to run later).
@@ -85,9 +98,6 @@ const open: TelegramHarness[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((h) => h.close()));
 });
-
-let updateSeq = 1;
-const nextUpdateId = (): number => 100_000 + updateSeq++ + Math.floor(Math.random() * 1_000) * 1_000;
 
 export async function startTelegramHarness(options: TelegramHarnessOptions = {}): Promise<TelegramHarness> {
   const fake = options.fake ?? (await createFakeTelegramApi());
@@ -169,54 +179,4 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
   };
   open.push(harness);
   return harness;
-}
-
-export function messageUpdate(text: string, chatId: number, from: User, updateId = nextUpdateId()) {
-  const command = /^\/\S+/.exec(text)?.[0];
-  return {
-    update_id: updateId,
-    message: {
-      message_id: updateId,
-      date: Math.floor(Date.now() / 1000),
-      chat: chatOf(chatId, from),
-      from,
-      text,
-      ...(command && { entities: [{ type: "bot_command", offset: 0, length: command.length }] }),
-    },
-  };
-}
-
-export function callbackUpdate(message: FakeMessage, data: string, from: User, updateId = nextUpdateId()) {
-  return {
-    update_id: updateId,
-    callback_query: {
-      id: `cq-${updateId}`,
-      from,
-      chat_instance: "ci-1",
-      data,
-      message: {
-        message_id: message.message_id,
-        date: Math.floor(Date.now() / 1000),
-        chat: chatOf(Number(message.chatId), from),
-        from: { id: 123456, is_bot: true, first_name: "Ops", username: "opsbot_test_bot" },
-        text: message.text,
-      },
-    },
-  };
-}
-
-function chatOf(chatId: number, from: User) {
-  return chatId < 0
-    ? { id: chatId, type: "supergroup", title: "Ops room" }
-    : { id: chatId, type: "private", first_name: from.first_name };
-}
-
-/** The callback_data of the button labelled `label`; fails loudly when the message has none. */
-export function buttonData(message: FakeMessage, label: string | RegExp): string {
-  const buttons = message.replyMarkup?.inline_keyboard.flat() ?? [];
-  const found = buttons.find((b) => (typeof label === "string" ? b.text === label : label.test(b.text)));
-  if (!found?.callback_data) {
-    throw new Error(`no button ${String(label)} on message: ${buttons.map((b) => b.text).join(", ")}`);
-  }
-  return found.callback_data;
 }
