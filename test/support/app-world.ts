@@ -6,12 +6,12 @@ import { createLogger } from "../../src/log.js";
 import { DEFAULT_REAL_IP } from "../../src/sandbox/accounts.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/server.js";
 import {
-  clickBody,
-  commandBody,
+  buttonClick,
   SIGNING_SECRET,
   type Signed,
   type SlackUser,
   signedHeaders,
+  slashCommand,
 } from "../adapters/slack/payloads.js";
 import { buttonData, callbackUpdate, messageUpdate } from "../adapters/telegram/updates.js";
 import { createFakeSlackApi, type FakeSlackApi, type FakeSlackMessage } from "../fakes/slack-api.js";
@@ -165,31 +165,20 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
         body: JSON.stringify(body),
       });
     return {
-      command(line: string, o: { user?: SlackUser; channel?: string } = {}) {
-        const user = o.user ?? OPERATOR;
-        const channel = o.channel ?? "C0OPS";
-        const responseUrl = slack.responseUrl({ channel, user: user.id });
-        return post(commandBody(line, { user, channel, responseUrl, team: slack.teamId }));
-      },
-      click(
+      command: (line: string, o: { user?: SlackUser; channel?: string } = {}) =>
+        post(slashCommand(slack, line, { user: o.user ?? OPERATOR, channel: o.channel, team: slack.teamId })),
+      click: (
         message: FakeSlackMessage,
         label: string | RegExp,
         o: { user?: SlackUser; actionTs?: string } = {},
-      ) {
-        const user = o.user ?? OPERATOR;
-        const responseUrl = slack.responseUrl({
-          channel: message.channel,
-          user: user.id,
-          messageTs: message.ts,
-        });
-        const body = clickBody(message, label, {
-          user,
-          responseUrl,
-          team: slack.teamId,
-          ...(o.actionTs && { actionTs: o.actionTs }),
-        });
-        return post(body);
-      },
+      ) =>
+        post(
+          buttonClick(slack, message, label, {
+            user: o.user ?? OPERATOR,
+            team: slack.teamId,
+            actionTs: o.actionTs,
+          }),
+        ),
       say: (text: string) => update(messageUpdate(text, TG_CHAT, TG_OPERATOR, ++tgUpdate)),
       tap: (message: FakeMessage, label: string | RegExp) =>
         update(callbackUpdate(message, buttonData(message, label), TG_OPERATOR, ++tgUpdate)),

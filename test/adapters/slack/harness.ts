@@ -31,14 +31,13 @@ import {
 } from "../../fakes/slack-api.js";
 import { startBotKit, startChatSandbox } from "../../support/bot-kit.js";
 import {
-  CHANNEL,
-  clickBody,
-  commandBody,
+  buttonClick,
   homeOpenedBody,
   SIGNING_SECRET,
   type Signed,
   type SlackUser,
   signedHeaders,
+  slashCommand,
 } from "./payloads.js";
 
 export { waitFor } from "../../support/bot-kit.js";
@@ -155,19 +154,15 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
   }
 
   async function command(line: string, o: RequestOptions = {}) {
-    const user = o.user ?? OPERATOR;
-    const channel = o.channel ?? CHANNEL;
-    const responseUrl = fake.responseUrl({ channel, user: user.id });
-    const request = commandBody(line, { user, channel, responseUrl, ...(o.team && { team: o.team }) });
+    const request = slashCommand(fake, line, { user: o.user ?? OPERATOR, channel: o.channel, team: o.team });
     return { response: await post(request, o), request };
   }
 
-  function click(message: FakeSlackMessage, label: string | RegExp, o: RequestOptions = {}) {
-    const user = o.user ?? OPERATOR;
-    const responseUrl = fake.responseUrl({ channel: message.channel, user: user.id, messageTs: message.ts });
-    const extra = { ...(o.team && { team: o.team }), ...(o.actionTs && { actionTs: o.actionTs }) };
-    return post(clickBody(message, label, { user, responseUrl, ...extra }), o);
-  }
+  const click = (message: FakeSlackMessage, label: string | RegExp, o: RequestOptions = {}) =>
+    post(
+      buttonClick(fake, message, label, { user: o.user ?? OPERATOR, team: o.team, actionTs: o.actionTs }),
+      o,
+    );
 
   const openHome = (user: SlackUser, o: RequestOptions = {}) => post(homeOpenedBody(user, o.team), o);
 
