@@ -17,6 +17,7 @@ import { buttonData, callbackUpdate, messageUpdate } from "../adapters/telegram/
 import { createFakeSlackApi, type FakeSlackApi, type FakeSlackMessage } from "../fakes/slack-api.js";
 import { createFakeTelegramApi, type FakeMessage, type FakeTelegramApi } from "../fakes/telegram-api.js";
 import { postSigned } from "../webhooks/signed.js";
+import { waitFor } from "./bot-kit.js";
 import { LOOPBACK, reservePort } from "./processes.js";
 
 /**
@@ -191,16 +192,8 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
 }
 
 /** Resolves with the first truthy value of `check` (sync or async); fails naming `what`. */
-export async function eventually<T>(
+export const eventually = <T>(
   check: () => T | undefined | false | Promise<T | undefined | false>,
   what: string,
   timeoutMs = 8_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+): Promise<T> => waitFor(check, what, timeoutMs, 20);

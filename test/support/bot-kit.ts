@@ -194,17 +194,21 @@ export function timeScaled(queues: JobQueue, scale: number): JobQueue {
   };
 }
 
-/** Resolves with the first truthy value of `check`; fails after `timeoutMs` naming `what`. */
+/**
+ * Resolves with the first truthy value of `check` (sync or async), asked every `intervalMs`;
+ * fails after `timeoutMs` naming `what`.
+ */
 export async function waitFor<T>(
-  check: () => T | undefined | false,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
   what: string,
   timeoutMs = 5_000,
+  intervalMs = 10,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
