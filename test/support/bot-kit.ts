@@ -59,6 +59,42 @@ export function startChatSandbox(options: SandboxOptions = {}): Promise<Sandbox>
   });
 }
 
+/** What both chat platform harnesses let a test choose about the bot behind the adapter. */
+export interface ChatKitOptions {
+  sandbox?: SandboxOptions;
+  store?: Store;
+  /** Factor applied to every queue delay (default 0.01: a 2 s poll runs after 20 ms). */
+  timeScale?: number;
+  /** Merged over the harness's core settings (approval threshold, caps, …). */
+  settings?: Partial<CoreSettings>;
+  /** The core's clock (default Date.now): a test moves it past a TTL. */
+  now?: () => number;
+  registry?: CoreRegistry;
+}
+
+/**
+ * The bot kit behind a chat platform harness: `startChatSandbox`, the tests' public URL and
+ * explorer, the platform's callback token and roles, then the test's `settings` over them.
+ */
+export async function startChatKit(
+  options: ChatKitOptions,
+  platform: Pick<CoreSettings, "hostCallbackToken" | "admins" | "operators">,
+): Promise<BotKit> {
+  return startBotKit({
+    sandbox: await startChatSandbox(options.sandbox),
+    ...(options.store && { store: options.store }),
+    ...(options.now && { now: options.now }),
+    ...(options.timeScale !== undefined && { timeScale: options.timeScale }),
+    ...(options.registry && { registry: options.registry }),
+    settings: {
+      publicUrl: "https://opsbot.test",
+      explorerTxUrl: "https://tronscan.org/#/transaction/",
+      ...platform,
+      ...options.settings,
+    },
+  });
+}
+
 export interface BotKitOptions {
   /** The sandbox, already started (default: `startTestSandbox(sandboxOptions)`). */
   sandbox?: Sandbox;

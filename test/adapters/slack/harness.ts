@@ -16,11 +16,11 @@ import { afterEach } from "vitest";
 import { createSlackAdapter, type SlackAdapter } from "../../../adapters/slack/index.js";
 import { commands } from "../../../src/core/command-registry.js";
 import type { Core } from "../../../src/core/core.js";
-import type { CoreDeps, CoreSettings } from "../../../src/core/deps.js";
+import type { CoreDeps } from "../../../src/core/deps.js";
 import { homeSummary } from "../../../src/core/home.js";
 import type { createMemoryLogger } from "../../../src/core/logger.js";
 import { createHttpServer } from "../../../src/http/server.js";
-import type { Sandbox, SandboxOptions } from "../../../src/sandbox/server.js";
+import type { Sandbox } from "../../../src/sandbox/server.js";
 import type { Store } from "../../../src/store/store.js";
 import {
   createFakeSlackApi,
@@ -29,7 +29,7 @@ import {
   type FakeSlackApi,
   type FakeSlackMessage,
 } from "../../fakes/slack-api.js";
-import { startBotKit, startChatSandbox } from "../../support/bot-kit.js";
+import { type ChatKitOptions, startChatKit } from "../../support/bot-kit.js";
 import {
   buttonClick,
   homeOpenedBody,
@@ -47,22 +47,15 @@ export const OPERATOR = { id: "U0OPER", name: "olga" };
 export const VIEWER = { id: "U0VIEW", name: "vic" };
 export const ADMIN = { id: "U0ADMIN", name: "ada" };
 
-export interface SlackHarnessOptions {
-  sandbox?: SandboxOptions;
-  store?: Store;
+export interface SlackHarnessOptions extends Omit<ChatKitOptions, "registry"> {
   /** Another instance's fake Slack (two bots, one Slack). */
   fake?: FakeSlackApi;
   /** SLACK_TEAM_ID of the bot. */
   teamId?: string;
-  timeScale?: number;
   workingNoticeMs?: number;
   /** Socket Mode (SLACK_APP_TOKEN) instead of HTTP: no route, envelopes through `fake.socket`. */
   socketMode?: boolean;
   startRetryMs?: number;
-  /** Merged over the harness's core settings (approval threshold, caps, …). */
-  settings?: Partial<CoreSettings>;
-  /** The core's clock (default Date.now): a test moves it past a TTL. */
-  now?: () => number;
 }
 
 export interface RequestOptions {
@@ -106,19 +99,10 @@ afterEach(async () => {
 
 export async function startSlackHarness(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
   const fake = options.fake ?? (await createFakeSlackApi());
-  const kit = await startBotKit({
-    sandbox: await startChatSandbox(options.sandbox),
-    ...(options.store && { store: options.store }),
-    ...(options.now && { now: options.now }),
-    ...(options.timeScale !== undefined && { timeScale: options.timeScale }),
-    settings: {
-      publicUrl: "https://opsbot.test",
-      hostCallbackToken: "slack-test-callback-token",
-      admins: [`slack:${ADMIN.id}`],
-      operators: [`slack:${OPERATOR.id}`],
-      explorerTxUrl: "https://tronscan.org/#/transaction/",
-      ...options.settings,
-    },
+  const kit = await startChatKit(options, {
+    hostCallbackToken: "slack-test-callback-token",
+    admins: [`slack:${ADMIN.id}`],
+    operators: [`slack:${OPERATOR.id}`],
   });
   const { deps, core, store, logger } = kit;
   const adapter = createSlackAdapter({

@@ -17,14 +17,14 @@ import {
   type TelegramAdapter,
   type TelegramRetry,
 } from "../../../adapters/telegram/index.js";
-import type { Core, CoreRegistry } from "../../../src/core/core.js";
-import type { CoreDeps, CoreSettings } from "../../../src/core/deps.js";
+import type { Core } from "../../../src/core/core.js";
+import type { CoreDeps } from "../../../src/core/deps.js";
 import type { createMemoryLogger } from "../../../src/core/logger.js";
 import { createHttpServer } from "../../../src/http/server.js";
-import type { Sandbox, SandboxOptions } from "../../../src/sandbox/server.js";
+import type { Sandbox } from "../../../src/sandbox/server.js";
 import type { Store } from "../../../src/store/store.js";
 import { createFakeTelegramApi, type FakeMessage, type FakeTelegramApi } from "../../fakes/telegram-api.js";
-import { startBotKit, startChatSandbox } from "../../support/bot-kit.js";
+import { type ChatKitOptions, startChatKit } from "../../support/bot-kit.js";
 import {
   buttonData,
   callbackUpdate,
@@ -49,25 +49,16 @@ export {
 
 export const SECRET = "hook-secret_0123456789";
 
-export interface TelegramHarnessOptions {
+export interface TelegramHarnessOptions extends ChatKitOptions {
   allowedChats?: number[];
-  sandbox?: SandboxOptions;
-  store?: Store;
   /** Another instance's fake Bot API (two bots, one Telegram). */
   fake?: FakeTelegramApi;
   /** null: long polling (no webhook route). */
   webhookSecret?: string | null;
   retry?: Partial<TelegramRetry>;
   answerWithinMs?: number;
-  registry?: CoreRegistry;
   /** OPS_OPERATORS (default: the OPERATOR user). */
   operators?: string[];
-  /** Factor applied to every queue delay (default 0.01: a 2 s poll runs after 20 ms). */
-  timeScale?: number;
-  /** Merged over the harness's core settings (approval threshold, caps, …). */
-  settings?: Partial<CoreSettings>;
-  /** The core's clock (default Date.now): a test moves it past a TTL. */
-  now?: () => number;
 }
 
 export interface TelegramHarness {
@@ -101,20 +92,10 @@ afterEach(async () => {
 
 export async function startTelegramHarness(options: TelegramHarnessOptions = {}): Promise<TelegramHarness> {
   const fake = options.fake ?? (await createFakeTelegramApi());
-  const kit = await startBotKit({
-    sandbox: await startChatSandbox(options.sandbox),
-    ...(options.store && { store: options.store }),
-    ...(options.now && { now: options.now }),
-    ...(options.timeScale !== undefined && { timeScale: options.timeScale }),
-    ...(options.registry && { registry: options.registry }),
-    settings: {
-      publicUrl: "https://opsbot.test",
-      hostCallbackToken: "telegram-test-callback-token",
-      admins: [],
-      operators: options.operators ?? [`telegram:${OPERATOR.id}`],
-      explorerTxUrl: "https://tronscan.org/#/transaction/",
-      ...options.settings,
-    },
+  const kit = await startChatKit(options, {
+    hostCallbackToken: "telegram-test-callback-token",
+    admins: [],
+    operators: options.operators ?? [`telegram:${OPERATOR.id}`],
   });
   const { deps, core, store, logger } = kit;
   const secret = options.webhookSecret === undefined ? SECRET : (options.webhookSecret ?? undefined);
