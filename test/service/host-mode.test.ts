@@ -28,18 +28,8 @@ const api = (caller: ClientOverrides = {}) => kit.client(caller).hostMode;
 
 /** A request the client would never send (no header key, odd body), to check the service's answer. */
 async function raw(path: string, body: unknown, auth: "key+ip" | "none" = "key+ip") {
-  const reply = await kit.transport().send({
-    family: "host",
-    endpoint: "host.raw",
-    method: "POST",
-    path,
-    body,
-    auth,
-    headers: auth === "none" ? { "x-real-ip": DEFAULT_REAL_IP } : {},
-    timeoutMs: 5_000,
-    buckets: [],
-    resendable: false,
-  });
+  const headers: Record<string, string> = auth === "none" ? { "x-real-ip": DEFAULT_REAL_IP } : {};
+  const reply = await kit.post({ family: "host", endpoint: "host.raw", path, body, auth, headers });
   return { status: reply.status, json: JSON.parse(reply.body.toString()) as Record<string, unknown> };
 }
 
@@ -283,17 +273,8 @@ describe("host.infinitystart and cycles", () => {
   });
 
   it("422 with a detail array for a body of the wrong shape", async () => {
-    const reply = kit.transport().send({
-      family: "host",
-      endpoint: "host.add",
-      method: "POST",
-      path: "/apiv2/time/add",
-      body: { address: 42, infinity: "yes" },
-      auth: "key+ip",
-      timeoutMs: 5_000,
-      buckets: [],
-      resendable: false,
-    });
+    const body = { address: 42, infinity: "yes" };
+    const reply = kit.post({ family: "host", endpoint: "host.add", path: "/apiv2/time/add", body });
     const error = await rejection(reply);
     expect(error).toMatchObject({ httpStatus: 422, code: undefined });
     expect(error.details).toEqual([

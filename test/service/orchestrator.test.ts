@@ -5,7 +5,13 @@ import { ACTIVATION_SUN, ENERGY_1H_PERIODS, energyCostSun } from "../../src/sand
 import { createSandbox } from "../../src/sandbox/server.js";
 import { requestIdempotencyKey } from "../../src/service/idempotency.js";
 import type { OrchestratorItem } from "../../src/service/orchestrator.js";
-import { type ClientOverrides, rejection, useSandboxClient } from "../support/service-kit.js";
+import {
+  type ClientOverrides,
+  energyOrdersTo,
+  orderEventsFor,
+  rejection,
+  useSandboxClient,
+} from "../support/service-kit.js";
 
 const STEP_MS = 15;
 const kit = useSandboxClient({
@@ -19,17 +25,12 @@ const api = (caller: ClientOverrides = {}) => kit.client(caller).orchestrator;
 
 /** Sends what the client would refuse locally, to check the service's own answer. */
 const rawCreate = (body: unknown, headers: Record<string, string> = {}) =>
-  kit.transport().send({
+  kit.post({
     family: "orchestrator",
     endpoint: "orchestrator.create",
-    method: "POST",
     path: "/apiv2/orchestrator",
-    headers,
     body,
-    auth: "key+ip",
-    timeoutMs: 5_000,
-    buckets: [],
-    resendable: false,
+    headers,
   });
 
 let seq = 0;
@@ -37,13 +38,8 @@ const freshAddress = () => tronAddress(`orch-test-${process.pid}-${seq++}`);
 const freshKey = () => requestIdempotencyKey(`orch-test-${process.pid}-${seq++}`);
 const settled = (key: string, account = kit.sandbox.account) =>
   kit.sandbox.energy.orchestratorSettled(account, key);
-const ordersTo = (address: string) => kit.sandbox.energy.orders().filter((o) => o.receiveAddress === address);
-const eventsFor = (address: string) =>
-  kit.sandbox.outbound
-    .history()
-    .filter((r) => r.kind === "order")
-    .map((r) => r.payload)
-    .filter((p) => p.receive_address === address || p.address === address);
+const ordersTo = (address: string) => energyOrdersTo(kit.sandbox, address);
+const eventsFor = (address: string) => orderEventsFor(kit.sandbox, address);
 
 describe("orchestrator: create, process, status", () => {
   it("accepts (202, nothing charged), chunks large amounts, activates and tops up bandwidth", async () => {

@@ -5,7 +5,14 @@ import { ACTIVATION_SUN, ENERGY_5M_PERIODS, energyCostSun } from "../../src/sand
 import { createSandbox } from "../../src/sandbox/server.js";
 import type { ServiceError } from "../../src/service/errors.js";
 import { order5mIdempotencyKey } from "../../src/service/idempotency.js";
-import { type ClientOverrides, rejection, sandboxClient, useSandboxClient } from "../support/service-kit.js";
+import {
+  type ClientOverrides,
+  energyOrdersTo,
+  orderEventsFor,
+  rejection,
+  sandboxClient,
+  useSandboxClient,
+} from "../support/service-kit.js";
 
 const LATENCY_MS = 120;
 const WINDOW_MS = 300;
@@ -24,18 +31,7 @@ const api = (caller: ClientOverrides = {}) => kit.client(caller).order5m;
 
 /** Sends a body the client would refuse locally, to check the service's own answer. */
 const rawOrder = (body: unknown, headers: Record<string, string> = {}) =>
-  kit.transport().send({
-    family: "order5m",
-    endpoint: "order5m.create",
-    method: "POST",
-    path: "/apiv2/order5m",
-    headers,
-    body,
-    auth: "key+ip",
-    timeoutMs: 5_000,
-    buckets: [],
-    resendable: false,
-  });
+  kit.post({ family: "order5m", endpoint: "order5m.create", path: "/apiv2/order5m", body, headers });
 
 let seq = 0;
 const freshAddress = () => tronAddress(`order5m-test-${process.pid}-${seq++}`);
@@ -45,13 +41,8 @@ const callsTo = (address: string) =>
   kit.sandbox
     .calls("order5m.create")
     .filter((c) => (c.body as { receiveAddress?: string })?.receiveAddress === address);
-const ordersTo = (address: string) => kit.sandbox.energy.orders().filter((o) => o.receiveAddress === address);
-const eventsFor = (address: string) =>
-  kit.sandbox.outbound
-    .history()
-    .filter((r) => r.kind === "order")
-    .map((r) => r.payload)
-    .filter((p) => p.receive_address === address || p.address === address);
+const ordersTo = (address: string) => energyOrdersTo(kit.sandbox, address);
+const eventsFor = (address: string) => orderEventsFor(kit.sandbox, address);
 
 describe("order5m.create: success", () => {
   it("charges the price book's cost, delegates amount + 50 and sends delegation.confirmed", async () => {

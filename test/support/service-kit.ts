@@ -17,7 +17,12 @@ import {
   type ServiceClientOptions,
 } from "../../src/service/client.js";
 import { ServiceError } from "../../src/service/errors.js";
-import { createTransport, type Transport } from "../../src/service/transport.js";
+import {
+  type CallSpec,
+  createTransport,
+  type RawReply,
+  type Transport,
+} from "../../src/service/transport.js";
 
 /** Who calls and how: any field left undefined keeps the default. */
 export type ClientOverrides = { [K in keyof ServiceClientOptions]?: ServiceClientOptions[K] | undefined };
@@ -55,6 +60,9 @@ export interface SandboxClientOptions {
   lifetime?: "file" | "test";
 }
 
+export type RawPost = Pick<CallSpec, "family" | "endpoint" | "path" | "body"> &
+  Partial<Pick<CallSpec, "headers" | "auth">>;
+
 export interface SandboxClientKit {
   /** The running sandbox; throws when none is. */
   readonly sandbox: Sandbox;
@@ -64,6 +72,8 @@ export interface SandboxClientKit {
   client(overrides?: ClientOverrides): ServiceClient;
   /** A bare transport to the running sandbox, for requests the client would never send. */
   transport(overrides?: ClientOverrides): Transport;
+  /** A POST the client would never send (an odd body, headers of the test's choosing), sent once: the service's own answer. */
+  post(request: RawPost): Promise<RawReply>;
   close(): Promise<void>;
 }
 
@@ -87,6 +97,16 @@ export function useSandboxClient(options: SandboxClientOptions = {}): SandboxCli
     },
     client: (overrides) => sandboxClient(current(), overrides),
     transport: (overrides) => sandboxTransport(current(), overrides),
+    post: (request) =>
+      sandboxTransport(current()).send({
+        method: "POST",
+        headers: {},
+        auth: "key+ip",
+        timeoutMs: 5_000,
+        buckets: [],
+        resendable: false,
+        ...request,
+      }),
     async close() {
       const closing = running;
       running = undefined;
@@ -113,3 +133,15 @@ export async function rejection(promise: Promise<unknown>): Promise<ServiceError
   expect(error).toBeInstanceOf(ServiceError);
   return error as ServiceError;
 }
+
+/** The sandbox's energy orders delegating to `address`. */
+export const energyOrdersTo = (sandbox: Sandbox, address: string) =>
+  sandbox.energy.orders().filter((o) => o.receiveAddress === address);
+
+/** The order webhooks the sandbox sent (or queued) about `address`. */
+export const orderEventsFor = (sandbox: Sandbox, address: string) =>
+  sandbox.outbound
+    .history()
+    .filter((r) => r.kind === "order")
+    .map((r) => r.payload)
+    .filter((p) => p.receive_address === address || p.address === address);
