@@ -1,41 +1,20 @@
 import { request } from "undici";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_API_KEY, DEFAULT_REAL_IP, SUN_PER_TRX } from "../../src/sandbox/accounts.js";
-import { createSandbox, type Sandbox } from "../../src/sandbox/server.js";
-import { createServiceClient } from "../../src/service/client.js";
-import { ServiceError } from "../../src/service/errors.js";
+import { type ClientOverrides, rejection, useSandboxClient } from "../support/service-kit.js";
 
 const AT = Date.parse("2025-03-04T09:30:00Z");
 
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
-
-async function start() {
-  sandbox = await createSandbox({ now: () => AT });
-  return sandbox;
-}
-
-const clientFor = (s: Sandbox, apiKey = DEFAULT_API_KEY, realIp = DEFAULT_REAL_IP) =>
-  createServiceClient({ baseUrl: s.url, apiKey, realIp, maxAttempts: 1 }).account;
-
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  return error as ServiceError;
-}
+const kit = useSandboxClient({ lifetime: "test", sandbox: { now: () => AT } });
+const start = () => kit.start();
+const accountApi = (caller: ClientOverrides = {}) => kit.client(caller).account;
 
 describe("account.userinfo", () => {
   it("returns the documented fields computed from the account", async () => {
     const s = await start();
     Object.assign(s.account.totals, { delegations: 10, energy: 650_000, spentSun: 26 * SUN_PER_TRX });
     s.account.balanceSun = 123_456_789;
-    const info = await clientFor(s).userinfo();
+    const info = await accountApi().userinfo();
     expect(info).toEqual({
       status: "success",
       timestamp: "2025-03-04 09:30:00",
@@ -58,18 +37,18 @@ describe("account.userinfo", () => {
 
   it("401 {status:error, code:401, message} for an unknown key or an IP outside the whitelist", async () => {
     const s = await start();
-    const wrongIp = await failure(clientFor(s, DEFAULT_API_KEY, "198.51.100.9").userinfo());
+    const wrongIp = await rejection(accountApi({ realIp: "198.51.100.9" }).userinfo());
     expect(wrongIp).toMatchObject({ family: "userinfo", httpStatus: 401, code: 401, kind: "http" });
     expect(wrongIp.message).toMatch(/Invalid API key/);
-    expect((await failure(clientFor(s, "nope").userinfo())).code).toBe(401);
+    expect((await rejection(accountApi({ apiKey: "nope" }).userinfo())).code).toBe(401);
     expect(s.calls("userinfo.get").map((c) => c.status)).toEqual([401, 401]);
   });
 
   it("429 {message, request_id} with Retry-After after 6 calls a minute", async () => {
     const s = await start();
-    const api = clientFor(s);
+    const api = accountApi();
     for (let i = 0; i < 6; i++) await api.userinfo();
-    const limited = await failure(api.userinfo());
+    const limited = await rejection(api.userinfo());
     expect(limited).toMatchObject({ kind: "rate_limited", httpStatus: 429, retryable: true });
     expect(limited.message).toBe("API rate limit exceeded");
     expect(limited.retryAfterMs).toBeGreaterThanOrEqual(1000);
@@ -91,7 +70,7 @@ describe("account.userinfo", () => {
       kind: "reply",
       reply: { status: 500, json: { status: "error", message: "Internal server error" } },
     });
-    expect(await failure(clientFor(s).userinfo())).toMatchObject({
+    expect(await rejection(accountApi().userinfo())).toMatchObject({
       httpStatus: 500,
       message: "Internal server error",
       retryable: false,
@@ -101,7 +80,7 @@ describe("account.userinfo", () => {
   it("403 code 1005 for a blocked key", async () => {
     const s = await start();
     s.account.blocked = true;
-    expect(await failure(clientFor(s).userinfo())).toMatchObject({ httpStatus: 403, code: 1005 });
+    expect(await rejection(accountApi().userinfo())).toMatchObject({ httpStatus: 403, code: 1005 });
   });
 });
 
@@ -112,7 +91,7 @@ describe("account.deleteSubuser", () => {
     sub.totals.delegations = 3;
     sub.totals.energy = 195_000;
     const before = s.account.totals.delegations;
-    const result = await clientFor(s).deleteSubuser(sub.userId);
+    const result = await accountApi().deleteSubuser(sub.userId);
     expect(result).toEqual({
       user_id: sub.userId,
       google_id: sub.googleId,
@@ -132,12 +111,12 @@ describe("account.deleteSubuser", () => {
   it("400 for an unknown user and for a real (non-sub) account, which survives", async () => {
     const s = await start();
     const other = s.accounts.add({ apiKey: "other-account" });
-    expect(await failure(clientFor(s).deleteSubuser(987_654))).toMatchObject({
+    expect(await rejection(accountApi().deleteSubuser(987_654))).toMatchObject({
       family: "subuser",
       httpStatus: 400,
       message: "User not found",
     });
-    expect((await failure(clientFor(s).deleteSubuser(other.userId))).httpStatus).toBe(400);
+    expect((await rejection(accountApi().deleteSubuser(other.userId))).httpStatus).toBe(400);
     expect(s.accounts.byUserId(other.userId)).toBe(other);
     expect(s.calls("subuser.delete").map((c) => c.status)).toEqual([400, 400]);
   });
@@ -145,7 +124,7 @@ describe("account.deleteSubuser", () => {
   it("401 when the API key header is missing", async () => {
     const s = await start();
     const sub = s.reports.addSubuser(s.account);
-    expect((await failure(clientFor(s, "").deleteSubuser(sub.userId))).httpStatus).toBe(401);
+    expect((await rejection(accountApi({ apiKey: "" }).deleteSubuser(sub.userId))).httpStatus).toBe(401);
     expect(s.accounts.byUserId(sub.userId)).toBe(sub);
   });
 
@@ -153,16 +132,20 @@ describe("account.deleteSubuser", () => {
     const s = await start();
     const sub = s.reports.addSubuser(s.account);
     s.accounts.add({ apiKey: "stranger" });
-    expect(await failure(clientFor(s, "stranger").deleteSubuser(sub.userId))).toMatchObject({
+    expect(await rejection(accountApi({ apiKey: "stranger" }).deleteSubuser(sub.userId))).toMatchObject({
       httpStatus: 403,
       message: "Only the parent account may delete this sub-user",
     });
     // A sub-user cannot delete itself either: it is not its own parent.
-    expect((await failure(clientFor(s, sub.apiKey).deleteSubuser(sub.userId))).httpStatus).toBe(403);
-    expect((await failure(clientFor(s, "bad-key").deleteSubuser(sub.userId))).httpStatus).toBe(403);
-    expect(
-      (await failure(clientFor(s, DEFAULT_API_KEY, "192.0.2.1").deleteSubuser(sub.userId))).httpStatus,
-    ).toBe(403);
+    expect((await rejection(accountApi({ apiKey: sub.apiKey }).deleteSubuser(sub.userId))).httpStatus).toBe(
+      403,
+    );
+    expect((await rejection(accountApi({ apiKey: "bad-key" }).deleteSubuser(sub.userId))).httpStatus).toBe(
+      403,
+    );
+    expect((await rejection(accountApi({ realIp: "192.0.2.1" }).deleteSubuser(sub.userId))).httpStatus).toBe(
+      403,
+    );
     expect(s.accounts.byUserId(sub.userId)).toBe(sub);
     expect(s.calls("subuser.delete").map((c) => c.status)).toEqual([403, 403, 403, 403]);
   });
@@ -174,12 +157,9 @@ describe("account.deleteSubuser", () => {
       kind: "reply",
       reply: { status: 500, json: { detail: "Deletion failed" } },
     });
-    const api = createServiceClient({
-      baseUrl: s.url,
-      apiKey: DEFAULT_API_KEY,
-      realIp: DEFAULT_REAL_IP,
-    }).account;
-    expect(await failure(api.deleteSubuser(sub.userId))).toMatchObject({
+    // Retries on (the transport's default attempts): a 500 is still sent once.
+    const api = accountApi({ maxAttempts: 3 });
+    expect(await rejection(api.deleteSubuser(sub.userId))).toMatchObject({
       httpStatus: 500,
       message: "Deletion failed",
     });

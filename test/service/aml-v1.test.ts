@@ -1,47 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sleep } from "../../src/clock.js";
-import { DEFAULT_API_KEY, DEFAULT_REAL_IP, SUN_PER_TRX } from "../../src/sandbox/accounts.js";
+import { SUN_PER_TRX } from "../../src/sandbox/accounts.js";
 import { tronAddressFrom } from "../../src/sandbox/families/screening.js";
 import { amlPriceSun } from "../../src/sandbox/price-book.js";
-import { createSandbox, type Sandbox } from "../../src/sandbox/server.js";
-import { type AmlV1Order, createAmlV1Api } from "../../src/service/aml-v1.js";
-import { ServiceError } from "../../src/service/errors.js";
-import { createTransport } from "../../src/service/transport.js";
+import type { AmlV1Order } from "../../src/service/aml-v1.js";
+import type { ServiceError } from "../../src/service/errors.js";
+import { type ClientOverrides, rejection, useSandboxClient } from "../support/service-kit.js";
 
 const PRICE_SUN = amlPriceSun("provider_a");
 const V1_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await createSandbox({
-    enforceRateLimits: false,
-    screening: { durationMs: 100, maxWaitMs: 3_000 },
-  });
+const kit = useSandboxClient({
+  sandbox: { enforceRateLimits: false, screening: { durationMs: 100, maxWaitMs: 3_000 } },
 });
-afterAll(async () => sandbox.close());
-
-function api(opts: { apiKey?: string; maxAttempts?: number } = {}) {
-  const transport = createTransport({
-    baseUrl: sandbox.url,
-    apiKey: opts.apiKey ?? DEFAULT_API_KEY,
-    realIp: DEFAULT_REAL_IP,
-    maxAttempts: opts.maxAttempts ?? 1,
-    maxRetryWaitMs: 250,
-  });
-  return createAmlV1Api(transport);
-}
+const api = (caller: ClientOverrides = {}) => kit.client(caller).amlV1;
 
 let seq = 0;
 const freshAddress = (): string => tronAddressFrom(`aml-v1-test-${process.pid}-${seq++}`);
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  return error as ServiceError;
-}
 
 async function pollUntilFinal(id: string): Promise<AmlV1Order> {
   for (let i = 0; i < 100; i += 1) {
@@ -55,7 +29,7 @@ async function pollUntilFinal(id: string): Promise<AmlV1Order> {
 describe("aml.create and aml.read", () => {
   it("returns the pending shape with the price at once, then the completed shape on reads", async () => {
     const address = freshAddress();
-    const before = sandbox.account.balanceSun;
+    const before = kit.sandbox.account.balanceSun;
     const pending = await api().create({ address, network: "trx" });
 
     expect(pending).toMatchObject({
@@ -69,26 +43,26 @@ describe("aml.create and aml.read", () => {
     });
     expect(pending.message).toContain(`/apiv2/aml/${pending.client_order_id}`);
     expect(pending.created_at).toMatch(V1_TIME);
-    expect(sandbox.account.balanceSun).toBe(before - PRICE_SUN);
-    expect(sandbox.calls("aml.create").at(-1)?.body).toEqual({ address, network: "trx" });
+    expect(kit.sandbox.account.balanceSun).toBe(before - PRICE_SUN);
+    expect(kit.sandbox.calls("aml.create").at(-1)?.body).toEqual({ address, network: "trx" });
 
     const reading = await api().read(pending.client_order_id);
     expect(reading.status).toBe("pending");
     expect(reading.estimated_time_seconds).toBeGreaterThanOrEqual(1);
 
     const done = await pollUntilFinal(pending.client_order_id);
-    const expected = sandbox.screening.scoreOf(address);
+    const expected = kit.sandbox.screening.scoreOf(address);
     expect(done.status).toBe("completed");
     expect(done.risk_score).toBe(expected.score === null ? null : Number(expected.score));
     expect(done.completed_at).toMatch(V1_TIME);
     expect(done.sanctions).toBeDefined();
     expect(done.address_users).toEqual([]);
     expect(done.result?.evaluation_detail).toBeDefined();
-    expect(sandbox.account.balanceSun).toBe(before - PRICE_SUN);
+    expect(kit.sandbox.account.balanceSun).toBe(before - PRICE_SUN);
   });
 
   it("waits for a sanctioned address and reports score, level, sanctions and the full result", async () => {
-    const address = sandbox.screening.demoAddresses.sanctioned;
+    const address = kit.sandbox.screening.demoAddresses.sanctioned;
     const done = await api().create({ address, network: "trx", wait: true, responseFormat: "full" });
     expect(done).toMatchObject({
       status: "completed",
@@ -107,7 +81,10 @@ describe("aml.create and aml.read", () => {
     const read = await api().read(done.client_order_id);
     expect(read.sanctions?.self).toBe(true);
     expect(read.sanctions?.exposure).not.toBeNull();
-    expect(sandbox.calls("aml.create").at(-1)?.body).toMatchObject({ wait: true, response_format: "full" });
+    expect(kit.sandbox.calls("aml.create").at(-1)?.body).toMatchObject({
+      wait: true,
+      response_format: "full",
+    });
   });
 
   it("leaves out the provider result when response_format is rate", async () => {
@@ -124,32 +101,32 @@ describe("aml.create and aml.read", () => {
   it("skips an inactive address without charge, and refunds a failed check", async () => {
     const inactive = freshAddress();
     const failing = freshAddress();
-    sandbox.screening.setInactive(inactive);
-    sandbox.screening.setFails(failing);
-    const before = sandbox.account.balanceSun;
+    kit.sandbox.screening.setInactive(inactive);
+    kit.sandbox.screening.setFails(failing);
+    const before = kit.sandbox.account.balanceSun;
 
     const skipped = await api().create({ address: inactive, network: "trx" });
     expect(skipped).toMatchObject({ status: "skipped", risk_score: null, is_sanctioned: false });
     const failed = await api().create({ address: failing, network: "trx", wait: true });
     expect(failed.status).toBe("failed");
-    expect(sandbox.account.balanceSun).toBe(before);
+    expect(kit.sandbox.account.balanceSun).toBe(before);
   });
 
   it("reuses a check of the last 60 s without charging again", async () => {
     const address = freshAddress();
-    const before = sandbox.account.balanceSun;
+    const before = kit.sandbox.account.balanceSun;
     const first = await api().create({ address, network: "trx", wait: true });
     const second = await api().create({ address, network: "trx" });
     expect(second.status).toBe("completed");
     expect(second.client_order_id).not.toBe(first.client_order_id);
     expect(second.risk_score).toBe(first.risk_score);
-    expect(sandbox.account.balanceSun).toBe(before - PRICE_SUN);
+    expect(kit.sandbox.account.balanceSun).toBe(before - PRICE_SUN);
   });
 });
 
 describe("aml errors", () => {
   it("4001: invalid address, unsupported network, uncovered pair, refused format", async () => {
-    const both = sandbox.accounts.add({ apiKey: "v1-both", providers: ["provider_a", "provider_b"] });
+    const both = kit.sandbox.accounts.add({ apiKey: "v1-both", providers: ["provider_a", "provider_b"] });
     const client = api({ apiKey: both.apiKey });
     const cases = [
       client.create({ address: "T123", network: "trx" }),
@@ -172,11 +149,11 @@ describe("aml errors", () => {
     expect(create).toMatchObject({ httpStatus: 400, code: 4002, retryable: false });
     const price = await rejection(api().price("provider_b"));
     expect(price).toMatchObject({ endpoint: "aml.price", httpStatus: 400, code: 4002 });
-    expect(sandbox.calls("aml.price").at(-1)?.query).toEqual({ provider: "provider_b" });
+    expect(kit.sandbox.calls("aml.price").at(-1)?.query).toEqual({ provider: "provider_b" });
   });
 
   it("4020: insufficient balance, nothing charged", async () => {
-    const poor = sandbox.accounts.add({ apiKey: "v1-poor", balanceSun: SUN_PER_TRX });
+    const poor = kit.sandbox.accounts.add({ apiKey: "v1-poor", balanceSun: SUN_PER_TRX });
     const error = await rejection(
       api({ apiKey: poor.apiKey }).create({ address: freshAddress(), network: "trx" }),
     );
@@ -188,29 +165,29 @@ describe("aml errors", () => {
   it("4040: unknown order, and an order of another account", async () => {
     const unknown = await rejection(api().read("A00000000000000"));
     expect(unknown).toMatchObject({ endpoint: "aml.read", httpStatus: 404, code: 4040, retryable: false });
-    const other = sandbox.accounts.add({ apiKey: "v1-other" });
+    const other = kit.sandbox.accounts.add({ apiKey: "v1-other" });
     const theirs = await api({ apiKey: other.apiKey }).create({ address: freshAddress(), network: "trx" });
     const foreign = await rejection(api().read(theirs.client_order_id));
     expect(foreign).toMatchObject({ httpStatus: 404, code: 4040 });
   });
 
   it("5030: provider unavailable, retryable and retried by the transport", async () => {
-    sandbox.screening.setProviderAvailable("provider_a", false);
+    kit.sandbox.screening.setProviderAvailable("provider_a", false);
     try {
       const address = freshAddress();
-      const before = sandbox.account.balanceSun;
+      const before = kit.sandbox.account.balanceSun;
       const error = await rejection(api({ maxAttempts: 2 }).create({ address, network: "trx" }));
       expect(error).toMatchObject({ httpStatus: 503, code: 5030, retryable: true });
-      const attempts = sandbox
+      const attempts = kit.sandbox
         .calls("aml.create")
         .filter((c) => (c.body as { address: string }).address === address);
       expect(attempts).toHaveLength(2);
-      expect(sandbox.account.balanceSun).toBe(before);
+      expect(kit.sandbox.account.balanceSun).toBe(before);
       const providers = await api().providers();
       expect(providers.providers[0]).toMatchObject({ available: false, reason: "quota_exhausted" });
       expect((await api().price()).available).toBe(false);
     } finally {
-      sandbox.screening.setProviderAvailable("provider_a", true);
+      kit.sandbox.screening.setProviderAvailable("provider_a", true);
     }
   });
 
@@ -242,9 +219,9 @@ describe("aml.providers and aml.price", () => {
       price_trx: 3.266667,
       trx_rate_usd: 0.3,
     });
-    expect(price.user_balance_trx).toBe(sandbox.account.balanceSun / SUN_PER_TRX);
+    expect(price.user_balance_trx).toBe(kit.sandbox.account.balanceSun / SUN_PER_TRX);
     expect(price.can_afford).toBe(true);
-    const poor = sandbox.accounts.add({ apiKey: "v1-price-poor", balanceSun: 3 * SUN_PER_TRX });
+    const poor = kit.sandbox.accounts.add({ apiKey: "v1-price-poor", balanceSun: 3 * SUN_PER_TRX });
     const theirs = await api({ apiKey: poor.apiKey }).price("provider_a");
     expect(theirs).toMatchObject({ user_balance_trx: 3, can_afford: false });
   });
@@ -252,7 +229,7 @@ describe("aml.providers and aml.price", () => {
 
 describe("aml rate limit", () => {
   it("decodes the bare 429 of the version 1 bucket (2 per second)", async () => {
-    sandbox.setRateLimits(true);
+    kit.sandbox.setRateLimits(true);
     try {
       const client = api();
       const outcomes = await Promise.allSettled([client.providers(), client.price(), client.providers()]);
@@ -267,7 +244,7 @@ describe("aml rate limit", () => {
       });
       expect(error.message).toBe("API rate limit exceeded");
     } finally {
-      sandbox.setRateLimits(false);
+      kit.sandbox.setRateLimits(false);
     }
   });
 });

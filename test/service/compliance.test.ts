@@ -1,40 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../src/sandbox/accounts.js";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_API_KEY } from "../../src/sandbox/accounts.js";
 import { tronAddressFrom } from "../../src/sandbox/families/screening.js";
-import { createSandbox, type Sandbox } from "../../src/sandbox/server.js";
-import { COMPLIANCE_BATCH_MAX, createComplianceApi } from "../../src/service/compliance.js";
+import { COMPLIANCE_BATCH_MAX } from "../../src/service/compliance.js";
 import { ServiceError } from "../../src/service/errors.js";
-import { createTransport } from "../../src/service/transport.js";
+import { type ClientOverrides, rejection, useSandboxClient } from "../support/service-kit.js";
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await createSandbox({ enforceRateLimits: false });
-});
-afterAll(async () => sandbox.close());
-
-function api(opts: { apiKey?: string; realIp?: string; maxAttempts?: number } = {}) {
-  const transport = createTransport({
-    baseUrl: sandbox.url,
-    apiKey: opts.apiKey ?? DEFAULT_API_KEY,
-    realIp: opts.realIp ?? DEFAULT_REAL_IP,
-    maxAttempts: opts.maxAttempts ?? 1,
-    maxRetryWaitMs: 250,
-  });
-  return createComplianceApi(transport);
-}
+const kit = useSandboxClient({ sandbox: { enforceRateLimits: false } });
+const api = (caller: ClientOverrides = {}) => kit.client(caller).compliance;
 
 let seq = 0;
 const freshAddress = (): string => tronAddressFrom(`compliance-test-${process.pid}-${seq++}`);
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  return error as ServiceError;
-}
 
 describe("compliance.lookup", () => {
   it("answers clean for an unlisted address, without sending a key", async () => {
@@ -42,14 +17,14 @@ describe("compliance.lookup", () => {
     const verdict = await api().lookup(address);
     expect(verdict).toEqual({ address, blocked: false, category: "clean", checked_at: expect.any(String) });
     expect(Number.isNaN(Date.parse(verdict.checked_at))).toBe(false);
-    const call = sandbox.calls("compliance.lookup").at(-1);
+    const call = kit.sandbox.calls("compliance.lookup").at(-1);
     expect(call?.path).toBe(`/apiv2/compliance/${address}`);
     expect(call?.headers["x-api-key"]).toBeUndefined();
   });
 
   it("reports an aml_risk entry with severity, reason code and label", async () => {
     const address = freshAddress();
-    sandbox.screening.addToList("aml_risk", address, {
+    kit.sandbox.screening.addToList("aml_risk", address, {
       severity: "REVIEW",
       reason_code: "SANCTIONS_SCREENING",
       label: "Scam cluster",
@@ -68,15 +43,15 @@ describe("compliance.lookup", () => {
   it("gives the most serious category when an address is in several sets", async () => {
     const address = freshAddress();
     const category = async () => (await api().lookup(address)).category;
-    sandbox.screening.addToList("spam_sender", address);
+    kit.sandbox.screening.addToList("spam_sender", address);
     expect(await category()).toBe("spam_sender");
-    sandbox.screening.addToList("smart_contract", address);
+    kit.sandbox.screening.addToList("smart_contract", address);
     expect(await category()).toBe("smart_contract");
-    sandbox.screening.addToList("usdt_frozen", address);
+    kit.sandbox.screening.addToList("usdt_frozen", address);
     const frozen = await api().lookup(address);
     expect(frozen).toMatchObject({ blocked: true, category: "usdt_frozen" });
     expect(frozen.severity).toBeUndefined();
-    sandbox.screening.addToList("aml_risk", address, {
+    kit.sandbox.screening.addToList("aml_risk", address, {
       severity: "BLOCK",
       reason_code: "OFAC_SDN",
       label: "SDN",
@@ -99,18 +74,18 @@ describe("compliance.lookup", () => {
   });
 
   it("5003: cache backend unavailable, retryable and retried", async () => {
-    sandbox.screening.setComplianceUnavailable(true);
+    kit.sandbox.screening.setComplianceUnavailable(true);
     try {
       const address = freshAddress();
       const error = await rejection(api({ maxAttempts: 2 }).lookup(address));
       expect(error).toMatchObject({ family: "compliance", httpStatus: 503, code: 5003, retryable: true });
-      expect(sandbox.calls("compliance.lookup").filter((c) => c.path.endsWith(address))).toHaveLength(2);
+      expect(kit.sandbox.calls("compliance.lookup").filter((c) => c.path.endsWith(address))).toHaveLength(2);
       const stats = await rejection(api().stats());
       expect(stats).toMatchObject({ httpStatus: 503, code: 5003 });
       const batch = await rejection(api().batch([address]));
       expect(batch).toMatchObject({ endpoint: "compliance.batch", httpStatus: 503, code: 5003 });
     } finally {
-      sandbox.screening.setComplianceUnavailable(false);
+      kit.sandbox.screening.setComplianceUnavailable(false);
     }
   });
 });
@@ -121,12 +96,12 @@ describe("compliance.stats", () => {
     expect(before.total).toBe(
       before.aml_risk + before.usdt_frozen + before.smart_contract + before.spam_sender,
     );
-    sandbox.screening.addToList("spam_sender", freshAddress());
+    kit.sandbox.screening.addToList("spam_sender", freshAddress());
     const after = await api().stats();
     expect(after.spam_sender).toBe(before.spam_sender + 1);
     expect(after.total).toBe(before.total + 1);
     expect(after.revision).toBeGreaterThan(before.revision);
-    expect(sandbox.calls("compliance.stats").at(-1)?.headers["x-api-key"]).toBeUndefined();
+    expect(kit.sandbox.calls("compliance.stats").at(-1)?.headers["x-api-key"]).toBeUndefined();
   });
 });
 
@@ -134,7 +109,7 @@ describe("compliance.batch", () => {
   it("keeps the request order and marks malformed entries invalid without failing the batch", async () => {
     const listed = freshAddress();
     const clean = freshAddress();
-    sandbox.screening.addToList("smart_contract", listed);
+    kit.sandbox.screening.addToList("smart_contract", listed);
     const batch = await api().batch([clean, "not-an-address", listed]);
 
     expect(batch.count).toBe(3);
@@ -144,13 +119,13 @@ describe("compliance.batch", () => {
       [listed, "smart_contract", true],
     ]);
     expect(batch.results[1]?.error).toBe("invalid TRON address format");
-    const call = sandbox.calls("compliance.batch").at(-1);
+    const call = kit.sandbox.calls("compliance.batch").at(-1);
     expect(call?.headers["x-api-key"]).toBe(DEFAULT_API_KEY);
     expect(call?.body).toEqual({ addresses: [clean, "not-an-address", listed] });
   });
 
   it("refuses more than 1000 addresses locally, before any call", async () => {
-    const before = sandbox.calls("compliance.batch").length;
+    const before = kit.sandbox.calls("compliance.batch").length;
     const tooMany = Array.from({ length: COMPLIANCE_BATCH_MAX + 1 }, () => "T");
     const error = await api()
       .batch(tooMany)
@@ -158,7 +133,7 @@ describe("compliance.batch", () => {
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toMatchObject({ kind: "not_sent" });
     expect((error as Error).message).toContain("at most 1000");
-    expect(sandbox.calls("compliance.batch")).toHaveLength(before);
+    expect(kit.sandbox.calls("compliance.batch")).toHaveLength(before);
   });
 
   it("takes exactly 1000 addresses", async () => {
@@ -178,7 +153,7 @@ describe("compliance.batch", () => {
 
 describe("compliance rate limits", () => {
   it("decodes the bare 429 of the open lookup (10 per second per IP)", async () => {
-    sandbox.setRateLimits(true);
+    kit.sandbox.setRateLimits(true);
     try {
       const client = api();
       const outcomes = await Promise.allSettled(
@@ -197,7 +172,7 @@ describe("compliance rate limits", () => {
       // The batch bucket is separate and keyed by the API key: still open.
       await expect(client.batch([freshAddress()])).resolves.toMatchObject({ count: 1 });
     } finally {
-      sandbox.setRateLimits(false);
+      kit.sandbox.setRateLimits(false);
     }
   });
 });

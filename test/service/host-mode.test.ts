@@ -1,58 +1,35 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_API_KEY, DEFAULT_REAL_IP, SUN_PER_TRX } from "../../src/sandbox/accounts.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
-import { createSandbox, type Sandbox } from "../../src/sandbox/server.js";
-import { ServiceError } from "../../src/service/errors.js";
-import { createHostModeApi } from "../../src/service/host-mode.js";
-import { createTransport } from "../../src/service/transport.js";
 import { type Receiver, startReceiver } from "../sandbox/webhook-receiver.js";
+import { type ClientOverrides, rejection, useSandboxClient } from "../support/service-kit.js";
 
 const FIRST_CYCLE_MS = 30;
 const PUBLIC = "https://opsbot.test";
-let sandbox: Sandbox;
 let receiver: Receiver;
-
 beforeAll(async () => {
   receiver = await startReceiver();
-  sandbox = await createSandbox({
+});
+afterAll(() => receiver.close());
+// Started after the receiver, closed before it.
+const kit = useSandboxClient({
+  sandbox: () => ({
     energy: { hostFirstCycleMs: FIRST_CYCLE_MS },
     outbound: { originMap: { [PUBLIC]: receiver.origin }, callbackRetryMs: [5, 5] },
-  });
-});
-afterAll(async () => {
-  await sandbox.close();
-  await receiver.close();
+  }),
 });
 beforeEach(() => {
-  sandbox.account.balanceSun = 100 * SUN_PER_TRX;
-  sandbox.account.blocked = false;
-  sandbox.energy.setHostStartRequirement(4 * SUN_PER_TRX);
+  kit.sandbox.account.balanceSun = 100 * SUN_PER_TRX;
+  kit.sandbox.account.blocked = false;
+  kit.sandbox.energy.setHostStartRequirement(4 * SUN_PER_TRX);
 });
 
-function transport(opts: { apiKey?: string; realIp?: string } = {}) {
-  return createTransport({
-    baseUrl: sandbox.url,
-    apiKey: opts.apiKey ?? DEFAULT_API_KEY,
-    realIp: opts.realIp ?? DEFAULT_REAL_IP,
-    maxAttempts: 1,
-  });
-}
-const api = (opts: Parameters<typeof transport>[0] = {}) => createHostModeApi(transport(opts));
+const api = (caller: ClientOverrides = {}) => kit.client(caller).hostMode;
 
 /** A request the client would never send (no header key, odd body), to check the service's answer. */
 async function raw(path: string, body: unknown, auth: "key+ip" | "none" = "key+ip") {
-  const reply = await transport().send({
-    family: "host",
-    endpoint: "host.raw",
-    method: "POST",
-    path,
-    body,
-    auth,
-    headers: auth === "none" ? { "x-real-ip": DEFAULT_REAL_IP } : {},
-    timeoutMs: 5_000,
-    buckets: [],
-    resendable: false,
-  });
+  const headers: Record<string, string> = auth === "none" ? { "x-real-ip": DEFAULT_REAL_IP } : {};
+  const reply = await kit.post({ family: "host", endpoint: "host.raw", path, body, auth, headers });
   return { status: reply.status, json: JSON.parse(reply.body.toString()) as Record<string, unknown> };
 }
 
@@ -61,17 +38,8 @@ const freshAddress = () => tronAddress(`host-test-${process.pid}-${seq++}`);
 const callbackUrl = (address: string) => `${PUBLIC}/callbacks/host/token-${address}`;
 const callbacksFor = (address: string) => receiver.received.filter((r) => r.query.address === address);
 
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  return error as ServiceError;
-}
-
 const otherAccount = () =>
-  sandbox.accounts.byKey("host-other-key") ?? sandbox.accounts.add({ apiKey: "host-other-key" });
+  kit.sandbox.accounts.byKey("host-other-key") ?? kit.sandbox.accounts.add({ apiKey: "host-other-key" });
 
 async function registered(address: string) {
   await api().add({ address, callbackUrl: callbackUrl(address) });
@@ -81,12 +49,12 @@ async function registered(address: string) {
 describe("host.add", () => {
   it("adds a new address inactive, then only updates the callback URL of an own address", async () => {
     const address = freshAddress();
-    const before = sandbox.account.balanceSun;
+    const before = kit.sandbox.account.balanceSun;
     const added = await api().add({ address, callbackUrl: callbackUrl(address) });
     expect(added.message).toBe("Address added successfully");
     expect(added.data).toMatchObject({ address, callback_url: callbackUrl(address) });
     expect(Date.parse(added.data.timestamp)).not.toBeNaN();
-    expect(sandbox.energy.hostAddress(address)).toMatchObject({
+    expect(kit.sandbox.energy.hostAddress(address)).toMatchObject({
       status: "inactive",
       callbackUrl: callbackUrl(address),
     });
@@ -94,10 +62,10 @@ describe("host.add", () => {
     const updated = await api().add({ address, callbackUrl: `${PUBLIC}/callbacks/host/other` });
     expect(updated.message).toBe("Address callback URL updated successfully");
     expect(updated.data.callback_url).toBe(`${PUBLIC}/callbacks/host/other`);
-    expect(sandbox.energy.hostAddress(address)?.status).toBe("inactive");
-    expect(sandbox.account.balanceSun).toBe(before);
+    expect(kit.sandbox.energy.hostAddress(address)?.status).toBe("inactive");
+    expect(kit.sandbox.account.balanceSun).toBe(before);
 
-    const calls = sandbox.calls("host.add").slice(-2);
+    const calls = kit.sandbox.calls("host.add").slice(-2);
     expect(calls.map((c) => c.status)).toEqual([200, 200]);
     expect(calls[0]?.headers["x-api-key"]).toBe(DEFAULT_API_KEY);
     expect(calls[0]?.body).toEqual({ address, callback_url: callbackUrl(address) });
@@ -115,7 +83,7 @@ describe("host.add", () => {
       message: "Address belongs to another user",
       retryable: false,
     });
-    expect(sandbox.energy.hostAddress(address)?.callbackUrl).toBeNull();
+    expect(kit.sandbox.energy.hostAddress(address)?.callbackUrl).toBeNull();
   });
 
   it.each([
@@ -139,7 +107,7 @@ describe("host.add", () => {
       code: -1,
       message: "Invalid callback URL. Only public HTTP/HTTPS URLs are allowed",
     });
-    expect(sandbox.energy.hostAddress(address)).toBeUndefined();
+    expect(kit.sandbox.energy.hostAddress(address)).toBeUndefined();
   });
 
   it("accepts public http and https URLs up to 2048 characters; longer is refused by both sides", async () => {
@@ -155,7 +123,7 @@ describe("host.add", () => {
     const local = await rejection(api().add({ address, callbackUrl: tooLong }));
     expect(local).toMatchObject({ code: -1, httpStatus: undefined });
     expect(
-      sandbox.calls("host.add").filter((c) => (c.body as { address?: string }).address === address),
+      kit.sandbox.calls("host.add").filter((c) => (c.body as { address?: string }).address === address),
     ).toEqual([]);
     const served = await raw("/apiv2/time/add", { address, callback_url: tooLong });
     expect(served.json).toMatchObject({ code: -1, data: null });
@@ -164,12 +132,12 @@ describe("host.add", () => {
   it("infinity: true starts when the balance covers a cycle; otherwise stays inactive with the same reply", async () => {
     const started = freshAddress();
     const reply = await api().add({ address: started, callbackUrl: callbackUrl(started), infinity: true });
-    expect(sandbox.energy.hostAddress(started)).toMatchObject({ status: "active", mode: "infinity" });
+    expect(kit.sandbox.energy.hostAddress(started)).toMatchObject({ status: "active", mode: "infinity" });
 
-    sandbox.energy.setHostStartRequirement(200 * SUN_PER_TRX);
+    kit.sandbox.energy.setHostStartRequirement(200 * SUN_PER_TRX);
     const stays = freshAddress();
     const same = await api().add({ address: stays, callbackUrl: callbackUrl(stays), infinity: true });
-    expect(sandbox.energy.hostAddress(stays)).toMatchObject({ status: "inactive", mode: null });
+    expect(kit.sandbox.energy.hostAddress(stays)).toMatchObject({ status: "inactive", mode: null });
     expect(same.message).toBe(reply.message);
     expect(Object.keys(same.data)).toEqual(Object.keys(reply.data));
 
@@ -182,16 +150,16 @@ describe("host.add", () => {
 describe("host.infinitystart and cycles", () => {
   it("opens an infinity order; the first delegation charges 4 TRX and calls back without energy_used", async () => {
     const address = await registered(freshAddress());
-    const before = sandbox.account.balanceSun;
+    const before = kit.sandbox.account.balanceSun;
     const started = await api().infinityStart(address);
     expect(started.data).toMatchObject({ address, mode: "infinity", status: "active" });
     expect(started.data.order_id).toEqual(expect.any(Number));
-    expect(sandbox.account.balanceSun).toBe(before);
+    expect(kit.sandbox.account.balanceSun).toBe(before);
 
     await vi.waitFor(() => expect(callbacksFor(address)).toHaveLength(1));
     const [first] = callbacksFor(address);
-    const cycle = sandbox.energy.hostAddress(address)?.cycles[0];
-    expect(before - sandbox.account.balanceSun).toBe(4 * SUN_PER_TRX);
+    const cycle = kit.sandbox.energy.hostAddress(address)?.cycles[0];
+    expect(before - kit.sandbox.account.balanceSun).toBe(4 * SUN_PER_TRX);
     expect(first?.method).toBe("GET");
     expect(first?.path).toBe(`/callbacks/host/token-${address}`);
     expect(first?.query).toEqual({
@@ -224,14 +192,14 @@ describe("host.infinitystart and cycles", () => {
       { request: {}, sun: 4, query: { charged: "4.0000", idle_cycle: "0" } },
     ];
     for (const [i, c] of cases.entries()) {
-      const before = sandbox.account.balanceSun;
-      const cycle = sandbox.energy.hostCycle(address, c.request);
-      expect(before - sandbox.account.balanceSun).toBe(c.sun * SUN_PER_TRX);
+      const before = kit.sandbox.account.balanceSun;
+      const cycle = kit.sandbox.energy.hostCycle(address, c.request);
+      expect(before - kit.sandbox.account.balanceSun).toBe(c.sun * SUN_PER_TRX);
       await vi.waitFor(() => expect(callbacksFor(address)).toHaveLength(i + 2));
       const query = callbacksFor(address)[i + 1]?.query;
       expect(query).toMatchObject({ ...c.query, order_id: cycle.orderId, hash: cycle.hash });
       expect("energy_used" in (query ?? {})).toBe("energy_used" in c.query);
-      expect(query?.balance_after).toBe((sandbox.account.balanceSun / SUN_PER_TRX).toFixed(4));
+      expect(query?.balance_after).toBe((kit.sandbox.account.balanceSun / SUN_PER_TRX).toFixed(4));
     }
     expect(new Set(callbacksFor(address).map((r) => r.query.order_id)).size).toBe(5);
   });
@@ -249,35 +217,35 @@ describe("host.infinitystart and cycles", () => {
     expect(again).toMatchObject({ code: -5, message: "Host mode is already active for this address" });
 
     const open = await registered(freshAddress());
-    sandbox.energy.openHostOrder(open);
+    kit.sandbox.energy.openHostOrder(open);
     expect(await rejection(api().infinityStart(open))).toMatchObject({
       code: -6,
       message: "There is already an open order for this address",
     });
 
     const poor = await registered(freshAddress());
-    sandbox.energy.setHostStartRequirement(8 * SUN_PER_TRX);
-    sandbox.account.balanceSun = 5 * SUN_PER_TRX;
+    kit.sandbox.energy.setHostStartRequirement(8 * SUN_PER_TRX);
+    kit.sandbox.account.balanceSun = 5 * SUN_PER_TRX;
     const short = await rejection(api().infinityStart(poor));
     expect(short).toMatchObject({ code: -2, retryable: false });
     expect(short.message).toMatch(/Required: 8\.0000 TRX, available: 5\.0000 TRX/);
-    expect(sandbox.energy.hostAddress(poor)?.status).toBe("inactive");
-    expect(sandbox.calls("host.infinitystart").every((c) => c.status === 200)).toBe(true);
+    expect(kit.sandbox.energy.hostAddress(poor)?.status).toBe("inactive");
+    expect(kit.sandbox.calls("host.infinitystart").every((c) => c.status === 200)).toBe(true);
   });
 
   it("402 1004 below 4 TRX and 403 1005 for a blocked key reject before the endpoint", async () => {
     const address = await registered(freshAddress());
-    sandbox.account.balanceSun = 3 * SUN_PER_TRX;
+    kit.sandbox.account.balanceSun = 3 * SUN_PER_TRX;
     expect(await rejection(api().infinityStart(address))).toMatchObject({ httpStatus: 402, code: 1004 });
     expect(await rejection(api().add({ address: freshAddress() }))).toMatchObject({
       httpStatus: 402,
       code: 1004,
     });
-    sandbox.account.balanceSun = 100 * SUN_PER_TRX;
-    sandbox.account.blocked = true;
+    kit.sandbox.account.balanceSun = 100 * SUN_PER_TRX;
+    kit.sandbox.account.blocked = true;
     expect(await rejection(api().infinityStart(address))).toMatchObject({ httpStatus: 403, code: 1005 });
     expect(await rejection(api().stop(address))).toMatchObject({ httpStatus: 403, code: 1005 });
-    expect(sandbox.energy.hostAddress(address)?.status).toBe("inactive");
+    expect(kit.sandbox.energy.hostAddress(address)?.status).toBe("inactive");
   });
 
   it("-1 for a bad key, an IP off the whitelist, a missing key and a bad address; the body key works", async () => {
@@ -305,17 +273,8 @@ describe("host.infinitystart and cycles", () => {
   });
 
   it("422 with a detail array for a body of the wrong shape", async () => {
-    const reply = transport().send({
-      family: "host",
-      endpoint: "host.add",
-      method: "POST",
-      path: "/apiv2/time/add",
-      body: { address: 42, infinity: "yes" },
-      auth: "key+ip",
-      timeoutMs: 5_000,
-      buckets: [],
-      resendable: false,
-    });
+    const body = { address: 42, infinity: "yes" };
+    const reply = kit.post({ family: "host", endpoint: "host.add", path: "/apiv2/time/add", body });
     const error = await rejection(reply);
     expect(error).toMatchObject({ httpStatus: 422, code: undefined });
     expect(error.details).toEqual([
@@ -329,7 +288,7 @@ describe("host.infinitystart and cycles", () => {
     ["Database error while activating infinity mode; retry", true],
     ["Internal server error", false],
   ])("-1 %s: retryable %s", async (msg, retryable) => {
-    sandbox.inject("host.infinitystart", {
+    kit.sandbox.inject("host.infinitystart", {
       kind: "reply",
       reply: { status: 200, json: { code: -1, msg, data: null } },
     });
@@ -338,7 +297,7 @@ describe("host.infinitystart and cycles", () => {
   });
 
   it("a code 0 reply without its data is an invalid reply", async () => {
-    sandbox.inject("host.stop", {
+    kit.sandbox.inject("host.stop", {
       kind: "reply",
       reply: { status: 200, json: { code: 0, msg: "ok", data: null } },
     });
@@ -351,11 +310,11 @@ describe("host.stop", () => {
     const address = await registered(freshAddress());
     await api().infinityStart(address);
     await vi.waitFor(() => expect(callbacksFor(address)).toHaveLength(1));
-    sandbox.account.balanceSun = 1 * SUN_PER_TRX;
+    kit.sandbox.account.balanceSun = 1 * SUN_PER_TRX;
 
     const stopped = await api().stop(address);
     expect(stopped.data).toMatchObject({ address, orders_closed: 1, status: "inactive" });
-    expect(sandbox.energy.hostAddress(address)).toMatchObject({
+    expect(kit.sandbox.energy.hostAddress(address)).toMatchObject({
       status: "inactive",
       orderId: null,
       usedCycles: 0,
@@ -364,7 +323,7 @@ describe("host.stop", () => {
     const paused = callbacksFor(address)[1]?.query;
     expect(paused).toMatchObject({ event: "host_paused", address, reason: "stopped" });
     expect(Date.parse(paused?.timestamp ?? "")).not.toBeNaN();
-    expect(sandbox.energy.hostAddress(address)?.callbackUrl).toBe(callbackUrl(address));
+    expect(kit.sandbox.energy.hostAddress(address)?.callbackUrl).toBe(callbackUrl(address));
 
     const again = await rejection(api().stop(address));
     expect(again).toMatchObject({ code: -7, message: "Host mode is already inactive", httpStatus: 200 });
@@ -373,16 +332,16 @@ describe("host.stop", () => {
 
   it("a stop before the first delegation means it never happens (nothing charged)", async () => {
     const address = await registered(freshAddress());
-    const before = sandbox.account.balanceSun;
+    const before = kit.sandbox.account.balanceSun;
     await api().infinityStart(address);
     await api().stop(address);
     await new Promise((r) => setTimeout(r, FIRST_CYCLE_MS * 3));
-    expect(sandbox.account.balanceSun).toBe(before);
-    expect(sandbox.energy.hostAddress(address)?.cycles).toEqual([]);
+    expect(kit.sandbox.account.balanceSun).toBe(before);
+    expect(kit.sandbox.energy.hostAddress(address)?.cycles).toEqual([]);
     await vi.waitFor(() => expect(callbacksFor(address)).toHaveLength(1));
     expect(callbacksFor(address)[0]?.query.event).toBe("host_paused");
     expect(
-      sandbox.outbound.history().filter((r) => r.kind === "host" && r.payload.address === address),
+      kit.sandbox.outbound.history().filter((r) => r.kind === "host" && r.payload.address === address),
     ).toHaveLength(1);
   });
 });

@@ -1,80 +1,53 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_API_KEY, DEFAULT_REAL_IP, SUN_PER_TRX } from "../../src/sandbox/accounts.js";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { SUN_PER_TRX } from "../../src/sandbox/accounts.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import { ACTIVATION_SUN, ENERGY_1H_PERIODS, energyCostSun } from "../../src/sandbox/price-book.js";
-import { createSandbox, type Sandbox } from "../../src/sandbox/server.js";
-import { ServiceError } from "../../src/service/errors.js";
+import { createSandbox } from "../../src/sandbox/server.js";
 import { requestIdempotencyKey } from "../../src/service/idempotency.js";
-import { createOrchestratorApi, type OrchestratorItem } from "../../src/service/orchestrator.js";
-import { createTransport } from "../../src/service/transport.js";
+import type { OrchestratorItem } from "../../src/service/orchestrator.js";
+import {
+  type ClientOverrides,
+  energyOrdersTo,
+  orderEventsFor,
+  rejection,
+  useSandboxClient,
+} from "../support/service-kit.js";
 
 const STEP_MS = 15;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await createSandbox({
-    enforceRateLimits: false,
-    energy: { orchestratorStepMs: STEP_MS, webhookDelayMs: 1 },
-  });
+const kit = useSandboxClient({
+  sandbox: { enforceRateLimits: false, energy: { orchestratorStepMs: STEP_MS, webhookDelayMs: 1 } },
 });
-afterAll(async () => sandbox.close());
 beforeEach(() => {
-  sandbox.account.balanceSun = 5_000 * SUN_PER_TRX;
+  kit.sandbox.account.balanceSun = 5_000 * SUN_PER_TRX;
 });
 
-function transport(opts: { apiKey?: string; baseUrl?: string } = {}) {
-  return createTransport({
-    baseUrl: opts.baseUrl ?? sandbox.url,
-    apiKey: opts.apiKey ?? DEFAULT_API_KEY,
-    realIp: DEFAULT_REAL_IP,
-    maxAttempts: 1,
-  });
-}
-const api = (opts: Parameters<typeof transport>[0] = {}) => createOrchestratorApi(transport(opts));
+const api = (caller: ClientOverrides = {}) => kit.client(caller).orchestrator;
 
 /** Sends what the client would refuse locally, to check the service's own answer. */
 const rawCreate = (body: unknown, headers: Record<string, string> = {}) =>
-  transport().send({
+  kit.post({
     family: "orchestrator",
     endpoint: "orchestrator.create",
-    method: "POST",
     path: "/apiv2/orchestrator",
-    headers,
     body,
-    auth: "key+ip",
-    timeoutMs: 5_000,
-    buckets: [],
-    resendable: false,
+    headers,
   });
 
 let seq = 0;
 const freshAddress = () => tronAddress(`orch-test-${process.pid}-${seq++}`);
 const freshKey = () => requestIdempotencyKey(`orch-test-${process.pid}-${seq++}`);
-const settled = (key: string, account = sandbox.account) => sandbox.energy.orchestratorSettled(account, key);
-const ordersTo = (address: string) => sandbox.energy.orders().filter((o) => o.receiveAddress === address);
-const eventsFor = (address: string) =>
-  sandbox.outbound
-    .history()
-    .filter((r) => r.kind === "order")
-    .map((r) => r.payload)
-    .filter((p) => p.receive_address === address || p.address === address);
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  return error as ServiceError;
-}
+const settled = (key: string, account = kit.sandbox.account) =>
+  kit.sandbox.energy.orchestratorSettled(account, key);
+const ordersTo = (address: string) => energyOrdersTo(kit.sandbox, address);
+const eventsFor = (address: string) => orderEventsFor(kit.sandbox, address);
 
 describe("orchestrator: create, process, status", () => {
   it("accepts (202, nothing charged), chunks large amounts, activates and tops up bandwidth", async () => {
     const big = freshAddress();
     const fresh = freshAddress();
-    sandbox.energy.markInactive(fresh);
+    kit.sandbox.energy.markInactive(fresh);
     const key = freshKey();
-    const before = sandbox.account.balanceSun;
+    const before = kit.sandbox.account.balanceSun;
     const items: OrchestratorItem[] = [
       { receiveAddress: big, amount: 2_500_000 },
       { receiveAddress: fresh, amount: 100_000 },
@@ -92,7 +65,7 @@ describe("orchestrator: create, process, status", () => {
       [`${key}:${big}`, 3, "queued"],
       [`${key}:${fresh}`, 1, "queued"],
     ]);
-    expect(sandbox.account.balanceSun).toBe(before);
+    expect(kit.sandbox.account.balanceSun).toBe(before);
 
     await settled(key);
     const status = await api().status(key);
@@ -130,7 +103,7 @@ describe("orchestrator: create, process, status", () => {
     const chunks = [...ordersTo(big), ...ordersTo(fresh)];
     for (const o of chunks) expect(o.costSun).toBe(energyCostSun(ENERGY_1H_PERIODS, o.amount, o.createdAt));
     const energySun = chunks.reduce((sum, o) => sum + o.costSun, 0);
-    expect(before - sandbox.account.balanceSun).toBe(energySun + ACTIVATION_SUN);
+    expect(before - kit.sandbox.account.balanceSun).toBe(energySun + ACTIVATION_SUN);
 
     await vi.waitFor(() => expect(eventsFor(big)).toHaveLength(3));
     expect(eventsFor(big).map((e) => [e.event, e.order_type])).toEqual(
@@ -154,20 +127,20 @@ describe("orchestrator: create, process, status", () => {
     const one = await api().status(key, fresh);
     expect(one.data.items.map((i) => i.receiveAddress)).toEqual([fresh]);
     expect(one.data.summary.total).toBe(2);
-    expect(sandbox.calls("orchestrator.status").at(-1)?.query).toEqual({ address: fresh });
+    expect(kit.sandbox.calls("orchestrator.status").at(-1)?.query).toEqual({ address: fresh });
   });
 
   it("reports failed, partial and every step outcome; a failed step does not stop energy", async () => {
     const [failed, partial, noBw, enough, unavailable, off, trx] = Array.from({ length: 7 }, freshAddress);
-    sandbox.energy.failOrchestratorAddress(failed!, { energy: "failed" });
-    sandbox.energy.failOrchestratorAddress(partial!, { energy: "partial", bandwidth: "failed" });
-    sandbox.energy.failOrchestratorAddress(noBw!, { bandwidth: "failed" });
-    sandbox.energy.setFreeBandwidth(enough!, 1_000);
-    sandbox.energy.markInactive(unavailable!);
-    sandbox.energy.failOrchestratorAddress(unavailable!, { activation: "unavailable" });
-    sandbox.energy.markInactive(off!);
+    kit.sandbox.energy.failOrchestratorAddress(failed!, { energy: "failed" });
+    kit.sandbox.energy.failOrchestratorAddress(partial!, { energy: "partial", bandwidth: "failed" });
+    kit.sandbox.energy.failOrchestratorAddress(noBw!, { bandwidth: "failed" });
+    kit.sandbox.energy.setFreeBandwidth(enough!, 1_000);
+    kit.sandbox.energy.markInactive(unavailable!);
+    kit.sandbox.energy.failOrchestratorAddress(unavailable!, { activation: "unavailable" });
+    kit.sandbox.energy.markInactive(off!);
     const key = freshKey();
-    const before = sandbox.account.balanceSun;
+    const before = kit.sandbox.account.balanceSun;
     await api().create({
       idempotencyKey: key,
       defaults: { bandwidthPeriod: "5m" },
@@ -211,16 +184,16 @@ describe("orchestrator: create, process, status", () => {
 
     expect(ordersTo(failed!)).toHaveLength(0);
     expect(
-      sandbox.energy.activations().filter((a) => a.address === unavailable || a.address === off),
+      kit.sandbox.energy.activations().filter((a) => a.address === unavailable || a.address === off),
     ).toEqual([]);
     const all = [failed, partial, noBw, enough, unavailable, off, trx].flatMap((a) => ordersTo(a!));
-    expect(before - sandbox.account.balanceSun).toBe(all.reduce((sum, o) => sum + o.costSun, 0));
+    expect(before - kit.sandbox.account.balanceSun).toBe(all.reduce((sum, o) => sum + o.costSun, 0));
   });
 
   it("stops for balance: the address ends insufficient_balance and queued ones are not attempted", async () => {
     const addresses = Array.from({ length: 6 }, freshAddress);
     const key = freshKey();
-    sandbox.account.balanceSun = 100 * SUN_PER_TRX;
+    kit.sandbox.account.balanceSun = 100 * SUN_PER_TRX;
     await api().create({
       idempotencyKey: key,
       items: addresses.map((a) => ({ receiveAddress: a, amount: 3_000_000 })),
@@ -240,7 +213,7 @@ describe("orchestrator: create, process, status", () => {
     expect(sixth).toMatchObject({ status: "insufficient_balance", attempts: 0, startedAt: null });
     const charged = addresses.flatMap(ordersTo);
     expect(charged).toHaveLength(1);
-    expect(100 * SUN_PER_TRX - sandbox.account.balanceSun).toBe(charged[0]?.costSun);
+    expect(100 * SUN_PER_TRX - kit.sandbox.account.balanceSun).toBe(charged[0]?.costSun);
   });
 
   it("cancel removes the queued addresses and leaves the ones picked up running", async () => {
@@ -252,7 +225,7 @@ describe("orchestrator: create, process, status", () => {
     });
     await vi.waitFor(
       () => {
-        const order = sandbox.energy.orchestratorOrder(sandbox.account, key);
+        const order = kit.sandbox.energy.orchestratorOrder(kit.sandbox.account, key);
         expect(order?.items.filter((i) => i.status === "processing")).toHaveLength(5);
       },
       { interval: 2, timeout: 2_000 },
@@ -303,7 +276,7 @@ describe("orchestrator: idempotency", () => {
     expect(conflict.message).toMatch(/IDEMPOTENCY_CONFLICT/);
     await settled(key);
     expect(ordersTo(address)).toHaveLength(1);
-    const statuses = sandbox
+    const statuses = kit.sandbox
       .calls("orchestrator.create")
       .filter((c) => c.headers["x-idempotency-key"] === key);
     expect(statuses.map((c) => c.status)).toEqual([202, 208, 409]);
@@ -328,12 +301,12 @@ describe("orchestrator: errors", () => {
     { name: "total above 50 000 000", code: 5012, body: { items: [item, second] } },
     { name: "more than 100 items", code: 4220, body: { items: tooMany } },
   ])("$name: refused locally (no call) with code $code, and the service agrees", async ({ body, code }) => {
-    const before = sandbox.calls("orchestrator.create").length;
+    const before = kit.sandbox.calls("orchestrator.create").length;
     const local = await rejection(
       api().create({ ...(body as { items: OrchestratorItem[] }), idempotencyKey: freshKey() }),
     );
     expect(local).toMatchObject({ code, httpStatus: undefined, retryable: false });
-    expect(sandbox.calls("orchestrator.create")).toHaveLength(before);
+    expect(kit.sandbox.calls("orchestrator.create")).toHaveLength(before);
 
     const served = await rejection(rawCreate(body, header()));
     expect(served).toMatchObject({ code, httpStatus: code === 4220 ? 422 : 400, retryable: false });
@@ -364,15 +337,15 @@ describe("orchestrator: errors", () => {
     const wrong = await rejection(api({ apiKey: "nope" }).create({ items: [item], idempotencyKey: key }));
     expect(wrong).toMatchObject({ httpStatus: 401, code: -1, retryable: false });
 
-    sandbox.account.balanceSun = 3 * SUN_PER_TRX;
+    kit.sandbox.account.balanceSun = 3 * SUN_PER_TRX;
     const poor = await rejection(api().create({ items: [item], idempotencyKey: key }));
     expect(poor).toMatchObject({ httpStatus: 402, code: 1004, retryable: false });
-    expect(sandbox.energy.orchestratorOrder(sandbox.account, key)).toBeUndefined();
-    expect(sandbox.account.balanceSun).toBe(3 * SUN_PER_TRX);
+    expect(kit.sandbox.energy.orchestratorOrder(kit.sandbox.account, key)).toBeUndefined();
+    expect(kit.sandbox.account.balanceSun).toBe(3 * SUN_PER_TRX);
   });
 
   it("404 -1 for an unknown key or another account's order, on status and cancel", async () => {
-    const other = sandbox.accounts.add({ apiKey: "orch-other-key" });
+    const other = kit.sandbox.accounts.add({ apiKey: "orch-other-key" });
     const key = freshKey();
     await api({ apiKey: other.apiKey }).create({ items: [item], idempotencyKey: key });
     for (const call of [() => api().status(key), () => api().cancel(key), () => api().status(freshKey())]) {
@@ -387,13 +360,13 @@ describe("orchestrator: errors", () => {
 
   it("503 5003: not accepted, nothing stored or charged, retryable", async () => {
     const key = freshKey();
-    const before = sandbox.account.balanceSun;
-    sandbox.energy.setOrchestratorUnavailable(true);
+    const before = kit.sandbox.account.balanceSun;
+    kit.sandbox.energy.setOrchestratorUnavailable(true);
     const error = await rejection(api().create({ items: [item], idempotencyKey: key }));
-    sandbox.energy.setOrchestratorUnavailable(false);
+    kit.sandbox.energy.setOrchestratorUnavailable(false);
     expect(error).toMatchObject({ httpStatus: 503, code: 5003, retryable: true });
     expect(await rejection(api().status(key))).toMatchObject({ httpStatus: 404 });
-    expect(sandbox.account.balanceSun).toBe(before);
+    expect(kit.sandbox.account.balanceSun).toBe(before);
   });
 
   it("429 5011: a fourth order while three are in flight; 429 rate limit message", async () => {
@@ -421,7 +394,7 @@ describe("orchestrator: errors", () => {
   });
 
   it("credentials_revoked when the key is disabled mid-order", async () => {
-    const owner = sandbox.accounts.add({ apiKey: "orch-revoked-key" });
+    const owner = kit.sandbox.accounts.add({ apiKey: "orch-revoked-key" });
     const key = freshKey();
     await api({ apiKey: owner.apiKey }).create({
       items: [item, { ...item, receiveAddress: freshAddress() }],
@@ -432,6 +405,6 @@ describe("orchestrator: errors", () => {
     owner.blocked = false;
     const { data } = await api({ apiKey: owner.apiKey }).status(key);
     expect(data.summary).toMatchObject({ total: 2, credentials_revoked: 2 });
-    expect(sandbox.energy.orders().filter((o) => o.userId === owner.userId)).toEqual([]);
+    expect(kit.sandbox.energy.orders().filter((o) => o.userId === owner.userId)).toEqual([]);
   });
 });

@@ -1,84 +1,53 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_API_KEY, DEFAULT_REAL_IP, SUN_PER_TRX } from "../../src/sandbox/accounts.js";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { SUN_PER_TRX } from "../../src/sandbox/accounts.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import { ACTIVATION_SUN, ENERGY_5M_PERIODS, energyCostSun } from "../../src/sandbox/price-book.js";
-import { createSandbox, type Sandbox } from "../../src/sandbox/server.js";
-import { ServiceError } from "../../src/service/errors.js";
+import { createSandbox } from "../../src/sandbox/server.js";
+import type { ServiceError } from "../../src/service/errors.js";
 import { order5mIdempotencyKey } from "../../src/service/idempotency.js";
-import { createOrder5mApi } from "../../src/service/order5m.js";
-import { createTransport } from "../../src/service/transport.js";
+import {
+  type ClientOverrides,
+  energyOrdersTo,
+  orderEventsFor,
+  rejection,
+  sandboxClient,
+  useSandboxClient,
+} from "../support/service-kit.js";
 
 const LATENCY_MS = 120;
 const WINDOW_MS = 300;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await createSandbox({
+const kit = useSandboxClient({
+  sandbox: {
     enforceRateLimits: false,
     energy: { order5mLatencyMs: LATENCY_MS, webhookDelayMs: 5, duplicateWindowMs: WINDOW_MS },
-  });
+  },
 });
-afterAll(async () => sandbox.close());
 beforeEach(() => {
-  sandbox.account.balanceSun = 500 * SUN_PER_TRX;
-  sandbox.account.blocked = false;
+  kit.sandbox.account.balanceSun = 500 * SUN_PER_TRX;
+  kit.sandbox.account.blocked = false;
 });
 
-function transport(opts: { apiKey?: string; realIp?: string; maxAttempts?: number } = {}) {
-  return createTransport({
-    baseUrl: sandbox.url,
-    apiKey: opts.apiKey ?? DEFAULT_API_KEY,
-    realIp: opts.realIp ?? DEFAULT_REAL_IP,
-    maxAttempts: opts.maxAttempts ?? 1,
-    maxRetryWaitMs: 250,
-  });
-}
-const api = (opts: Parameters<typeof transport>[0] = {}) => createOrder5mApi(transport(opts));
+const api = (caller: ClientOverrides = {}) => kit.client(caller).order5m;
 
 /** Sends a body the client would refuse locally, to check the service's own answer. */
 const rawOrder = (body: unknown, headers: Record<string, string> = {}) =>
-  transport().send({
-    family: "order5m",
-    endpoint: "order5m.create",
-    method: "POST",
-    path: "/apiv2/order5m",
-    headers,
-    body,
-    auth: "key+ip",
-    timeoutMs: 5_000,
-    buckets: [],
-    resendable: false,
-  });
+  kit.post({ family: "order5m", endpoint: "order5m.create", path: "/apiv2/order5m", body, headers });
 
 let seq = 0;
 const freshAddress = () => tronAddress(`order5m-test-${process.pid}-${seq++}`);
 const keyFor = (receiveAddress: string, amount = 65_000, confirmationId = `c-${seq++}`) =>
   order5mIdempotencyKey({ confirmationId, period: "5m", receiveAddress, amount });
 const callsTo = (address: string) =>
-  sandbox
+  kit.sandbox
     .calls("order5m.create")
     .filter((c) => (c.body as { receiveAddress?: string })?.receiveAddress === address);
-const ordersTo = (address: string) => sandbox.energy.orders().filter((o) => o.receiveAddress === address);
-const eventsFor = (address: string) =>
-  sandbox.outbound
-    .history()
-    .filter((r) => r.kind === "order")
-    .map((r) => r.payload)
-    .filter((p) => p.receive_address === address || p.address === address);
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  return error as ServiceError;
-}
+const ordersTo = (address: string) => energyOrdersTo(kit.sandbox, address);
+const eventsFor = (address: string) => orderEventsFor(kit.sandbox, address);
 
 describe("order5m.create: success", () => {
   it("charges the price book's cost, delegates amount + 50 and sends delegation.confirmed", async () => {
     const address = freshAddress();
-    const before = sandbox.account.balanceSun;
+    const before = kit.sandbox.account.balanceSun;
     const out = await api().create({
       amount: 65_000,
       receiveAddress: address,
@@ -94,7 +63,7 @@ describe("order5m.create: success", () => {
     expect(out.result.activationHash).toBeUndefined();
     const [order] = ordersTo(address);
     expect(order?.costSun).toBe(energyCostSun(ENERGY_5M_PERIODS, 65_000, order?.createdAt ?? 0));
-    expect(before - sandbox.account.balanceSun).toBe(order?.costSun);
+    expect(before - kit.sandbox.account.balanceSun).toBe(order?.costSun);
     expect(out.result.paidTRX).toBe(String((order?.costSun ?? 0) / SUN_PER_TRX));
     expect(callsTo(address)).toHaveLength(1);
     expect(callsTo(address)[0]?.headers["x-idempotency-key"]).toMatch(/^[0-9a-f]{64}$/);
@@ -114,8 +83,8 @@ describe("order5m.create: success", () => {
 
   it("activates an inactive address once, adds the activation cost and names both parts", async () => {
     const address = freshAddress();
-    sandbox.energy.markInactive(address);
-    const before = sandbox.account.balanceSun;
+    kit.sandbox.energy.markInactive(address);
+    const before = kit.sandbox.account.balanceSun;
     const first = await api().create({
       amount: 100_000,
       receiveAddress: address,
@@ -124,12 +93,12 @@ describe("order5m.create: success", () => {
     const [order] = ordersTo(address);
     const paid = (order?.costSun ?? 0) + ACTIVATION_SUN;
 
-    expect(before - sandbox.account.balanceSun).toBe(paid);
+    expect(before - kit.sandbox.account.balanceSun).toBe(paid);
     expect(first.result.paidTRX).toBe(String(paid / SUN_PER_TRX));
     expect(first.result.activationHash).toMatch(/^[0-9a-f]{64}$/);
     expect(first.message).toMatch(/activation/i);
     expect(first.message).toMatch(/energy/i);
-    expect(sandbox.energy.isActive(address)).toBe(true);
+    expect(kit.sandbox.energy.isActive(address)).toBe(true);
 
     await vi.waitFor(() => expect(eventsFor(address)).toHaveLength(2));
     const activation = eventsFor(address).find((e) => e.event === "activation.confirmed");
@@ -144,31 +113,31 @@ describe("order5m.create: success", () => {
     expect(activation?.order_id).toMatch(/^\d+$/);
     expect(activation?.delivery_id).not.toBe(delegation?.delivery_id);
 
-    const mid = sandbox.account.balanceSun;
+    const mid = kit.sandbox.account.balanceSun;
     const second = await api().create({
       amount: 100_000,
       receiveAddress: address,
       idempotencyKey: keyFor(address),
     });
     expect(second.result.activationHash).toBeUndefined();
-    expect(mid - sandbox.account.balanceSun).toBe(ordersTo(address)[1]?.costSun);
+    expect(mid - kit.sandbox.account.balanceSun).toBe(ordersTo(address)[1]?.costSun);
   });
 });
 
 describe("order5m.create: contracts", () => {
   it("a contract exists on-chain: no activation even when marked inactive", async () => {
     const address = freshAddress();
-    sandbox.energy.markInactive(address);
-    sandbox.energy.markContract(address);
-    const before = sandbox.account.balanceSun;
+    kit.sandbox.energy.markInactive(address);
+    kit.sandbox.energy.markContract(address);
+    const before = kit.sandbox.account.balanceSun;
     const out = await api().create({
       amount: 65_000,
       receiveAddress: address,
       idempotencyKey: keyFor(address),
     });
     expect(out.result.activationHash).toBeUndefined();
-    expect(before - sandbox.account.balanceSun).toBe(ordersTo(address)[0]?.costSun);
-    expect(sandbox.energy.activations().filter((a) => a.address === address)).toEqual([]);
+    expect(before - kit.sandbox.account.balanceSun).toBe(ordersTo(address)[0]?.costSun);
+    expect(kit.sandbox.energy.activations().filter((a) => a.address === address)).toEqual([]);
   });
 });
 
@@ -176,7 +145,7 @@ describe("order5m.create: idempotency", () => {
   it("a repeat with the same key is a 208 with the original reply and one charge", async () => {
     const address = freshAddress();
     const key = keyFor(address);
-    const before = sandbox.account.balanceSun;
+    const before = kit.sandbox.account.balanceSun;
     const first = await api().create({ amount: 70_000, receiveAddress: address, idempotencyKey: key });
     const again = await api().create({ amount: 70_000, receiveAddress: address, idempotencyKey: key });
 
@@ -185,14 +154,14 @@ describe("order5m.create: idempotency", () => {
     expect(again.idempotency).toMatchObject({ status: "completed", cached: true });
     expect(Date.parse(again.idempotency?.original_created_at ?? "")).not.toBeNaN();
     expect(ordersTo(address)).toHaveLength(1);
-    expect(before - sandbox.account.balanceSun).toBe(ordersTo(address)[0]?.costSun);
+    expect(before - kit.sandbox.account.balanceSun).toBe(ordersTo(address)[0]?.costSun);
     expect(callsTo(address).map((c) => c.status)).toEqual([200, 208]);
   });
 
   it("two parallel sends with one key make one order; the other is a 208, or a 409 then a 208", async () => {
     const address = freshAddress();
     const request = { amount: 80_000, receiveAddress: address, idempotencyKey: keyFor(address) };
-    const before = sandbox.account.balanceSun;
+    const before = kit.sandbox.account.balanceSun;
     const results = await Promise.allSettled([api().create(request), api().create(request)]);
     const fulfilled = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
     const firstOrder = fulfilled.find((r) => !r.replayed);
@@ -210,7 +179,7 @@ describe("order5m.create: idempotency", () => {
       }
     }
     expect(ordersTo(address)).toHaveLength(1);
-    expect(before - sandbox.account.balanceSun).toBe(ordersTo(address)[0]?.costSun);
+    expect(before - kit.sandbox.account.balanceSun).toBe(ordersTo(address)[0]?.costSun);
   });
 
   it("a repeat while the first is still running is a retryable 409 with retry_after_seconds", async () => {
@@ -254,18 +223,18 @@ describe("order5m.create: idempotency", () => {
   it("a 5003 charges nothing, and a resend with the same key after it charges once", async () => {
     const address = freshAddress();
     const request = { amount: 65_000, receiveAddress: address, idempotencyKey: keyFor(address) };
-    const before = sandbox.account.balanceSun;
-    sandbox.energy.setPoolsAtCapacity(true);
+    const before = kit.sandbox.account.balanceSun;
+    kit.sandbox.energy.setPoolsAtCapacity(true);
     const error = await rejection(api().create(request));
-    sandbox.energy.setPoolsAtCapacity(false);
+    kit.sandbox.energy.setPoolsAtCapacity(false);
 
     expect(error).toMatchObject({ httpStatus: 503, code: 5003, retryable: true, kind: "http" });
-    expect(sandbox.account.balanceSun).toBe(before);
+    expect(kit.sandbox.account.balanceSun).toBe(before);
     expect(ordersTo(address)).toHaveLength(0);
 
     // The client sends a money POST once, whatever the transport allows: the caller resends it,
     // with the same key, and the service charges once.
-    sandbox.inject("order5m.create", {
+    kit.sandbox.inject("order5m.create", {
       kind: "reply",
       reply: { status: 503, json: { detail: { code: 5003, msg: "Energy service unavailable" } } },
     });
@@ -273,7 +242,7 @@ describe("order5m.create: idempotency", () => {
     const out = await api({ maxAttempts: 3 }).create(request);
     expect(out.replayed).toBe(false);
     expect(callsTo(address).map((c) => c.status)).toEqual([503, 503, 200]);
-    expect(before - sandbox.account.balanceSun).toBe(ordersTo(address)[0]?.costSun);
+    expect(before - kit.sandbox.account.balanceSun).toBe(ordersTo(address)[0]?.costSun);
   });
 });
 
@@ -320,20 +289,20 @@ describe("order5m.create: errors", () => {
 
   it("1005: the payer address is not configured (400), nothing charged", async () => {
     const address = freshAddress();
-    const before = sandbox.account.balanceSun;
-    sandbox.energy.setPayerConfigured(sandbox.account, false);
+    const before = kit.sandbox.account.balanceSun;
+    kit.sandbox.energy.setPayerConfigured(kit.sandbox.account, false);
     const error = await rejection(
       api().create({ amount: 65_000, receiveAddress: address, idempotencyKey: keyFor(address) }),
     );
-    sandbox.energy.setPayerConfigured(sandbox.account, true);
+    kit.sandbox.energy.setPayerConfigured(kit.sandbox.account, true);
     expect(error).toMatchObject({ httpStatus: 400, code: 1005, retryable: false });
-    expect(sandbox.account.balanceSun).toBe(before);
+    expect(kit.sandbox.account.balanceSun).toBe(before);
     expect(ordersTo(address)).toHaveLength(0);
   });
 
   it("1004: insufficient funds is a 403 and charges nothing", async () => {
     const address = freshAddress();
-    sandbox.account.balanceSun = 1 * SUN_PER_TRX;
+    kit.sandbox.account.balanceSun = 1 * SUN_PER_TRX;
     const error = await rejection(
       api().create({ amount: 65_000, receiveAddress: address, idempotencyKey: keyFor(address) }),
     );
@@ -343,7 +312,7 @@ describe("order5m.create: errors", () => {
       retryable: false,
       message: "Insufficient funds",
     });
-    expect(sandbox.account.balanceSun).toBe(1 * SUN_PER_TRX);
+    expect(kit.sandbox.account.balanceSun).toBe(1 * SUN_PER_TRX);
     expect(ordersTo(address)).toHaveLength(0);
   });
 
@@ -362,7 +331,7 @@ describe("order5m.create: errors", () => {
 
   it("403 1005: a blocked key", async () => {
     const address = freshAddress();
-    sandbox.account.blocked = true;
+    kit.sandbox.account.blocked = true;
     const error = await rejection(
       api().create({ amount: 65_000, receiveAddress: address, idempotencyKey: keyFor(address) }),
     );
@@ -372,7 +341,7 @@ describe("order5m.create: errors", () => {
 
   it("5000: an internal error is decoded and not retried", async () => {
     const address = freshAddress();
-    sandbox.inject("order5m.create", {
+    kit.sandbox.inject("order5m.create", {
       kind: "reply",
       reply: { status: 500, json: { detail: { code: 5000, msg: "Internal error" } } },
     });
@@ -389,7 +358,7 @@ describe("order5m.create: errors", () => {
 
   it("429: the rate limit reply is rate_limited with Retry-After", async () => {
     const address = freshAddress();
-    sandbox.inject("order5m.create", {
+    kit.sandbox.inject("order5m.create", {
       kind: "reply",
       reply: { status: 429, json: { message: "API rate limit exceeded" }, headers: { "retry-after": "1" } },
     });
@@ -408,14 +377,7 @@ describe("order5m.create: errors", () => {
   it("429 from the real limit: 50 per second per IP", async () => {
     const limited = await createSandbox({ energy: { order5mLatencyMs: 1, webhookDelayMs: 1 } });
     try {
-      const client = createOrder5mApi(
-        createTransport({
-          baseUrl: limited.url,
-          apiKey: DEFAULT_API_KEY,
-          realIp: DEFAULT_REAL_IP,
-          maxAttempts: 1,
-        }),
-      );
+      const client = sandboxClient(limited).order5m;
       const address = freshAddress();
       const results = await Promise.allSettled(
         Array.from({ length: 51 }, (_, i) =>

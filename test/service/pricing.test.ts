@@ -1,8 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../src/sandbox/accounts.js";
-import { createSandbox, type Sandbox } from "../../src/sandbox/server.js";
-import { createServiceClient } from "../../src/service/client.js";
-import { ServiceError } from "../../src/service/errors.js";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_REAL_IP } from "../../src/sandbox/accounts.js";
 import {
   bandwidthCostTrx,
   costTrx,
@@ -11,39 +8,21 @@ import {
   type PeriodicService,
   usdOf,
 } from "../../src/service/pricing.js";
+import { type ClientOverrides, rejection, useSandboxClient } from "../support/service-kit.js";
 
 // Tuesday 09:30 UTC: 5m "day" period, 1h "peak", bandwidth "day" window.
 const TUESDAY_MORNING = Date.parse("2025-03-04T09:30:00Z");
 // Tuesday 02:30 UTC: inside windows that cross midnight (1h off-peak, bandwidth night of Monday).
 const TUESDAY_NIGHT = Date.parse("2025-03-04T02:30:00Z");
 
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
-
-async function start(at: number) {
-  sandbox = await createSandbox({ now: () => at });
-  return sandbox;
-}
-
-const clientFor = (s: Sandbox, apiKey = DEFAULT_API_KEY, realIp = DEFAULT_REAL_IP) =>
-  createServiceClient({ baseUrl: s.url, apiKey, realIp, maxAttempts: 1 }).pricing;
-
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  return error as ServiceError;
-}
+const kit = useSandboxClient({ lifetime: "test" });
+const start = (at: number) => kit.start({ now: () => at });
+const pricingApi = (caller: ClientOverrides = {}) => kit.client(caller).pricing;
 
 describe("pricing.get (JSON)", () => {
   it("returns every default service, current periods computed from the clock, no bandwidth", async () => {
     const s = await start(TUESDAY_MORNING);
-    const list = await clientFor(s).get();
+    const list = await pricingApi().get();
     expect(list.success).toBe(true);
     expect(list.timestamp).toBe("2025-03-04T09:30:00.000Z");
     expect(list.data.units_meta.sun).toEqual({ base: "trx", multiplier: 1_000_000 });
@@ -67,7 +46,7 @@ describe("pricing.get (JSON)", () => {
 
   it("sends the services subset and gets only those; bandwidth comes only when asked", async () => {
     const s = await start(TUESDAY_MORNING);
-    const list = await clientFor(s).get({ services: ["energy_5m", "bandwidth"] });
+    const list = await pricingApi().get({ services: ["energy_5m", "bandwidth"] });
     expect(Object.keys(list.data.services).sort()).toEqual(["bandwidth", "energy_5m"]);
     expect(s.calls("pricing.get")[0]!.query).toEqual({ services: "energy_5m,bandwidth" });
     const bw = list.data.services.bandwidth!;
@@ -85,13 +64,13 @@ describe("pricing.get (JSON)", () => {
   it("lists every provider the account may order", async () => {
     const s = await start(TUESDAY_MORNING);
     s.accounts.add({ apiKey: "two-providers", providers: ["provider_a", "provider_b"] });
-    const list = await clientFor(s, "two-providers").get({ services: ["aml"] });
+    const list = await pricingApi({ apiKey: "two-providers" }).get({ services: ["aml"] });
     expect(Object.keys(list.data.services.aml!.providers).sort()).toEqual(["provider_a", "provider_b"]);
   });
 
   it("marks windows that cross midnight as current after midnight", async () => {
-    const s = await start(TUESDAY_NIGHT);
-    const list = await clientFor(s).get({ services: ["energy_1h", "energy_5m", "bandwidth"] });
+    await start(TUESDAY_NIGHT);
+    const list = await pricingApi().get({ services: ["energy_1h", "energy_5m", "bandwidth"] });
     expect(list.data.services.energy_1h!.current_period).toBe("offpeak");
     expect(list.data.services.energy_5m!.current_period).toBe("night");
     const bw = list.data.services.bandwidth!;
@@ -103,27 +82,27 @@ describe("pricing.get (JSON)", () => {
 
   it("401 for an IP outside the whitelist and for an unknown key", async () => {
     const s = await start(TUESDAY_MORNING);
-    expect(await failure(clientFor(s, DEFAULT_API_KEY, "198.51.100.7").get())).toMatchObject({
+    expect(await rejection(pricingApi({ realIp: "198.51.100.7" }).get())).toMatchObject({
       family: "pricing",
       endpoint: "pricing.get",
       httpStatus: 401,
       kind: "http",
     });
-    expect((await failure(clientFor(s, "unknown-key").get())).httpStatus).toBe(401);
+    expect((await rejection(pricingApi({ apiKey: "unknown-key" }).get())).httpStatus).toBe(401);
     expect(s.calls("pricing.get").map((c) => c.status)).toEqual([401, 401]);
   });
 
   it("403 code 1005 for a blocked key", async () => {
     const s = await start(TUESDAY_MORNING);
     s.account.blocked = true;
-    expect(await failure(clientFor(s).get())).toMatchObject({ httpStatus: 403, code: 1005 });
+    expect(await rejection(pricingApi().get())).toMatchObject({ httpStatus: 403, code: 1005 });
   });
 });
 
 describe("pricing.get (X-Format text)", () => {
   it("now: label, per-unit price, then 65k/131k/1m in TRX and USD", async () => {
     const s = await start(TUESDAY_MORNING);
-    const text = await clientFor(s).get({ format: "now" });
+    const text = await pricingApi().get({ format: "now" });
     expect(text).toBe(
       "Peak 08-20 | 65 sun | 65k 4.225 TRX $1.27 | 131k 8.515 TRX $2.55 | 1m 65 TRX $19.50\n",
     );
@@ -131,8 +110,8 @@ describe("pricing.get (X-Format text)", () => {
   });
 
   it("compact, short and short1h carry the same figures; short1h has no label or unit price", async () => {
-    const s = await start(TUESDAY_MORNING);
-    const api = clientFor(s);
+    await start(TUESDAY_MORNING);
+    const api = pricingApi();
     expect(await api.get({ format: "compact" })).toBe("Peak 08-20 65 4.225/1.27 8.515/2.55 65/19.50\n");
     expect(await api.get({ format: "short" })).toBe(
       "Peak 08-20 65sun 65k=4.225TRX($1.27) 131k=8.515TRX($2.55) 1m=65TRX($19.50)\n",
@@ -143,8 +122,8 @@ describe("pricing.get (X-Format text)", () => {
   });
 
   it("count: prices for 1, 2, 3, 5, 10 and 20 orders", async () => {
-    const s = await start(TUESDAY_MORNING);
-    const lines = (await clientFor(s).get({ format: "count" })).trim().split("\n");
+    await start(TUESDAY_MORNING);
+    const lines = (await pricingApi().get({ format: "count" })).trim().split("\n");
     expect(lines.map((l) => l.split(" ")[0])).toEqual(["1", "2", "3", "5", "10", "20"]);
     expect(lines[5]).toBe("20 x 65k: 84.5 TRX $25.35");
   });
@@ -152,8 +131,8 @@ describe("pricing.get (X-Format text)", () => {
 
 describe("pricing helpers over the served list", () => {
   it("derive the text line's figures from the JSON without hard-coding periods", async () => {
-    const s = await start(TUESDAY_MORNING);
-    const list = await clientFor(s).get({ services: ["energy_1h", "energy_5m", "bandwidth"] });
+    await start(TUESDAY_MORNING);
+    const list = await pricingApi().get({ services: ["energy_1h", "energy_5m", "bandwidth"] });
     const e1h = list.data.services.energy_1h!;
     expect(currentPeriod(e1h)?.label).toBe("Peak 08-20");
     const trx = costTrx(energyPriceSun(e1h, 65_000)!, 65_000);

@@ -1,33 +1,24 @@
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../src/sandbox/accounts.js";
-import { createSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/server.js";
-import { createServiceClient } from "../../src/service/client.js";
-import { ServiceError } from "../../src/service/errors.js";
+import type { Sandbox, SandboxOptions } from "../../src/sandbox/server.js";
 import type { StatementRequest } from "../../src/service/reports.js";
 import { verifyServiceWebhook } from "../../src/webhooks/service-signature.js";
 import { type Receiver, startReceiver } from "../sandbox/webhook-receiver.js";
+import { type ClientOverrides, rejection, useSandboxClient } from "../support/service-kit.js";
 
 const ADDRESS = "TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW";
 // Same length and alphabet, last character changed: the base58 checksum fails.
 const BAD_CHECKSUM = "TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMX";
 
-let sandbox: Sandbox | undefined;
 let receiver: Receiver | undefined;
 afterEach(async () => {
-  await sandbox?.close();
   await receiver?.close();
-  sandbox = receiver = undefined;
+  receiver = undefined;
 });
-
-async function start(options: SandboxOptions = {}) {
-  sandbox = await createSandbox({ account: { reports: { buildMs: 30 } }, ...options });
-  return sandbox;
-}
-
-const clientFor = (s: Sandbox, apiKey = DEFAULT_API_KEY, realIp = DEFAULT_REAL_IP) =>
-  createServiceClient({ baseUrl: s.url, apiKey, realIp, maxAttempts: 1 }).reports;
+const kit = useSandboxClient({ lifetime: "test", sandbox: { account: { reports: { buildMs: 30 } } } });
+const start = (options: SandboxOptions = {}) => kit.start(options);
+const reportsApi = (caller: ClientOverrides = {}) => kit.client(caller).reports;
 
 const statement = (over: Partial<StatementRequest> = {}): StatementRequest => ({
   client_request_id: "stmt-0001",
@@ -36,15 +27,6 @@ const statement = (over: Partial<StatementRequest> = {}): StatementRequest => ({
   date_to: "2025-01-31",
   ...over,
 });
-
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  return error as ServiceError;
-}
 
 /** Waits on the sandbox's own state (no HTTP, so polling never touches the rate limit). */
 async function settled(s: Sandbox, orderNo: string): Promise<void> {
@@ -59,7 +41,7 @@ async function settled(s: Sandbox, orderNo: string): Promise<void> {
 describe("reports.statement", () => {
   it("creates a queued order, which runs to done with artifact hash, size and download path", async () => {
     const s = await start();
-    const api = clientFor(s);
+    const api = reportsApi();
     const created = await api.statement(statement());
     expect(created).toMatchObject({ status: "success", code: 0, msg: "created" });
     expect(created.data).toMatchObject({
@@ -86,7 +68,7 @@ describe("reports.statement", () => {
 
   it("passes through queued → running → waiting_external → done", async () => {
     const s = await start({ account: { reports: { buildMs: 300 } } });
-    const { data } = await clientFor(s).statement(statement());
+    const { data } = await reportsApi().statement(statement());
     const seen = new Set<string>();
     for (let i = 0; i < 200 && seen.size < 4; i++) {
       seen.add(s.reports.order(data.order_no)!.status);
@@ -97,16 +79,16 @@ describe("reports.statement", () => {
 
   it("a repeat returns the existing order; the same identifier with another body is 409", async () => {
     const s = await start();
-    const api = clientFor(s);
+    const api = reportsApi();
     const first = await api.statement(statement({ idempotencyKey: "key-000000000001" }));
     const again = await api.statement(statement({ idempotencyKey: "key-000000000001" }));
     expect(again.msg).toBe("existing");
     expect(again.data.order_no).toBe(first.data.order_no);
     // Same client_request_id without the key: still the same order.
     expect((await api.statement(statement())).data.order_no).toBe(first.data.order_no);
-    const conflict = await failure(api.statement(statement({ date_to: "2025-02-28" })));
+    const conflict = await rejection(api.statement(statement({ date_to: "2025-02-28" })));
     expect(conflict).toMatchObject({ family: "reports", httpStatus: 409, code: "IDEMPOTENCY_CONFLICT" });
-    const keyConflict = await failure(
+    const keyConflict = await rejection(
       api.statement(statement({ client_request_id: "stmt-0002", idempotencyKey: "key-000000000001" })),
     );
     expect(keyConflict.httpStatus).toBe(409);
@@ -117,15 +99,15 @@ describe("reports.statement", () => {
 
   it("400 for a 34-character address failing its base58 checksum", async () => {
     const s = await start();
-    const error = await failure(clientFor(s).statement(statement({ address: BAD_CHECKSUM })));
+    const error = await rejection(reportsApi().statement(statement({ address: BAD_CHECKSUM })));
     expect(error).toMatchObject({ httpStatus: 400, message: "address fails its base58 checksum" });
     expect(s.reports.all()).toHaveLength(0);
   });
 
   it("422 for a period above 366 days, a missing field and malformed values", async () => {
     const s = await start();
-    const api = clientFor(s);
-    const tooLong = await failure(
+    const api = reportsApi();
+    const tooLong = await rejection(
       api.statement(statement({ date_from: "2024-01-01", date_to: "2025-01-01" })),
     );
     expect(tooLong).toMatchObject({ httpStatus: 422, code: undefined });
@@ -134,11 +116,11 @@ describe("reports.statement", () => {
     await expect(
       api.statement(statement({ date_from: "2024-01-01", date_to: "2024-12-31" })),
     ).resolves.toBeDefined();
-    const missing = await failure(
+    const missing = await rejection(
       api.statement({ ...statement(), client_request_id: undefined as unknown as string }),
     );
     expect(missing.details[0]).toMatch(/^client_request_id:/);
-    const malformed = await failure(
+    const malformed = await rejection(
       api.statement(
         statement({
           client_request_id: "x2",
@@ -155,23 +137,29 @@ describe("reports.statement", () => {
   it("402 code 1004 below 4 TRX, 401 for a bad IP, 403 code 1005 for a blocked key", async () => {
     const s = await start();
     s.account.balanceSun = 3_999_999;
-    expect(await failure(clientFor(s).statement(statement()))).toMatchObject({ httpStatus: 402, code: 1004 });
+    expect(await rejection(reportsApi().statement(statement()))).toMatchObject({
+      httpStatus: 402,
+      code: 1004,
+    });
     s.account.balanceSun = 4_000_000;
-    expect(await failure(clientFor(s, DEFAULT_API_KEY, "192.0.2.9").statement(statement()))).toMatchObject({
+    expect(await rejection(reportsApi({ realIp: "192.0.2.9" }).statement(statement()))).toMatchObject({
       httpStatus: 401,
     });
     s.account.blocked = true;
-    expect(await failure(clientFor(s).statement(statement()))).toMatchObject({ httpStatus: 403, code: 1005 });
+    expect(await rejection(reportsApi().statement(statement()))).toMatchObject({
+      httpStatus: 403,
+      code: 1005,
+    });
     expect(s.reports.all()).toHaveLength(0);
   });
 
   it("429 with Retry-After: 1 past 10 orders a second, counted across callers", async () => {
     const s = await start({ enforceRateLimits: true });
     s.accounts.add({ apiKey: "other" });
-    for (let i = 0; i < 5; i++) await clientFor(s).statement(statement({ client_request_id: `mine-${i}` }));
+    for (let i = 0; i < 5; i++) await reportsApi().statement(statement({ client_request_id: `mine-${i}` }));
     for (let i = 0; i < 5; i++)
-      await clientFor(s, "other").statement(statement({ client_request_id: `theirs-${i}` }));
-    const limited = await failure(clientFor(s).statement(statement({ client_request_id: "one-more" })));
+      await reportsApi({ apiKey: "other" }).statement(statement({ client_request_id: `theirs-${i}` }));
+    const limited = await rejection(reportsApi().statement(statement({ client_request_id: "one-more" })));
     expect(limited).toMatchObject({ kind: "rate_limited", httpStatus: 429, retryAfterMs: 1000 });
     expect(s.reports.all()).toHaveLength(10);
   });
@@ -181,9 +169,9 @@ describe("reports.read", () => {
   it("shows error_code and error_message when the build fails; 404 for another account's order", async () => {
     const s = await start();
     s.reports.failNextBuild("EXPLORER_DOWN", "explorer unavailable");
-    const { data } = await clientFor(s).statement(statement());
+    const { data } = await reportsApi().statement(statement());
     await settled(s, data.order_no);
-    const read = (await clientFor(s).read(data.order_no)).data;
+    const read = (await reportsApi().read(data.order_no)).data;
     expect(read).toMatchObject({
       status: "error",
       error_code: "EXPLORER_DOWN",
@@ -191,8 +179,10 @@ describe("reports.read", () => {
     });
     expect(read.download_url).toBeNull();
     s.accounts.add({ apiKey: "stranger" });
-    expect(await failure(clientFor(s, "stranger").read(data.order_no))).toMatchObject({ httpStatus: 404 });
-    expect(await failure(clientFor(s).download(data.order_no, "0".repeat(64)))).toMatchObject({
+    expect(await rejection(reportsApi({ apiKey: "stranger" }).read(data.order_no))).toMatchObject({
+      httpStatus: 404,
+    });
+    expect(await rejection(reportsApi().download(data.order_no, "0".repeat(64)))).toMatchObject({
       httpStatus: 409,
     });
     expect(s.outbound.history().filter((r) => r.kind === "report")).toHaveLength(0);
@@ -202,7 +192,7 @@ describe("reports.read", () => {
 describe("reports.download", () => {
   it("CSV: gzip bytes, .csv.gz name, sha256 checked against the order", async () => {
     const s = await start();
-    const api = clientFor(s);
+    const api = reportsApi();
     const { data } = await api.statement(statement());
     await settled(s, data.order_no);
     const done = (await api.read(data.order_no)).data;
@@ -218,7 +208,7 @@ describe("reports.download", () => {
 
   it("PDF: application/pdf, a PDF file", async () => {
     const s = await start();
-    const api = clientFor(s);
+    const api = reportsApi();
     const { data } = await api.statement(
       statement({ format: "pdf", token_id: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" }),
     );
@@ -233,12 +223,12 @@ describe("reports.download", () => {
 
   it("a corrupted file fails the sha256 check as invalid_reply", async () => {
     const s = await start();
-    const api = clientFor(s);
+    const api = reportsApi();
     const { data } = await api.statement(statement());
     await settled(s, data.order_no);
     const done = (await api.read(data.order_no)).data;
     s.reports.corrupt(done.order_no);
-    expect(await failure(api.download(done.order_no, done.artifact_sha256!))).toMatchObject({
+    expect(await rejection(api.download(done.order_no, done.artifact_sha256!))).toMatchObject({
       kind: "invalid_reply",
       endpoint: "reports.download",
     });
@@ -247,19 +237,19 @@ describe("reports.download", () => {
 
   it("410 once the file expired; read says expired", async () => {
     const s = await start();
-    const api = clientFor(s);
+    const api = reportsApi();
     const { data } = await api.statement(statement());
     await settled(s, data.order_no);
     const sha = (await api.read(data.order_no)).data.artifact_sha256!;
     s.reports.expire(data.order_no);
     expect((await api.read(data.order_no)).data.status).toBe("expired");
-    expect(await failure(api.download(data.order_no, sha))).toMatchObject({ httpStatus: 410, code: 410 });
+    expect(await rejection(api.download(data.order_no, sha))).toMatchObject({ httpStatus: 410, code: 410 });
   });
 
   it("the file expires 30 days after it was made (clock moved)", async () => {
     let now = Date.parse("2025-03-01T00:00:00Z");
     const s = await start({ now: () => now });
-    const api = clientFor(s);
+    const api = reportsApi();
     const { data } = await api.statement(statement());
     await settled(s, data.order_no);
     now += 30 * 86_400_000 - 1;
@@ -273,16 +263,12 @@ describe("report.ready webhook", () => {
   it("is delivered signed to the registered report endpoint when the file is done", async () => {
     receiver = await startReceiver();
     const s = await start({ outbound: { originMap: { "https://opsbot.test": receiver.origin } } });
-    const hooks = createServiceClient({
-      baseUrl: s.url,
-      apiKey: DEFAULT_API_KEY,
-      realIp: DEFAULT_REAL_IP,
-    }).webhooks;
+    const hooks = kit.client().webhooks;
     const endpoint = await hooks.reports.create({
       url: "https://opsbot.test/webhooks/reports",
       role: "primary",
     });
-    const { data } = await clientFor(s).statement(statement({ client_request_id: "stmt-hook" }));
+    const { data } = await reportsApi().statement(statement({ client_request_id: "stmt-hook" }));
     await settled(s, data.order_no);
     await s.outbound.idle();
     expect(receiver.received).toHaveLength(1);
@@ -296,7 +282,7 @@ describe("report.ready webhook", () => {
       nowMs: Date.now(),
     });
     expect(verified).toEqual({ ok: true, secretIndex: 0 });
-    const done = (await clientFor(s).read(data.order_no)).data;
+    const done = (await reportsApi().read(data.order_no)).data;
     expect(JSON.parse(hit.body.toString())).toEqual({
       event: "report.ready",
       delivery_id: Number(hit.headers["x-service-delivery"]),

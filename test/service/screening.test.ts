@@ -1,46 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sleep } from "../../src/clock.js";
-import { DEFAULT_API_KEY, DEFAULT_REAL_IP, SUN_PER_TRX } from "../../src/sandbox/accounts.js";
+import { SUN_PER_TRX } from "../../src/sandbox/accounts.js";
 import { tronAddressFrom } from "../../src/sandbox/families/screening.js";
 import { amlPriceSun } from "../../src/sandbox/price-book.js";
-import { createSandbox, type Sandbox } from "../../src/sandbox/server.js";
 import { ServiceError } from "../../src/service/errors.js";
-import { createScreeningApi, type ScreeningOrder } from "../../src/service/screening.js";
-import { createTransport } from "../../src/service/transport.js";
+import type { ScreeningOrder } from "../../src/service/screening.js";
+import { type ClientOverrides, rejection, useSandboxClient } from "../support/service-kit.js";
 
 const PRICE_SUN = amlPriceSun("provider_a");
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await createSandbox({
-    enforceRateLimits: false,
-    screening: { durationMs: 100, maxWaitMs: 3_000 },
-  });
+const kit = useSandboxClient({
+  sandbox: { enforceRateLimits: false, screening: { durationMs: 100, maxWaitMs: 3_000 } },
 });
-afterAll(async () => sandbox.close());
-
-function api(opts: { apiKey?: string; realIp?: string; maxAttempts?: number } = {}) {
-  const transport = createTransport({
-    baseUrl: sandbox.url,
-    apiKey: opts.apiKey ?? DEFAULT_API_KEY,
-    realIp: opts.realIp ?? DEFAULT_REAL_IP,
-    maxAttempts: opts.maxAttempts ?? 1,
-    maxRetryWaitMs: 250,
-  });
-  return createScreeningApi(transport);
-}
+const api = (caller: ClientOverrides = {}) => kit.client(caller).screening;
 
 let seq = 0;
 const freshAddress = (): string => tronAddressFrom(`screening-test-${process.pid}-${seq++}`);
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  return error as ServiceError;
-}
 
 async function pollUntilFinal(id: string): Promise<ScreeningOrder> {
   for (let i = 0; i < 100; i += 1) {
@@ -52,12 +26,12 @@ async function pollUntilFinal(id: string): Promise<ScreeningOrder> {
 }
 
 const creates = (address: string) =>
-  sandbox.calls("screening.create").filter((c) => (c.body as { address?: string })?.address === address);
+  kit.sandbox.calls("screening.create").filter((c) => (c.body as { address?: string })?.address === address);
 
 describe("screening.create and screening.read", () => {
   it("answers 202 with Location and a pending order with every block, then completes on polling", async () => {
     const address = freshAddress();
-    const before = sandbox.account.balanceSun;
+    const before = kit.sandbox.account.balanceSun;
     const created = await api().create({ address, network: "trx", provider: "provider_a" });
 
     expect(created.httpStatus).toBe(202);
@@ -85,24 +59,24 @@ describe("screening.create and screening.read", () => {
     expect(o.risk.policy).toBe("service-risk-v1");
     expect([o.sanctions, o.primary_entity, o.wallet.inflow_usd]).toEqual([null, null, null]);
     expect([o.exposure, o.rules, o.entities, o.sanctioned_entities]).toEqual([[], [], [], []]);
-    expect(sandbox.account.balanceSun).toBe(before - PRICE_SUN);
+    expect(kit.sandbox.account.balanceSun).toBe(before - PRICE_SUN);
 
     const done = await pollUntilFinal(o.order.client_order_id);
-    const expected = sandbox.screening.scoreOf(address);
+    const expected = kit.sandbox.screening.scoreOf(address);
     expect(done.order.status).toBe("completed");
     expect(done.risk.score).toBe(expected.score);
     expect(done.billing.payment_status).toBe("paid");
     expect(done.check.provider_check_id).toMatch(/^chk_/);
     expect(done.exposure.length).toBe(expected.exposure.length);
-    expect(sandbox.account.balanceSun).toBe(before - PRICE_SUN);
-    const reads = sandbox.calls("screening.read").filter((c) => c.path.endsWith(o.order.client_order_id));
+    expect(kit.sandbox.account.balanceSun).toBe(before - PRICE_SUN);
+    const reads = kit.sandbox.calls("screening.read").filter((c) => c.path.endsWith(o.order.client_order_id));
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.every((c) => c.query.format === "json")).toBe(true);
     expect(creates(address)[0]?.headers["x-idempotency-key"]).toBeUndefined();
   });
 
   it("waits for the result and answers 200 when it is ready in time", async () => {
-    const address = sandbox.screening.demoAddresses.sanctioned;
+    const address = kit.sandbox.screening.demoAddresses.sanctioned;
     const created = await api().create({
       address,
       network: "trx",
@@ -124,8 +98,8 @@ describe("screening.create and screening.read", () => {
 
   it("returns the pending order (202) when the check outlasts the synchronous wait", async () => {
     const address = freshAddress();
-    sandbox.screening.setDuration(5_000, address);
-    sandbox.screening.setMaxWait(150);
+    kit.sandbox.screening.setDuration(5_000, address);
+    kit.sandbox.screening.setMaxWait(150);
     try {
       const started = Date.now();
       const created = await api().create({
@@ -139,13 +113,13 @@ describe("screening.create and screening.read", () => {
       expect(created.order.order.status).toBe("pending");
       expect(created.location).toContain(created.order.order.client_order_id);
     } finally {
-      sandbox.screening.setMaxWait(3_000);
+      kit.sandbox.screening.setMaxWait(3_000);
     }
   });
 
   it("reuses a result of the same address and provider within 60 s: cache_hit, charged once", async () => {
     const address = freshAddress();
-    const before = sandbox.account.balanceSun;
+    const before = kit.sandbox.account.balanceSun;
     const first = await api().create({
       address,
       network: "trx",
@@ -163,10 +137,10 @@ describe("screening.create and screening.read", () => {
       charged_amount: "0.000000",
     });
     expect(second.order.risk.score).toBe(first.order.risk.score);
-    expect(sandbox.account.balanceSun).toBe(before - PRICE_SUN);
+    expect(kit.sandbox.account.balanceSun).toBe(before - PRICE_SUN);
 
     // Reuse is per account: another account pays for its own check.
-    const other = sandbox.accounts.add({ apiKey: `other-${address}` });
+    const other = kit.sandbox.accounts.add({ apiKey: `other-${address}` });
     const theirs = await api({ apiKey: other.apiKey }).create({
       address,
       network: "trx",
@@ -178,8 +152,8 @@ describe("screening.create and screening.read", () => {
 
   it("skips an address that never had activity: not charged, not performed", async () => {
     const address = freshAddress();
-    sandbox.screening.setInactive(address);
-    const before = sandbox.account.balanceSun;
+    kit.sandbox.screening.setInactive(address);
+    const before = kit.sandbox.account.balanceSun;
     const created = await api().create({ address, network: "trx", provider: "provider_a" });
 
     expect(created.httpStatus).toBe(200);
@@ -192,13 +166,13 @@ describe("screening.create and screening.read", () => {
     expect(created.order.check.status).toBe("not_performed");
     expect(created.order.precheck).toMatchObject({ activity_checked: true, activity_status: "inactive" });
     expect(created.order.risk.level).toBe("none");
-    expect(sandbox.account.balanceSun).toBe(before);
+    expect(kit.sandbox.account.balanceSun).toBe(before);
   });
 
   it("reports a failed check with its error and refunds it", async () => {
     const address = freshAddress();
-    sandbox.screening.setFails(address);
-    const before = sandbox.account.balanceSun;
+    kit.sandbox.screening.setFails(address);
+    const before = kit.sandbox.account.balanceSun;
     const created = await api().create({
       address,
       network: "trx",
@@ -210,13 +184,13 @@ describe("screening.create and screening.read", () => {
     expect(created.order.check.status).toBe("failed");
     expect(created.order.billing).toMatchObject({ charged: false, payment_status: "refunded" });
     expect(created.order.risk.score).toBeNull();
-    expect(sandbox.account.balanceSun).toBe(before);
+    expect(kit.sandbox.account.balanceSun).toBe(before);
   });
 
   it("answers the same order for the same X-Idempotency-Key, charging once", async () => {
     const address = freshAddress();
     const key = `idem-${address}`;
-    const before = sandbox.account.balanceSun;
+    const before = kit.sandbox.account.balanceSun;
     const first = await api().create({
       address,
       network: "trx",
@@ -231,13 +205,13 @@ describe("screening.create and screening.read", () => {
     });
 
     expect(again.order.order.client_order_id).toBe(first.order.order.client_order_id);
-    expect(sandbox.account.balanceSun).toBe(before - PRICE_SUN);
+    expect(kit.sandbox.account.balanceSun).toBe(before - PRICE_SUN);
     expect(creates(address).map((c) => c.headers["x-idempotency-key"])).toEqual([key, key]);
   });
 
   it("resends a create after a dropped connection only when it carries an idempotency key", async () => {
     const withKey = freshAddress();
-    sandbox.inject("screening.create", { kind: "reset" });
+    kit.sandbox.inject("screening.create", { kind: "reset" });
     const created = await api({ maxAttempts: 2 }).create({
       address: withKey,
       network: "trx",
@@ -248,7 +222,7 @@ describe("screening.create and screening.read", () => {
     expect(creates(withKey)).toHaveLength(2);
 
     const withoutKey = freshAddress();
-    sandbox.inject("screening.create", { kind: "reset" });
+    kit.sandbox.inject("screening.create", { kind: "reset" });
     const error = await rejection(
       api({ maxAttempts: 2 }).create({ address: withoutKey, network: "trx", provider: "provider_a" }),
     );
@@ -257,7 +231,10 @@ describe("screening.create and screening.read", () => {
   });
 
   it("scores on the provider's own scale without rescaling", async () => {
-    const both = sandbox.accounts.add({ apiKey: "scale-account", providers: ["provider_a", "provider_b"] });
+    const both = kit.sandbox.accounts.add({
+      apiKey: "scale-account",
+      providers: ["provider_a", "provider_b"],
+    });
     const address = freshAddress();
     const created = await api({ apiKey: both.apiKey }).create({
       address,
@@ -265,7 +242,7 @@ describe("screening.create and screening.read", () => {
       provider: "provider_b",
       waitForResult: true,
     });
-    const base = sandbox.screening.scoreOf(address).score;
+    const base = kit.sandbox.screening.scoreOf(address).score;
     expect(created.order.risk.scale).toEqual({ min: 0, max: 100 });
     expect(created.order.risk.score).toBe(base === null ? null : (Number(base) * 10).toFixed(2));
     expect(created.order.billing.price_usdt).toBe("1.50");
@@ -286,16 +263,16 @@ describe("screening errors", () => {
   });
 
   it("4002: a provider the account may not order, nothing charged", async () => {
-    const before = sandbox.account.balanceSun;
+    const before = kit.sandbox.account.balanceSun;
     const address = freshAddress();
     const error = await rejection(api().create({ address, network: "btc", provider: "provider_b" }));
     expect(error).toMatchObject({ httpStatus: 400, code: 4002, retryable: false, kind: "http" });
-    expect(sandbox.account.balanceSun).toBe(before);
+    expect(kit.sandbox.account.balanceSun).toBe(before);
     expect(creates(address)).toHaveLength(1);
   });
 
   it("4004: the provider does not cover the network (or no provider does), nothing charged", async () => {
-    const both = sandbox.accounts.add({
+    const both = kit.sandbox.accounts.add({
       apiKey: "coverage-account",
       providers: ["provider_a", "provider_b"],
     });
@@ -312,7 +289,7 @@ describe("screening errors", () => {
   });
 
   it("4020 (problem+json 402, our choice for v2): balance too low, nothing charged", async () => {
-    const poor = sandbox.accounts.add({ apiKey: "poor-account", balanceSun: PRICE_SUN - 1 });
+    const poor = kit.sandbox.accounts.add({ apiKey: "poor-account", balanceSun: PRICE_SUN - 1 });
     const error = await rejection(
       api({ apiKey: poor.apiKey }).create({
         address: freshAddress(),
@@ -334,7 +311,7 @@ describe("screening errors", () => {
       api({ realIp: "198.51.100.7" }).create({ address, network: "trx", provider: "provider_a" }),
     );
     expect(wrongIp).toMatchObject({ httpStatus: 401, code: 4011 });
-    expect(sandbox.screening.orders().some((o) => o.address === address)).toBe(false);
+    expect(kit.sandbox.screening.orders().some((o) => o.address === address)).toBe(false);
   });
 
   it("4040: an unknown order and another account's order look the same", async () => {
@@ -346,7 +323,7 @@ describe("screening errors", () => {
       retryable: false,
     });
 
-    const other = sandbox.accounts.add({ apiKey: "owner-of-order" });
+    const other = kit.sandbox.accounts.add({ apiKey: "owner-of-order" });
     const theirs = await api({ apiKey: other.apiKey }).create({
       address: freshAddress(),
       network: "trx",
@@ -357,29 +334,29 @@ describe("screening errors", () => {
   });
 
   it("refuses a malformed client_order_id locally, before any call (the service would answer 4003)", async () => {
-    const before = sandbox.calls("screening.read").length;
+    const before = kit.sandbox.calls("screening.read").length;
     const error = await api()
       .read("A123")
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toMatchObject({ kind: "not_sent", endpoint: "screening.read" });
     expect((error as ServiceError).message).toContain("A followed by 14 hexadecimal");
-    expect(sandbox.calls("screening.read")).toHaveLength(before);
+    expect(kit.sandbox.calls("screening.read")).toHaveLength(before);
   });
 
   it("5030: provider out of service, retryable; the providers list says why", async () => {
-    sandbox.screening.setProviderAvailable("provider_a", false);
+    kit.sandbox.screening.setProviderAvailable("provider_a", false);
     try {
       const listed = await api().providers();
       expect(listed.providers[0]).toMatchObject({ available: false, reason: "quota_exhausted" });
       const address = freshAddress();
-      const before = sandbox.account.balanceSun;
+      const before = kit.sandbox.account.balanceSun;
       const error = await rejection(api().create({ address, network: "trx", provider: "provider_a" }));
       expect(error).toMatchObject({ httpStatus: 503, code: 5030, retryable: true });
-      expect(sandbox.account.balanceSun).toBe(before);
+      expect(kit.sandbox.account.balanceSun).toBe(before);
       expect(creates(address)).toHaveLength(1);
     } finally {
-      sandbox.screening.setProviderAvailable("provider_a", true);
+      kit.sandbox.screening.setProviderAvailable("provider_a", true);
     }
   });
 });
@@ -395,7 +372,10 @@ describe("screening.providers", () => {
     expect(mine.providers[0]?.networks).toHaveLength(48);
     expect(mine.providers[0]?.score_scale).toEqual({ min: 0, max: 10 });
 
-    const both = sandbox.accounts.add({ apiKey: "both-providers", providers: ["provider_a", "provider_b"] });
+    const both = kit.sandbox.accounts.add({
+      apiKey: "both-providers",
+      providers: ["provider_a", "provider_b"],
+    });
     const theirs = await api({ apiKey: both.apiKey }).providers();
     expect(theirs.providers.map((p) => p.provider)).toEqual(["provider_a", "provider_b"]);
   });
@@ -403,7 +383,7 @@ describe("screening.providers", () => {
 
 describe("screening rate limit", () => {
   it("decodes the bare 429 of the shared AML bucket (5 per second)", async () => {
-    sandbox.setRateLimits(true);
+    kit.sandbox.setRateLimits(true);
     try {
       const client = api();
       const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => client.providers()));
@@ -419,9 +399,9 @@ describe("screening rate limit", () => {
       expect(error.code).toBeUndefined();
       expect(error.message).toBe("API rate limit exceeded");
       expect(error.retryAfterMs).toBeGreaterThanOrEqual(1000);
-      expect(sandbox.calls("screening.providers").filter((c) => c.status === 429)).toHaveLength(1);
+      expect(kit.sandbox.calls("screening.providers").filter((c) => c.status === 429)).toHaveLength(1);
     } finally {
-      sandbox.setRateLimits(false);
+      kit.sandbox.setRateLimits(false);
     }
   });
 });

@@ -1,32 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../src/sandbox/accounts.js";
-import { createSandbox, type Sandbox } from "../../src/sandbox/server.js";
-import { createServiceClient } from "../../src/service/client.js";
-import { ServiceError } from "../../src/service/errors.js";
+import { describe, expect, it } from "vitest";
+import { type ClientOverrides, rejection, useSandboxClient } from "../support/service-kit.js";
 
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
-
+const kit = useSandboxClient({ lifetime: "test" });
 // Most tests make more calls than the registries' limits allow in a second; the limit tests turn them on.
-async function start(enforceRateLimits = false) {
-  sandbox = await createSandbox({ enforceRateLimits });
-  return sandbox;
-}
-
-const clientFor = (s: Sandbox, apiKey = DEFAULT_API_KEY, realIp = DEFAULT_REAL_IP) =>
-  createServiceClient({ baseUrl: s.url, apiKey, realIp, maxAttempts: 1 }).webhooks;
-
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  return error as ServiceError;
-}
+const start = (enforceRateLimits = false) => kit.start({ enforceRateLimits });
+const registries = (caller: ClientOverrides = {}) => kit.client(caller).webhooks;
 
 const UNSAFE_URLS = [
   ["http://hooks.example.com/x", "https:// only"],
@@ -43,7 +21,7 @@ const UNSAFE_URLS = [
 describe("webhooks.orders (/apiv2/webhooks)", () => {
   it("create: first primary, second backup, secret only in the create reply", async () => {
     const s = await start();
-    const api = clientFor(s).orders;
+    const api = registries().orders;
     const first = await api.create({ url: "https://opsbot.test/webhooks/orders" });
     expect(first).toMatchObject({
       role: "primary",
@@ -70,29 +48,29 @@ describe("webhooks.orders (/apiv2/webhooks)", () => {
 
   it("4000 (400) for every unsafe URL, on create and on patch; nothing stored", async () => {
     const s = await start();
-    const api = clientFor(s).orders;
+    const api = registries().orders;
     for (const [url, reason] of UNSAFE_URLS) {
-      const error = await failure(api.create({ url }));
+      const error = await rejection(api.create({ url }));
       expect(error).toMatchObject({ family: "order_webhooks", httpStatus: 400, code: 4000 });
       expect(error.message).toContain(reason);
     }
     expect(s.reports.endpoints.list(s.account.userId, "order")).toHaveLength(0);
     const ok = await api.create({ url: "https://opsbot.test/a" });
-    expect(await failure(api.patch(ok.id, { url: "https://172.16.0.1/b" }))).toMatchObject({ code: 4000 });
+    expect(await rejection(api.patch(ok.id, { url: "https://172.16.0.1/b" }))).toMatchObject({ code: 4000 });
     expect((await api.read(ok.id)).url).toBe("https://opsbot.test/a");
   });
 
   it("4090 when two endpoints exist, 4091 when the requested role is taken", async () => {
     const s = await start();
-    const api = clientFor(s).orders;
+    const api = registries().orders;
     await api.create({ url: "https://opsbot.test/a", role: "backup" });
-    expect(await failure(api.create({ url: "https://opsbot.test/b", role: "backup" }))).toMatchObject({
+    expect(await rejection(api.create({ url: "https://opsbot.test/b", role: "backup" }))).toMatchObject({
       httpStatus: 409,
       code: 4091,
     });
     const primary = await api.create({ url: "https://opsbot.test/b" });
     expect(primary.role).toBe("primary");
-    expect(await failure(api.create({ url: "https://opsbot.test/c" }))).toMatchObject({
+    expect(await rejection(api.create({ url: "https://opsbot.test/c" }))).toMatchObject({
       httpStatus: 409,
       code: 4090,
     });
@@ -101,7 +79,7 @@ describe("webhooks.orders (/apiv2/webhooks)", () => {
 
   it("patch: role primary on the backup swaps both; is_active false pauses without promotion; empty 4220", async () => {
     const s = await start();
-    const api = clientFor(s).orders;
+    const api = registries().orders;
     const a = await api.create({ url: "https://opsbot.test/a" });
     const b = await api.create({ url: "https://opsbot.test/b" });
     const swapped = await api.patch(b.id, { role: "primary" });
@@ -110,13 +88,13 @@ describe("webhooks.orders (/apiv2/webhooks)", () => {
     const paused = await api.patch(b.id, { is_active: false });
     expect(paused).toMatchObject({ is_active: false, role: "primary" });
     expect((await api.read(a.id)).role).toBe("backup");
-    expect(await failure(api.patch(a.id, {}))).toMatchObject({ httpStatus: 422, code: 4220 });
+    expect(await rejection(api.patch(a.id, {}))).toMatchObject({ httpStatus: 422, code: 4220 });
     expect(s.calls("order_webhooks.patch").map((c) => c.status)).toEqual([200, 200, 422]);
   });
 
   it("rotate-secret returns a new secret and the book holds only the new one", async () => {
     const s = await start();
-    const api = clientFor(s).orders;
+    const api = registries().orders;
     const created = await api.create({ url: "https://opsbot.test/a" });
     const rotated = await api.rotateSecret(created.id);
     expect(rotated).toEqual({ id: created.id, secret: expect.stringMatching(/^whsec_/) });
@@ -126,33 +104,33 @@ describe("webhooks.orders (/apiv2/webhooks)", () => {
 
   it("remove: 204, then -1 (404) for the same id", async () => {
     const s = await start();
-    const api = clientFor(s).orders;
+    const api = registries().orders;
     const created = await api.create({ url: "https://opsbot.test/a" });
     await expect(api.remove(created.id)).resolves.toBeUndefined();
-    expect(await failure(api.read(created.id))).toMatchObject({ httpStatus: 404, code: -1 });
-    expect(await failure(api.remove(created.id))).toMatchObject({ httpStatus: 404, code: -1 });
+    expect(await rejection(api.read(created.id))).toMatchObject({ httpStatus: 404, code: -1 });
+    expect(await rejection(api.remove(created.id))).toMatchObject({ httpStatus: 404, code: -1 });
     expect(s.calls("order_webhooks.delete").map((c) => c.status)).toEqual([204, 404]);
   });
 
   it("-1 (404) for another account's endpoint, -1 (401) for a bad key or IP", async () => {
     const s = await start();
     s.accounts.add({ apiKey: "someone-else" });
-    const mine = await clientFor(s).orders.create({ url: "https://opsbot.test/a" });
-    const theirs = clientFor(s, "someone-else").orders;
+    const mine = await registries().orders.create({ url: "https://opsbot.test/a" });
+    const theirs = registries({ apiKey: "someone-else" }).orders;
     for (const call of [
       theirs.read(mine.id),
       theirs.patch(mine.id, { is_active: false }),
       theirs.remove(mine.id),
     ]) {
-      expect(await failure(call)).toMatchObject({ httpStatus: 404, code: -1 });
+      expect(await rejection(call)).toMatchObject({ httpStatus: 404, code: -1 });
     }
     expect((await theirs.list()).count).toBe(0);
-    expect(await failure(clientFor(s, DEFAULT_API_KEY, "192.0.2.55").orders.list())).toMatchObject({
+    expect(await rejection(registries({ realIp: "192.0.2.55" }).orders.list())).toMatchObject({
       httpStatus: 401,
       code: -1,
     });
     expect(
-      await failure(clientFor(s, "wrong").orders.create({ url: "https://opsbot.test/x" })),
+      await rejection(registries({ apiKey: "wrong" }).orders.create({ url: "https://opsbot.test/x" })),
     ).toMatchObject({
       httpStatus: 401,
       code: -1,
@@ -166,25 +144,25 @@ describe("webhooks.orders (/apiv2/webhooks)", () => {
       kind: "reply",
       reply: { status: 503, json: { detail: { code: 5003, msg: "endpoint not created, retry" } } },
     });
-    const error = await failure(clientFor(s).orders.create({ url: "https://opsbot.test/a" }));
+    const error = await rejection(registries().orders.create({ url: "https://opsbot.test/a" }));
     expect(error).toMatchObject({ httpStatus: 503, code: 5003, retryable: true });
     expect(s.calls("order_webhooks.create")).toHaveLength(1);
   });
 
   it("the registry is rate limited per API key (5 per second)", async () => {
     const s = await start(true);
-    const api = clientFor(s).orders;
+    const api = registries().orders;
     for (let i = 0; i < 5; i++) await api.list();
-    expect(await failure(api.list())).toMatchObject({ kind: "rate_limited", httpStatus: 429 });
+    expect(await rejection(api.list())).toMatchObject({ kind: "rate_limited", httpStatus: 429 });
     s.accounts.add({ apiKey: "second-key" });
-    await expect(clientFor(s, "second-key").orders.list()).resolves.toMatchObject({ count: 0 });
+    await expect(registries({ apiKey: "second-key" }).orders.list()).resolves.toMatchObject({ count: 0 });
   });
 });
 
 describe("webhooks.reports (/apiv2/reports/webhooks)", () => {
   it("create, list, read, patch, rotate, remove with {status, code 10000, data}", async () => {
     const s = await start();
-    const api = clientFor(s).reports;
+    const api = registries().reports;
     const primary = await api.create({ url: "https://opsbot.test/webhooks/reports", role: "primary" });
     expect(primary).toMatchObject({
       role: "primary",
@@ -217,14 +195,14 @@ describe("webhooks.reports (/apiv2/reports/webhooks)", () => {
 
   it("422 with a reason for a rejected URL and for an empty PATCH", async () => {
     const s = await start();
-    const api = clientFor(s).reports;
+    const api = registries().reports;
     for (const [url, reason] of UNSAFE_URLS) {
-      const error = await failure(api.create({ url, role: "primary" }));
+      const error = await rejection(api.create({ url, role: "primary" }));
       expect(error).toMatchObject({ family: "report_webhooks", httpStatus: 422, code: 422 });
       expect(error.message).toContain(reason);
     }
     const ok = await api.create({ url: "https://opsbot.test/r", role: "primary" });
-    expect(await failure(api.patch(ok.id, {}))).toMatchObject({
+    expect(await rejection(api.patch(ok.id, {}))).toMatchObject({
       httpStatus: 422,
       message: "nothing to update",
     });
@@ -232,16 +210,16 @@ describe("webhooks.reports (/apiv2/reports/webhooks)", () => {
   });
 
   it("409 when the role is taken, 404 for unknown ids, 401 for a bad IP", async () => {
-    const s = await start();
-    const api = clientFor(s).reports;
+    await start();
+    const api = registries().reports;
     await api.create({ url: "https://opsbot.test/r", role: "primary" });
-    expect(await failure(api.create({ url: "https://opsbot.test/r2", role: "primary" }))).toMatchObject({
+    expect(await rejection(api.create({ url: "https://opsbot.test/r2", role: "primary" }))).toMatchObject({
       httpStatus: 409,
       code: 409,
     });
-    expect(await failure(api.read(424242))).toMatchObject({ httpStatus: 404, code: 404 });
-    expect(await failure(api.rotateSecret(424242))).toMatchObject({ httpStatus: 404 });
-    expect(await failure(clientFor(s, DEFAULT_API_KEY, "192.0.2.1").reports.list())).toMatchObject({
+    expect(await rejection(api.read(424242))).toMatchObject({ httpStatus: 404, code: 404 });
+    expect(await rejection(api.rotateSecret(424242))).toMatchObject({ httpStatus: 404 });
+    expect(await rejection(registries({ realIp: "192.0.2.1" }).reports.list())).toMatchObject({
       httpStatus: 401,
       code: 401,
     });
@@ -250,11 +228,11 @@ describe("webhooks.reports (/apiv2/reports/webhooks)", () => {
   it("429 {status:error, code, msg} past 10 requests a second, shared by every caller", async () => {
     const s = await start(true);
     s.accounts.add({ apiKey: "another" });
-    const mine = clientFor(s).reports;
-    const theirs = clientFor(s, "another").reports;
+    const mine = registries().reports;
+    const theirs = registries({ apiKey: "another" }).reports;
     for (let i = 0; i < 5; i++) await mine.list();
     for (let i = 0; i < 5; i++) await theirs.list();
-    const limited = await failure(mine.list());
+    const limited = await rejection(mine.list());
     expect(limited).toMatchObject({ kind: "rate_limited", httpStatus: 429, code: 429 });
     expect(limited.retryAfterMs).toBe(1000);
     expect(s.calls("report_webhooks.list").at(-1)?.status).toBe(429);

@@ -6,17 +6,19 @@ import { createLogger } from "../../src/log.js";
 import { DEFAULT_REAL_IP } from "../../src/sandbox/accounts.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/server.js";
 import {
-  clickBody,
-  commandBody,
+  buttonClick,
   SIGNING_SECRET,
   type Signed,
   type SlackUser,
   signedHeaders,
+  slashCommand,
 } from "../adapters/slack/payloads.js";
+import { buttonData, callbackUpdate, messageUpdate } from "../adapters/telegram/updates.js";
 import { createFakeSlackApi, type FakeSlackApi, type FakeSlackMessage } from "../fakes/slack-api.js";
 import { createFakeTelegramApi, type FakeMessage, type FakeTelegramApi } from "../fakes/telegram-api.js";
 import { postSigned } from "../webhooks/signed.js";
-import { freePort, LOOPBACK } from "./processes.js";
+import { waitFor } from "./bot-kit.js";
+import { LOOPBACK, reservePort } from "./processes.js";
 
 /**
  * The whole bot as `npm start` runs it (`startApp` with a Config from `loadConfig`), around real
@@ -84,13 +86,16 @@ afterEach(async () => {
 let tgUpdate = 500_000;
 
 export async function createWorld(options: WorldOptions = {}): Promise<World> {
-  const firstPort = await freePort();
+  // Held until the first bot listens on it: the sandbox must know it first, and a port merely found
+  // free could be taken meanwhile by a parallel test (EADDRINUSE).
+  const first = await reservePort();
+  open.push(() => first.release());
   const sandbox = await createSandbox({
     apiKey: SERVICE_API_KEY,
     enforceRateLimits: false,
     ...options.sandbox,
     outbound: {
-      originMap: { [PUBLIC_URL]: `http://${LOOPBACK}:${firstPort}` },
+      originMap: { [PUBLIC_URL]: `http://${LOOPBACK}:${first.port}` },
       ...options.sandbox?.outbound,
     },
   });
@@ -127,7 +132,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
   });
 
   async function start(env: Record<string, string> = {}): Promise<Bot> {
-    const port = started === 0 ? firstPort : 0;
+    const port = started === 0 ? first.port : 0;
     started += 1;
     const config = { ...loadConfig({ ...baseEnv(), ...env }), port };
     const logs: string[] = [];
@@ -135,6 +140,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
       level: config.logLevel,
       destination: { write: (line: string) => void logs.push(line) },
     });
+    if (port === first.port) await first.release();
     const app = await startApp({
       config,
       logger,
@@ -160,33 +166,23 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
         body: JSON.stringify(body),
       });
     return {
-      command(line: string, o: { user?: SlackUser; channel?: string } = {}) {
-        const user = o.user ?? OPERATOR;
-        const channel = o.channel ?? "C0OPS";
-        const responseUrl = slack.responseUrl({ channel, user: user.id });
-        return post(commandBody(line, { user, channel, responseUrl, team: slack.teamId }));
-      },
-      click(
+      command: (line: string, o: { user?: SlackUser; channel?: string } = {}) =>
+        post(slashCommand(slack, line, { user: o.user ?? OPERATOR, channel: o.channel, team: slack.teamId })),
+      click: (
         message: FakeSlackMessage,
         label: string | RegExp,
         o: { user?: SlackUser; actionTs?: string } = {},
-      ) {
-        const user = o.user ?? OPERATOR;
-        const responseUrl = slack.responseUrl({
-          channel: message.channel,
-          user: user.id,
-          messageTs: message.ts,
-        });
-        const body = clickBody(message, label, {
-          user,
-          responseUrl,
-          team: slack.teamId,
-          ...(o.actionTs && { actionTs: o.actionTs }),
-        });
-        return post(body);
-      },
-      say: (text: string) => update(tgMessage(text)),
-      tap: (message: FakeMessage, label: string | RegExp) => update(tgCallback(message, label)),
+      ) =>
+        post(
+          buttonClick(slack, message, label, {
+            user: o.user ?? OPERATOR,
+            team: slack.teamId,
+            actionTs: o.actionTs,
+          }),
+        ),
+      say: (text: string) => update(messageUpdate(text, TG_CHAT, TG_OPERATOR, ++tgUpdate)),
+      tap: (message: FakeMessage, label: string | RegExp) =>
+        update(callbackUpdate(message, buttonData(message, label), TG_OPERATOR, ++tgUpdate)),
       webhook: (family: WebhookFamily, body: unknown) =>
         postSigned(origin, family, body, { secret: family === "orders" ? ORDER_SECRET : REPORT_SECRET }),
     };
@@ -195,55 +191,9 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
   return { sandbox, slack, ...(telegram && { telegram }), start };
 }
 
-function tgMessage(text: string) {
-  const id = ++tgUpdate;
-  const command = /^\/\S+/.exec(text)?.[0];
-  return {
-    update_id: id,
-    message: {
-      message_id: id,
-      date: Math.floor(Date.now() / 1000),
-      chat: { id: TG_CHAT, type: "private", first_name: TG_OPERATOR.first_name },
-      from: TG_OPERATOR,
-      text,
-      ...(command && { entities: [{ type: "bot_command", offset: 0, length: command.length }] }),
-    },
-  };
-}
-
-function tgCallback(message: FakeMessage, label: string | RegExp) {
-  const id = ++tgUpdate;
-  const buttons = message.replyMarkup?.inline_keyboard.flat() ?? [];
-  const button = buttons.find((b) => (typeof label === "string" ? b.text === label : label.test(b.text)));
-  if (!button?.callback_data) throw new Error(`no button ${String(label)} on the Telegram message`);
-  return {
-    update_id: id,
-    callback_query: {
-      id: `cq-${id}`,
-      from: TG_OPERATOR,
-      chat_instance: "ci-1",
-      data: button.callback_data,
-      message: {
-        message_id: message.message_id,
-        date: Math.floor(Date.now() / 1000),
-        chat: { id: Number(message.chatId), type: "private", first_name: TG_OPERATOR.first_name },
-        text: message.text,
-      },
-    },
-  };
-}
-
 /** Resolves with the first truthy value of `check` (sync or async); fails naming `what`. */
-export async function eventually<T>(
+export const eventually = <T>(
   check: () => T | undefined | false | Promise<T | undefined | false>,
   what: string,
   timeoutMs = 8_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+): Promise<T> => waitFor(check, what, timeoutMs, 20);

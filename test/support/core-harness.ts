@@ -1,19 +1,13 @@
 /**
- * A whole core over real parts, for command tests of any verb:
+ * A whole core over real parts, for command tests of any verb: the bot kit (`bot-kit.ts`: the
+ * sandbox service with rate limits off and short screening durations, override with `sandbox`;
+ * the real service client, one attempt per call so each command makes a predictable number of
+ * calls, override with `client`; the real core and job system, queue delays multiplied by
+ * `timeScale`, default 0.01, so pending work finishes in test time without fake timers), with
  *
- * - the sandbox service on a free port (`createSandbox`), rate limits off unless asked for, short
- *   screening durations (override with `sandbox`);
- * - the real service client over HTTP (`createServiceClient`, `DEFAULT_API_KEY`, `realIp:
- *   DEFAULT_REAL_IP`), one attempt per call by default so each command makes a predictable
- *   number of calls (override with `client`);
  * - a memory store on the harness clock (real time plus whatever the test `advance`s, so TTLs
  *   can be skipped without sleeping);
- * - the real job system on the in-process queue: `createJobScheduler` + `startTrackedWorker`
- *   with the core's tracked handlers (`createTrackedHandlers`, or `tracked`), and
- *   `createNotifier` + `startNotifyWorker` delivering to a recording chat adapter per platform.
- *   Every delay of the queue (poll delays, retries) is multiplied by `timeScale` (default 0.01:
- *   a 2 s poll runs after 20 ms), so pending work finishes in test time without fake timers;
- * - `createCore` with the real registry (`command-registry.ts`) unless `registry` is given.
+ * - a recording chat adapter per platform, which the notify worker delivers to.
  *
  * What the test can read: `scheduled` (every `jobs.schedule` call), `notifications` (every
  * `notifier.post` call, with its dedup key), `delivered` (what reached a chat adapter),
@@ -21,29 +15,19 @@
  */
 import { Agent, type Dispatcher, errors } from "undici";
 import { afterEach } from "vitest";
-import { sleep } from "../../src/clock.js";
-import { actionHandlers, commands } from "../../src/core/command-registry.js";
-import { type Core, type CoreRegistry, createCore } from "../../src/core/core.js";
+import type { Core, CoreRegistry } from "../../src/core/core.js";
 import type { CoreDeps, CoreSettings } from "../../src/core/deps.js";
 import type { Actor, ConversationRef, Platform } from "../../src/core/invocation.js";
-import { createMemoryLogger } from "../../src/core/logger.js";
+import type { createMemoryLogger } from "../../src/core/logger.js";
 import type { ChatAdapter, JobScheduler, Notifier, TrackedJob } from "../../src/core/ports.js";
 import { type Block, type Button, type Reply, spansToText } from "../../src/core/reply.js";
-import { createTrackedHandlers } from "../../src/core/tracking-registry.js";
-import { createMemoryQueues } from "../../src/jobs/memory-queue.js";
-import { createNotifier, startNotifyWorker } from "../../src/jobs/notify.js";
-import type { AddOptions, JobHandler, JobQueue, JobWorker } from "../../src/jobs/queue.js";
-import { createJobScheduler, startTrackedWorker, type TrackedHandlers } from "../../src/jobs/scheduler.js";
-import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../src/sandbox/accounts.js";
-import { createSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/server.js";
-import {
-  createServiceClient,
-  type ServiceClient,
-  type ServiceClientOptions,
-} from "../../src/service/client.js";
+import type { TrackedHandlers } from "../../src/jobs/scheduler.js";
+import type { Sandbox, SandboxOptions } from "../../src/sandbox/server.js";
+import type { ServiceClient, ServiceClientOptions } from "../../src/service/client.js";
 import { createMemoryStore } from "../../src/store/memory-store.js";
 import type { Store } from "../../src/store/store.js";
 import { admin, baseSettings, channel, operator, viewer } from "../core/support.js";
+import { startBotKit, waitFor } from "./bot-kit.js";
 
 export { admin, channel, operator, viewer };
 
@@ -54,7 +38,7 @@ export interface CoreHarnessOptions {
   client?: Partial<ServiceClientOptions>;
   settings?: Partial<CoreSettings>;
   registry?: CoreRegistry;
-  /** The tracked handlers (default: the core's `createTrackedHandlers(deps)`). */
+  /** The tracked handlers (default: the core's `createTrackedHandlers(deps, registry.actions)`). */
   tracked?: (deps: CoreDeps) => TrackedHandlers;
   /** Factor applied to every queue delay (default 0.01). */
   timeScale?: number;
@@ -120,32 +104,6 @@ export const trackedWork = (h: Pick<CoreHarness, "scheduled">): CoreHarness["sch
 export const replyButtons = (reply: Reply): Button[] =>
   reply.blocks.flatMap((b) => (b.type === "buttons" ? b.buttons : []));
 
-/** Multiplies every delay the queue would wait by `scale`. */
-function timeScaled(queues: JobQueue, scale: number): JobQueue {
-  const scaled = (ms: number) => Math.max(0, Math.round(ms * scale));
-  const scaleOptions = (options: AddOptions = {}): AddOptions => ({
-    ...options,
-    ...(options.delayMs !== undefined && { delayMs: scaled(options.delayMs) }),
-    ...(options.backoff && {
-      backoff: { delayMs: scaled(options.backoff.delayMs), maxDelayMs: scaled(options.backoff.maxDelayMs) },
-    }),
-  });
-  return {
-    ...queues,
-    add: (queue, name, data, options) => queues.add(queue, name, data, scaleOptions(options)),
-    process: <T>(queue: string, handler: JobHandler<T>, options: { concurrency: number }) =>
-      queues.process<T>(
-        queue,
-        async (job) => {
-          const outcome = await handler(job);
-          return outcome === "done" ? outcome : { ...outcome, laterMs: scaled(outcome.laterMs) };
-        },
-        options,
-      ),
-    pace: async (key, gapMs) => scaled(await queues.pace(key, gapMs)),
-  };
-}
-
 function recordingAdapters(delivered: Delivered[]): Map<Platform, ChatAdapter> {
   const adapters = new Map<Platform, ChatAdapter>();
   for (const platform of ["slack", "telegram", "console"] as const) {
@@ -161,11 +119,6 @@ function recordingAdapters(delivered: Delivered[]): Map<Platform, ChatAdapter> {
 }
 
 export async function createCoreHarness(options: CoreHarnessOptions = {}): Promise<CoreHarness> {
-  const sandbox = await createSandbox({
-    enforceRateLimits: false,
-    ...options.sandbox,
-    screening: { durationMs: 20, maxWaitMs: 1_000, ...options.sandbox?.screening },
-  });
   let offset = 0;
   const clock = {
     now: () => Date.now() + offset,
@@ -173,88 +126,43 @@ export async function createCoreHarness(options: CoreHarnessOptions = {}): Promi
       offset += ms;
     },
   };
-  const service = createServiceClient({
-    baseUrl: sandbox.url,
-    apiKey: DEFAULT_API_KEY,
-    realIp: DEFAULT_REAL_IP,
-    maxAttempts: 1,
-    // Not below 250: the transport's first retry waits at least 250 ms (p-retry refuses a smaller cap).
-    maxRetryWaitMs: 250,
-    ...options.client,
-  });
   const store = options.store ?? createMemoryStore({ now: clock.now });
-  const logger = createMemoryLogger();
-  const queues = timeScaled(createMemoryQueues(), options.timeScale ?? 0.01);
-
   const scheduled: CoreHarness["scheduled"] = [];
   const notifications: CoreHarness["notifications"] = [];
   const delivered: Delivered[] = [];
-  const scheduler = createJobScheduler(queues);
-  const jobs: JobScheduler = {
-    async schedule(job, opts) {
-      scheduled.push({ job, options: opts });
-      await scheduler.schedule(job, opts);
-    },
-    cancel: (jobId) => scheduler.cancel?.(jobId) ?? Promise.resolve(),
-  };
-  const realNotifier = createNotifier(queues, { store, watchMs: 50, gapMs: () => 0 });
-  const notifier: Notifier = {
-    async post(conversation, reply, dedupKey) {
-      notifications.push({ conversation, reply, ...(dedupKey !== undefined && { dedupKey }) });
-      await realNotifier.post(conversation, reply, dedupKey);
-    },
-  };
-  const deps: CoreDeps = {
-    service,
+  const kit = await startBotKit({
+    ...(options.sandbox && { sandboxOptions: options.sandbox }),
+    ...(options.client && { client: options.client }),
     store,
-    jobs,
-    notifier,
     now: clock.now,
-    logger,
     settings: { ...baseSettings, ...options.settings },
-  };
-  const core = createCore(deps, options.registry ?? { commands, actions: actionHandlers });
-  const workers: JobWorker[] = [
-    await startTrackedWorker(
-      queues,
-      options.tracked?.(deps) ??
-        createTrackedHandlers(deps, (options.registry ?? { actions: actionHandlers }).actions),
-      { logger },
-    ),
-    await startNotifyWorker(queues, {
-      adapters: recordingAdapters(delivered),
-      store,
-      watchMs: 50,
-      logger,
-      gapMs: () => 0,
+    ...(options.registry && { registry: options.registry }),
+    ...(options.tracked && { tracked: options.tracked }),
+    ...(options.timeScale !== undefined && { timeScale: options.timeScale }),
+    jobs: (scheduler): JobScheduler => ({
+      async schedule(job, opts) {
+        scheduled.push({ job, options: opts });
+        await scheduler.schedule(job, opts);
+      },
+      cancel: (jobId) => scheduler.cancel?.(jobId) ?? Promise.resolve(),
     }),
-  ];
-
-  async function waitFor(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-      await sleep(10);
-    }
-  }
-
-  async function settle(timeoutMs = 5_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const counts = await Promise.all(["tracked", "notify"].map((q) => queues.counts(q)));
-      if (counts.every((c) => c.waiting + c.active + c.delayed === 0)) return;
-      if (Date.now() > deadline) throw new Error(`jobs still running after ${timeoutMs} ms`);
-      await sleep(10);
-    }
-  }
+    notifier: (real): Notifier => ({
+      async post(conversation, reply, dedupKey) {
+        notifications.push({ conversation, reply, ...(dedupKey !== undefined && { dedupKey }) });
+        await real.post(conversation, reply, dedupKey);
+      },
+    }),
+  });
+  await kit.startWorkers(recordingAdapters(delivered));
+  const { core } = kit;
 
   return {
-    sandbox,
-    service,
+    sandbox: kit.sandbox,
+    service: kit.service,
     store,
-    deps,
+    deps: kit.deps,
     core,
-    logger,
+    logger: kit.logger,
     clock,
     scheduled,
     notifications,
@@ -263,12 +171,12 @@ export async function createCoreHarness(options: CoreHarnessOptions = {}): Promi
       core.handle({ kind: "command", actor, conversation, text: line }),
     click: (actor, token, conversation = channel) =>
       core.handle({ kind: "action", actor, conversation, token }),
-    waitFor,
-    settle,
+    waitFor: async (check, what, timeoutMs) => {
+      await waitFor(check, what, timeoutMs);
+    },
+    settle: (timeoutMs) => kit.settle(timeoutMs, { delayedTracked: true }),
     async close() {
-      await Promise.all(workers.map((w) => w.close()));
-      await queues.close();
-      await sandbox.close();
+      await kit.close();
       await store.close();
     },
   };

@@ -22,6 +22,35 @@ export function freePort(): Promise<number> {
   });
 }
 
+export interface PortReservation {
+  port: number;
+  /** Stops holding the port (once closed, it is free for the caller to listen on at once). */
+  release(): Promise<void>;
+}
+
+/**
+ * A free loopback port held by a listener of the test's own until `release()`: unlike a port from
+ * `freePort`, nothing else (a server of a parallel test, an outgoing connection's local port) can
+ * take it while the test sets up what must know the port before its server listens.
+ */
+export function reservePort(): Promise<PortReservation> {
+  return new Promise((resolve, reject) => {
+    // A connection before the release is dropped at once, as a port nobody listens on would refuse it.
+    const server = createServer((socket) => socket.destroy());
+    server.once("error", reject);
+    server.listen(0, LOOPBACK, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      let released: Promise<void> | undefined;
+      const release = () => {
+        released ??= new Promise<void>((done) => server.close(() => done()));
+        return released;
+      };
+      resolve({ port, release });
+    });
+  });
+}
+
 export interface PrivateRedis {
   /** `redis://127.0.0.1:<port>`: the same after a restart. */
   url: string;

@@ -7,6 +7,7 @@ import { expect } from "vitest";
 import type { Actor } from "../../src/core/invocation.js";
 import type { Reply } from "../../src/core/reply.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
+import { FAST_ENERGY } from "./bot-kit.js";
 import {
   type CoreHarness,
   type CoreHarnessOptions,
@@ -51,13 +52,7 @@ export function useSpendHarness(defaults: CoreHarnessOptions = {}) {
         sandbox: {
           now: sandboxTime.now,
           ...merged.sandbox,
-          energy: {
-            order5mLatencyMs: 20,
-            orchestratorStepMs: 15,
-            hostFirstCycleMs: 20,
-            webhookDelayMs: 5,
-            ...merged.sandbox?.energy,
-          },
+          energy: { ...FAST_ENERGY, ...merged.sandbox?.energy },
         },
       });
       return Object.assign(h, { sandboxTime });

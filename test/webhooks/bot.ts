@@ -25,6 +25,7 @@ import { startWebhooks } from "../../src/webhooks/index.js";
 import { createSecretSource } from "../../src/webhooks/secret-source.js";
 import { createServiceWebhookHandler } from "../../src/webhooks/service-webhook-route.js";
 import { baseSettings } from "../core/support.js";
+import { waitFor as waitUntil } from "../support/bot-kit.js";
 
 /**
  * The bot's inbound side over real parts, wired as src/app.ts wires it: one `node:http` server
@@ -226,11 +227,7 @@ export async function waitFor(
   what: string,
   timeoutMs = 5_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(10);
-  }
+  await waitUntil(check, what, timeoutMs);
 }
 
 /** Lets background work that should NOT happen get its chance to happen, before asserting it did not. */

@@ -3,10 +3,10 @@
  *
  * - the fake Slack Web API (`test/fakes/slack-api.ts`) as SLACK_API_URL, which also mints the
  *   `response_url`s of commands and clicks;
- * - the sandbox service on a free port with short durations, and the real service client;
- * - the real core (registry of `command-registry.ts`), store (memory, or the one given), job system
- *   (in-process queue, delays scaled by `timeScale`) with the notify worker delivering through
- *   the adapter under test;
+ * - the bot kit (`test/support/bot-kit.ts`): the sandbox service on a free port with short
+ *   durations, the real service client, the real core, store (memory, or the one given) and job
+ *   system (in-process queue, delays scaled by `timeScale`) with the notify worker delivering
+ *   through the adapter under test;
  * - the bot's HTTP server with the adapter's `POST /slack/events` route.
  *
  * Requests are signed with the signing secret (`v0`), as Slack signs them; the test reads what the
@@ -14,22 +14,13 @@
  */
 import { afterEach } from "vitest";
 import { createSlackAdapter, type SlackAdapter } from "../../../adapters/slack/index.js";
-import { actionHandlers, commands } from "../../../src/core/command-registry.js";
-import { type Core, createCore } from "../../../src/core/core.js";
-import type { CoreDeps, CoreSettings } from "../../../src/core/deps.js";
+import { commands } from "../../../src/core/command-registry.js";
+import type { Core } from "../../../src/core/core.js";
+import type { CoreDeps } from "../../../src/core/deps.js";
 import { homeSummary } from "../../../src/core/home.js";
-import { createMemoryLogger } from "../../../src/core/logger.js";
-import type { ChatAdapter } from "../../../src/core/ports.js";
-import { createTrackedHandlers } from "../../../src/core/tracking-registry.js";
+import type { createMemoryLogger } from "../../../src/core/logger.js";
 import { createHttpServer } from "../../../src/http/server.js";
-import { createMemoryQueues } from "../../../src/jobs/memory-queue.js";
-import { createNotifier, startNotifyWorker } from "../../../src/jobs/notify.js";
-import type { AddOptions, JobHandler, JobQueue, JobWorker } from "../../../src/jobs/queue.js";
-import { createJobScheduler, startTrackedWorker } from "../../../src/jobs/scheduler.js";
-import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../../src/sandbox/accounts.js";
-import { createSandbox, type Sandbox, type SandboxOptions } from "../../../src/sandbox/server.js";
-import { createServiceClient } from "../../../src/service/client.js";
-import { createMemoryStore } from "../../../src/store/memory-store.js";
+import type { Sandbox } from "../../../src/sandbox/server.js";
 import type { Store } from "../../../src/store/store.js";
 import {
   createFakeSlackApi,
@@ -38,39 +29,33 @@ import {
   type FakeSlackApi,
   type FakeSlackMessage,
 } from "../../fakes/slack-api.js";
+import { type ChatKitOptions, startChatKit } from "../../support/bot-kit.js";
 import {
-  CHANNEL,
-  clickBody,
-  commandBody,
+  buttonClick,
   homeOpenedBody,
   SIGNING_SECRET,
   type Signed,
   type SlackUser,
   signedHeaders,
+  slashCommand,
 } from "./payloads.js";
 
+export { waitFor } from "../../support/bot-kit.js";
 export { CHANNEL, findButton, SIGNING_SECRET, type Signed, type SlackUser } from "./payloads.js";
 
 export const OPERATOR = { id: "U0OPER", name: "olga" };
 export const VIEWER = { id: "U0VIEW", name: "vic" };
 export const ADMIN = { id: "U0ADMIN", name: "ada" };
 
-export interface SlackHarnessOptions {
-  sandbox?: SandboxOptions;
-  store?: Store;
+export interface SlackHarnessOptions extends Omit<ChatKitOptions, "registry"> {
   /** Another instance's fake Slack (two bots, one Slack). */
   fake?: FakeSlackApi;
   /** SLACK_TEAM_ID of the bot. */
   teamId?: string;
-  timeScale?: number;
   workingNoticeMs?: number;
   /** Socket Mode (SLACK_APP_TOKEN) instead of HTTP: no route, envelopes through `fake.socket`. */
   socketMode?: boolean;
   startRetryMs?: number;
-  /** Merged over the harness's core settings (approval threshold, caps, …). */
-  settings?: Partial<CoreSettings>;
-  /** The core's clock (default Date.now): a test moves it past a TTL. */
-  now?: () => number;
 }
 
 export interface RequestOptions {
@@ -114,46 +99,12 @@ afterEach(async () => {
 
 export async function startSlackHarness(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
   const fake = options.fake ?? (await createFakeSlackApi());
-  const sandbox = await createSandbox({
-    enforceRateLimits: false,
-    ...options.sandbox,
-    screening: { durationMs: 20, maxWaitMs: 1_000, ...options.sandbox?.screening },
-    energy: {
-      order5mLatencyMs: 20,
-      orchestratorStepMs: 15,
-      hostFirstCycleMs: 20,
-      webhookDelayMs: 5,
-      ...options.sandbox?.energy,
-    },
-    account: { reports: { buildMs: 30 }, ...options.sandbox?.account },
+  const kit = await startChatKit(options, {
+    hostCallbackToken: "slack-test-callback-token",
+    admins: [`slack:${ADMIN.id}`],
+    operators: [`slack:${OPERATOR.id}`],
   });
-  const service = createServiceClient({
-    baseUrl: sandbox.url,
-    apiKey: DEFAULT_API_KEY,
-    realIp: DEFAULT_REAL_IP,
-    maxAttempts: 1,
-    maxRetryWaitMs: 250,
-  });
-  const store = options.store ?? createMemoryStore();
-  const logger = createMemoryLogger();
-  const queues = timeScaled(createMemoryQueues(), options.timeScale ?? 0.01);
-  const deps: CoreDeps = {
-    service,
-    store,
-    jobs: createJobScheduler(queues),
-    notifier: createNotifier(queues, { store, watchMs: 50, gapMs: () => 0 }),
-    now: options.now ?? Date.now,
-    logger,
-    settings: {
-      publicUrl: "https://opsbot.test",
-      hostCallbackToken: "slack-test-callback-token",
-      admins: [`slack:${ADMIN.id}`],
-      operators: [`slack:${OPERATOR.id}`],
-      explorerTxUrl: "https://tronscan.org/#/transaction/",
-      ...options.settings,
-    },
-  };
-  const core = createCore(deps, { commands, actions: actionHandlers });
+  const { deps, core, store, logger } = kit;
   const adapter = createSlackAdapter({
     config: {
       botToken: FAKE_SLACK_BOT_TOKEN,
@@ -170,11 +121,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     workingNoticeMs: options.workingNoticeMs ?? 0,
     ...(options.startRetryMs !== undefined && { startRetryMs: options.startRetryMs }),
   });
-  const adapters = new Map<"slack", ChatAdapter>([["slack", adapter]]);
-  const workers: JobWorker[] = [
-    await startTrackedWorker(queues, createTrackedHandlers(deps, actionHandlers), { logger }),
-    await startNotifyWorker(queues, { adapters, store, watchMs: 50, logger, gapMs: () => 0 }),
-  ];
+  await kit.startWorkers(new Map([["slack", adapter]]));
   const http = createHttpServer({ routes: adapter.route ? [adapter.route] : [] });
   const port = await http.listen(0, "127.0.0.1");
   await adapter.start();
@@ -191,41 +138,23 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
   }
 
   async function command(line: string, o: RequestOptions = {}) {
-    const user = o.user ?? OPERATOR;
-    const channel = o.channel ?? CHANNEL;
-    const responseUrl = fake.responseUrl({ channel, user: user.id });
-    const request = commandBody(line, { user, channel, responseUrl, ...(o.team && { team: o.team }) });
+    const request = slashCommand(fake, line, { user: o.user ?? OPERATOR, channel: o.channel, team: o.team });
     return { response: await post(request, o), request };
   }
 
-  function click(message: FakeSlackMessage, label: string | RegExp, o: RequestOptions = {}) {
-    const user = o.user ?? OPERATOR;
-    const responseUrl = fake.responseUrl({ channel: message.channel, user: user.id, messageTs: message.ts });
-    const extra = { ...(o.team && { team: o.team }), ...(o.actionTs && { actionTs: o.actionTs }) };
-    return post(clickBody(message, label, { user, responseUrl, ...extra }), o);
-  }
+  const click = (message: FakeSlackMessage, label: string | RegExp, o: RequestOptions = {}) =>
+    post(
+      buttonClick(fake, message, label, { user: o.user ?? OPERATOR, team: o.team, actionTs: o.actionTs }),
+      o,
+    );
 
   const openHome = (user: SlackUser, o: RequestOptions = {}) => post(homeOpenedBody(user, o.team), o);
 
-  async function settle(timeoutMs = 5_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      await adapter.idle(timeoutMs);
-      // A delayed tracked job (a delivery watch) may wait minutes: tests wait for its effect instead.
-      const [tracked, notify] = await Promise.all(["tracked", "notify"].map((q) => queues.counts(q)));
-      const busy = [tracked?.waiting, tracked?.active, notify?.waiting, notify?.active, notify?.delayed];
-      if (busy.every((n) => (n ?? 0) === 0)) {
-        await adapter.idle(timeoutMs);
-        return;
-      }
-      if (Date.now() > deadline) throw new Error(`jobs still running after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
+  const settle = (timeoutMs?: number) => kit.settle(timeoutMs, { idle: (ms) => adapter.idle(ms) });
 
   const harness: SlackHarness = {
     fake,
-    sandbox,
+    sandbox: kit.sandbox,
     store,
     core,
     deps,
@@ -240,11 +169,8 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     async close() {
       await adapter.close(2_000);
       await http.close();
-      await Promise.all(workers.map((w) => w.close()));
-      await queues.close();
-      await sandbox.close();
+      await kit.close();
       if (!options.fake) await fake.close();
-      if (!options.store) await store.close();
     },
   };
   open.push(harness);
@@ -272,44 +198,3 @@ export const buttonLabels = (message: FakeSlackMessage | undefined): string[] =>
   (message?.blocks ?? [])
     .filter((b) => b.type === "actions")
     .flatMap((b) => (b.elements as { text: { text: string } }[]).map((e) => e.text.text));
-
-/** Multiplies every delay the queue would wait by `scale`. */
-function timeScaled(queues: JobQueue, scale: number): JobQueue {
-  const scaled = (ms: number) => Math.max(0, Math.round(ms * scale));
-  const scaleOptions = (o: AddOptions = {}): AddOptions => ({
-    ...o,
-    ...(o.delayMs !== undefined && { delayMs: scaled(o.delayMs) }),
-    ...(o.backoff && {
-      backoff: { delayMs: scaled(o.backoff.delayMs), maxDelayMs: scaled(o.backoff.maxDelayMs) },
-    }),
-  });
-  return {
-    ...queues,
-    add: (queue, name, data, o) => queues.add(queue, name, data, scaleOptions(o)),
-    process: <T>(queue: string, handler: JobHandler<T>, o: { concurrency: number }) =>
-      queues.process<T>(
-        queue,
-        async (job) => {
-          const outcome = await handler(job);
-          return outcome === "done" ? outcome : { ...outcome, laterMs: scaled(outcome.laterMs) };
-        },
-        o,
-      ),
-    pace: async (key, gapMs) => scaled(await queues.pace(key, gapMs)),
-  };
-}
-
-/** Resolves with the first truthy value of `check`; fails after `timeoutMs` naming `what`. */
-export async function waitFor<T>(
-  check: () => T | undefined | false,
-  what: string,
-  timeoutMs = 5_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { signSlackRequest } from "../../../adapters/slack/verify.js";
-import { FAKE_SLACK_TEAM, type FakeSlackMessage } from "../../fakes/slack-api.js";
+import { FAKE_SLACK_TEAM, type FakeSlackApi, type FakeSlackMessage } from "../../fakes/slack-api.js";
 
 /**
  * Request bodies as Slack sends them to `/slack/events` (shapes from Slack's payload docs): a
@@ -105,6 +105,29 @@ export function clickBody(
 }
 
 /** `user` opens the bot's Home tab. */
+/** A slash command `line` typed by `user` in `channel`, its `response_url` minted by `fake`. */
+export function slashCommand(
+  fake: FakeSlackApi,
+  line: string,
+  o: { user: SlackUser; channel?: string; team?: string | undefined },
+): Signed {
+  const channel = o.channel ?? CHANNEL;
+  const responseUrl = fake.responseUrl({ channel, user: o.user.id });
+  return commandBody(line, { user: o.user, channel, responseUrl, ...(o.team && { team: o.team }) });
+}
+
+/** A click by `user` on the button `label` of `message`, its `response_url` minted by `fake`. */
+export function buttonClick(
+  fake: FakeSlackApi,
+  message: FakeSlackMessage,
+  label: string | RegExp,
+  o: { user: SlackUser; team?: string | undefined; actionTs?: string | undefined },
+): Signed {
+  const responseUrl = fake.responseUrl({ channel: message.channel, user: o.user.id, messageTs: message.ts });
+  const extra = { ...(o.team && { team: o.team }), ...(o.actionTs && { actionTs: o.actionTs }) };
+  return clickBody(message, label, { user: o.user, responseUrl, ...extra });
+}
+
 export function homeOpenedBody(user: SlackUser, team = FAKE_SLACK_TEAM): Signed {
   const body = {
     token: "verification-token",

@@ -2,10 +2,10 @@
  * The Telegram adapter over real parts, driven over HTTP as Telegram drives it:
  *
  * - the fake Bot API (`test/fakes/telegram-api.ts`) as grammY's `apiRoot`;
- * - the sandbox service on a free port with short durations, and the real service client;
- * - the real core (registry of `command-registry.ts`), store (memory, or the one given), job system
- *   (in-process queue, delays scaled by `timeScale`) with the notify worker delivering through
- *   the adapter under test;
+ * - the bot kit (`test/support/bot-kit.ts`): the sandbox service on a free port with short
+ *   durations, the real service client, the real core, store (memory, or the one given) and job
+ *   system (in-process queue, delays scaled by `timeScale`) with the notify worker delivering
+ *   through the adapter under test;
  * - the bot's HTTP server with the adapter's `POST /telegram/webhook` route.
  *
  * Updates are POSTed with the secret header; the test reads what the fake Bot API recorded and
@@ -17,53 +17,48 @@ import {
   type TelegramAdapter,
   type TelegramRetry,
 } from "../../../adapters/telegram/index.js";
-import { actionHandlers, commands } from "../../../src/core/command-registry.js";
-import { type Core, type CoreRegistry, createCore } from "../../../src/core/core.js";
-import type { CoreDeps, CoreSettings } from "../../../src/core/deps.js";
-import { createMemoryLogger } from "../../../src/core/logger.js";
-import type { ChatAdapter } from "../../../src/core/ports.js";
-import { createTrackedHandlers } from "../../../src/core/tracking-registry.js";
+import type { Core } from "../../../src/core/core.js";
+import type { CoreDeps } from "../../../src/core/deps.js";
+import type { createMemoryLogger } from "../../../src/core/logger.js";
 import { createHttpServer } from "../../../src/http/server.js";
-import { createMemoryQueues } from "../../../src/jobs/memory-queue.js";
-import { createNotifier, startNotifyWorker } from "../../../src/jobs/notify.js";
-import type { AddOptions, JobHandler, JobQueue, JobWorker } from "../../../src/jobs/queue.js";
-import { createJobScheduler, startTrackedWorker } from "../../../src/jobs/scheduler.js";
-import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../../src/sandbox/accounts.js";
-import { createSandbox, type Sandbox, type SandboxOptions } from "../../../src/sandbox/server.js";
-import { createServiceClient } from "../../../src/service/client.js";
-import { createMemoryStore } from "../../../src/store/memory-store.js";
+import type { Sandbox } from "../../../src/sandbox/server.js";
 import type { Store } from "../../../src/store/store.js";
 import { createFakeTelegramApi, type FakeMessage, type FakeTelegramApi } from "../../fakes/telegram-api.js";
+import { type ChatKitOptions, startChatKit } from "../../support/bot-kit.js";
+import {
+  buttonData,
+  callbackUpdate,
+  GROUP_CHAT,
+  messageUpdate,
+  OPERATOR,
+  PRIVATE_CHAT,
+  type TelegramUser,
+} from "./updates.js";
+
+export {
+  buttonData,
+  callbackUpdate,
+  GROUP_CHAT,
+  messageUpdate,
+  OPERATOR,
+  PRIVATE_CHAT,
+  STRANGER_CHAT,
+  type TelegramUser,
+  VIEWER,
+} from "./updates.js";
 
 export const SECRET = "hook-secret_0123456789";
-export const OPERATOR = { id: 7001, is_bot: false, first_name: "Olga", username: "olga_ops" };
-export const VIEWER = { id: 7002, is_bot: false, first_name: "Vic", last_name: "<Viewer> & Co" };
-/** A private chat's id is its user's id. */
-export const PRIVATE_CHAT = OPERATOR.id;
-export const GROUP_CHAT = -1001234567890;
-export const STRANGER_CHAT = -1009999999999;
 
-type User = typeof OPERATOR | typeof VIEWER;
-
-export interface TelegramHarnessOptions {
+export interface TelegramHarnessOptions extends ChatKitOptions {
   allowedChats?: number[];
-  sandbox?: SandboxOptions;
-  store?: Store;
   /** Another instance's fake Bot API (two bots, one Telegram). */
   fake?: FakeTelegramApi;
   /** null: long polling (no webhook route). */
   webhookSecret?: string | null;
   retry?: Partial<TelegramRetry>;
   answerWithinMs?: number;
-  registry?: CoreRegistry;
   /** OPS_OPERATORS (default: the OPERATOR user). */
   operators?: string[];
-  /** Factor applied to every queue delay (default 0.01: a 2 s poll runs after 20 ms). */
-  timeScale?: number;
-  /** Merged over the harness's core settings (approval threshold, caps, …). */
-  settings?: Partial<CoreSettings>;
-  /** The core's clock (default Date.now): a test moves it past a TTL. */
-  now?: () => number;
 }
 
 export interface TelegramHarness {
@@ -79,9 +74,9 @@ export interface TelegramHarness {
   /** POSTs an update to /telegram/webhook with the secret header (`null`: none). */
   postUpdate(update: Record<string, unknown>, secret?: string | null): Promise<Response>;
   /** A text message from `from` in `chat`, as Telegram would POST it. */
-  say(text: string, options?: { chat?: number; from?: User; updateId?: number }): Promise<Response>;
+  say(text: string, options?: { chat?: number; from?: TelegramUser; updateId?: number }): Promise<Response>;
   /** A click on the button labelled `label` of `message`. */
-  click(message: FakeMessage, label: string | RegExp, from?: User): Promise<Response>;
+  click(message: FakeMessage, label: string | RegExp, from?: TelegramUser): Promise<Response>;
   /**
    * Waits until no update is being handled, no notification is queued and no tracked job is due
    * (a tracked job delayed further, such as a delivery watch, is left to run later).
@@ -95,51 +90,14 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((h) => h.close()));
 });
 
-let updateSeq = 1;
-const nextUpdateId = (): number => 100_000 + updateSeq++ + Math.floor(Math.random() * 1_000) * 1_000;
-
 export async function startTelegramHarness(options: TelegramHarnessOptions = {}): Promise<TelegramHarness> {
   const fake = options.fake ?? (await createFakeTelegramApi());
-  const sandbox = await createSandbox({
-    enforceRateLimits: false,
-    ...options.sandbox,
-    screening: { durationMs: 20, maxWaitMs: 1_000, ...options.sandbox?.screening },
-    energy: {
-      order5mLatencyMs: 20,
-      orchestratorStepMs: 15,
-      hostFirstCycleMs: 20,
-      webhookDelayMs: 5,
-      ...options.sandbox?.energy,
-    },
-    account: { reports: { buildMs: 30 }, ...options.sandbox?.account },
+  const kit = await startChatKit(options, {
+    hostCallbackToken: "telegram-test-callback-token",
+    admins: [],
+    operators: options.operators ?? [`telegram:${OPERATOR.id}`],
   });
-  const service = createServiceClient({
-    baseUrl: sandbox.url,
-    apiKey: DEFAULT_API_KEY,
-    realIp: DEFAULT_REAL_IP,
-    maxAttempts: 1,
-    maxRetryWaitMs: 250,
-  });
-  const store = options.store ?? createMemoryStore();
-  const logger = createMemoryLogger();
-  const queues = timeScaled(createMemoryQueues(), options.timeScale ?? 0.01);
-  const deps: CoreDeps = {
-    service,
-    store,
-    jobs: createJobScheduler(queues),
-    notifier: createNotifier(queues, { store, watchMs: 50, gapMs: () => 0 }),
-    now: options.now ?? Date.now,
-    logger,
-    settings: {
-      publicUrl: "https://opsbot.test",
-      hostCallbackToken: "telegram-test-callback-token",
-      admins: [],
-      operators: options.operators ?? [`telegram:${OPERATOR.id}`],
-      explorerTxUrl: "https://tronscan.org/#/transaction/",
-      ...options.settings,
-    },
-  };
-  const core = createCore(deps, options.registry ?? { commands, actions: actionHandlers });
+  const { deps, core, store, logger } = kit;
   const secret = options.webhookSecret === undefined ? SECRET : (options.webhookSecret ?? undefined);
   const adapter = createTelegramAdapter({
     config: {
@@ -157,16 +115,7 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
     ...(options.answerWithinMs !== undefined && { answerWithinMs: options.answerWithinMs }),
     pollTimeoutSeconds: 1,
   });
-  const adapters = new Map<"telegram", ChatAdapter>([["telegram", adapter]]);
-  const workers: JobWorker[] = [
-    // The recovery of a durable click runs its action handler, as the app does.
-    await startTrackedWorker(
-      queues,
-      createTrackedHandlers(deps, (options.registry ?? { actions: actionHandlers }).actions),
-      { logger },
-    ),
-    await startNotifyWorker(queues, { adapters, store, watchMs: 50, logger, gapMs: () => 0 }),
-  ];
+  await kit.startWorkers(new Map([["telegram", adapter]]));
   const http = createHttpServer({ routes: adapter.route ? [adapter.route] : [] });
   const port = await http.listen(0, "127.0.0.1");
   await adapter.start();
@@ -182,27 +131,12 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
       body: JSON.stringify(update),
     });
 
-  async function settle(timeoutMs = 5_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      await adapter.idle(timeoutMs);
-      const [tracked, notify] = await Promise.all(["tracked", "notify"].map((q) => queues.counts(q)));
-      const busy =
-        (tracked?.waiting ?? 0) +
-        (tracked?.active ?? 0) +
-        (notify?.waiting ?? 0) +
-        (notify?.active ?? 0) +
-        (notify?.delayed ?? 0);
-      if (busy === 0) return;
-      if (Date.now() > deadline) throw new Error(`jobs still running after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
+  const settle = (timeoutMs?: number) => kit.settle(timeoutMs, { idle: (ms) => adapter.idle(ms) });
 
   let closed = false;
   const harness: TelegramHarness = {
     fake,
-    sandbox,
+    sandbox: kit.sandbox,
     store,
     core,
     deps,
@@ -220,89 +154,10 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
       closed = true;
       await adapter.close();
       await http.close();
-      await Promise.all(workers.map((w) => w.close()));
-      await queues.close();
-      await sandbox.close();
-      if (!options.store) await store.close();
+      await kit.close();
       if (!options.fake) await fake.close();
     },
   };
   open.push(harness);
   return harness;
-}
-
-export function messageUpdate(text: string, chatId: number, from: User, updateId = nextUpdateId()) {
-  const command = /^\/\S+/.exec(text)?.[0];
-  return {
-    update_id: updateId,
-    message: {
-      message_id: updateId,
-      date: Math.floor(Date.now() / 1000),
-      chat: chatOf(chatId, from),
-      from,
-      text,
-      ...(command && { entities: [{ type: "bot_command", offset: 0, length: command.length }] }),
-    },
-  };
-}
-
-export function callbackUpdate(message: FakeMessage, data: string, from: User, updateId = nextUpdateId()) {
-  return {
-    update_id: updateId,
-    callback_query: {
-      id: `cq-${updateId}`,
-      from,
-      chat_instance: "ci-1",
-      data,
-      message: {
-        message_id: message.message_id,
-        date: Math.floor(Date.now() / 1000),
-        chat: chatOf(Number(message.chatId), from),
-        from: { id: 123456, is_bot: true, first_name: "Ops", username: "opsbot_test_bot" },
-        text: message.text,
-      },
-    },
-  };
-}
-
-function chatOf(chatId: number, from: User) {
-  return chatId < 0
-    ? { id: chatId, type: "supergroup", title: "Ops room" }
-    : { id: chatId, type: "private", first_name: from.first_name };
-}
-
-/** The callback_data of the button labelled `label`; fails loudly when the message has none. */
-export function buttonData(message: FakeMessage, label: string | RegExp): string {
-  const buttons = message.replyMarkup?.inline_keyboard.flat() ?? [];
-  const found = buttons.find((b) => (typeof label === "string" ? b.text === label : label.test(b.text)));
-  if (!found?.callback_data) {
-    throw new Error(`no button ${String(label)} on message: ${buttons.map((b) => b.text).join(", ")}`);
-  }
-  return found.callback_data;
-}
-
-/** Multiplies every delay the queue would wait by `scale`, so polls and retries run in test time. */
-function timeScaled(queues: JobQueue, scale: number): JobQueue {
-  const scaled = (ms: number) => Math.max(0, Math.round(ms * scale));
-  const scaleOptions = (o: AddOptions = {}): AddOptions => ({
-    ...o,
-    ...(o.delayMs !== undefined && { delayMs: scaled(o.delayMs) }),
-    ...(o.backoff && {
-      backoff: { delayMs: scaled(o.backoff.delayMs), maxDelayMs: scaled(o.backoff.maxDelayMs) },
-    }),
-  });
-  return {
-    ...queues,
-    add: (queue, name, data, o) => queues.add(queue, name, data, scaleOptions(o)),
-    process: <T>(queue: string, handler: JobHandler<T>, o: { concurrency: number }) =>
-      queues.process<T>(
-        queue,
-        async (job) => {
-          const outcome = await handler(job);
-          return outcome === "done" ? outcome : { ...outcome, laterMs: scaled(outcome.laterMs) };
-        },
-        o,
-      ),
-    pace: async (key, gapMs) => scaled(await queues.pace(key, gapMs)),
-  };
 }
