@@ -42,9 +42,12 @@ export function notifyBox(store: Store, conversation: ConversationRef, noticeTtl
   const noticeKey = (seq: number) => `${base}:n:${seq}`;
   const num = (value: string | null) => (value === null ? 0 : Number(value));
 
-  /** A notice for number `seq`, or null for a hole (tombstoned here, or by an earlier sender). */
-  async function read(seq: number): Promise<Notice | null> {
-    let value = await store.get(noticeKey(seq));
+  /**
+   * The notice for number `seq` from its stored `value`, or null for a hole (tombstoned here, or
+   * by an earlier sender). A number with no notice yet is tombstoned, unless its poster wins.
+   */
+  async function noticeOf(seq: number, stored: string | null): Promise<Notice | null> {
+    let value = stored;
     if (value === null) {
       if (await store.setIfNotExists(noticeKey(seq), TOMBSTONE, noticeTtlMs)) return null;
       value = await store.get(noticeKey(seq));
@@ -55,6 +58,12 @@ export function notifyBox(store: Store, conversation: ConversationRef, noticeTtl
     } catch {
       return null;
     }
+  }
+
+  /** The notices of these numbers, read in one round trip (plus one per number not filled yet). */
+  async function readAll(seqs: readonly number[]): Promise<(Notice | null)[]> {
+    const values = await store.getMany(seqs.map(noticeKey));
+    return Promise.all(seqs.map((seq, i) => noticeOf(seq, values[i] ?? null)));
   }
 
   /** The next number; one that no notice fills is a hole the sender skips. */
@@ -98,7 +107,7 @@ export function notifyBox(store: Store, conversation: ConversationRef, noticeTtl
       let end = state.sent;
       for (let from = state.sent + 1; from <= state.last; from += READ_CHUNK) {
         const seqs = Array.from({ length: Math.min(READ_CHUNK, state.last - from + 1) }, (_, i) => from + i);
-        const chunk = await Promise.all(seqs.map(read));
+        const chunk = await readAll(seqs);
         for (const [i, notice] of chunk.entries()) {
           if (notice !== null && !take(notice, notices)) return { notices, end };
           if (notice !== null) notices.push(notice);

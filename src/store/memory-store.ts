@@ -97,6 +97,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
 
   return {
     get: async (key) => stringAt(key),
+    getMany: async (keys) => keys.map(stringAt),
     set: async (key, value, ttlMs) => {
       live(key);
       write(key, value, expiry(ttlMs));

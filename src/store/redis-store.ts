@@ -47,6 +47,7 @@ export function createRedisStore(options: RedisStoreOptions): Store {
 
   return {
     get: (key) => redis.get(k(key)),
+    getMany: async (keys) => (keys.length === 0 ? [] : redis.mget(keys.map(k))),
     set: async (key, value, ttlMs) => {
       const ttl = checkTtlMs(ttlMs);
       if (ttl === undefined) await redis.set(k(key), value);

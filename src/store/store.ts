@@ -7,6 +7,8 @@
  */
 export interface Store {
   get(key: string): Promise<string | null>;
+  /** Several values in one round trip (MGET), in the order of `keys`; null where there is none. */
+  getMany(keys: readonly string[]): Promise<(string | null)[]>;
   /** Sets a value, replacing any old one; with `ttlMs` it expires. */
   set(key: string, value: string, ttlMs?: number): Promise<void>;
   /** Atomic SET NX: true when this call created the key (dedup, locks, one-time claims). */

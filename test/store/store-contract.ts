@@ -39,6 +39,15 @@ export function runStoreContract(name: string, makeHarness: () => Promise<StoreH
         expect(await h.peer.get("k")).toBe("two");
       });
 
+      it("reads several keys at once, in order, null where there is none (and expired ones too)", async () => {
+        await store.set("m:1", "one");
+        await store.set("m:3", "three");
+        await store.set("m:4", "four", TTL_MS);
+        await h.elapse(PAST_TTL_MS);
+        expect(await h.peer.getMany(["m:3", "m:2", "m:1", "m:4"])).toEqual(["three", null, "one", null]);
+        expect(await store.getMany([])).toEqual([]);
+      });
+
       it("keeps keys apart even when one is a prefix of the other", async () => {
         await store.set("a", "1");
         await store.set("a:b", "2");

@@ -72,37 +72,63 @@ export function createNotificationRouter(deps: CoreDeps, options: NotificationRo
 
   /**
    * The origin when recorded; else the expecting conversation once the grace is over ("wait"
-   * before); null when nothing here expected it: the alert channel, at once.
+   * before); null when nothing here expected it: the alert channel, at once. Read together with
+   * the done mark (one round trip); nothing is written before the mark is known.
    */
-  async function destinationOf(
+  async function lookup(
     definition: NotificationDefinition,
     n: Notification,
+    key: string,
+  ): Promise<{ done: boolean; origin: ConversationRef | null; expecting: ConversationRef | null }> {
+    const [mark, origin, expecting] = await Promise.all([
+      deps.store.get(doneKey(key)),
+      definition.origin(deps, n),
+      findExpectation(deps.store, definition.expects(n)),
+    ]);
+    return { done: mark !== null, origin, expecting };
+  }
+
+  function destinationOf(
+    found: { origin: ConversationRef | null; expecting: ConversationRef | null },
     ctx: RouteContext,
-  ): Promise<{ conversation: ConversationRef; via: "origin" | "expectation" } | "wait" | null> {
-    const origin = await definition.origin(deps, n);
-    if (origin !== null) {
-      await settleExpectations(deps.store, definition.expects(n));
-      return { conversation: origin, via: "origin" };
-    }
-    const expecting = await findExpectation(deps.store, definition.expects(n));
-    if (expecting === null) return null;
+  ): { conversation: ConversationRef; via: "origin" | "expectation" } | "wait" | null {
+    if (found.origin !== null) return { conversation: found.origin, via: "origin" };
+    if (found.expecting === null) return null;
     if (ctx.deferrals < graceMs.length) return "wait";
-    return { conversation: expecting, via: "expectation" };
+    return { conversation: found.expecting, via: "expectation" };
+  }
+
+  /** Runs every step to its end, even when one fails; then throws the first failure. */
+  async function allOf(steps: readonly (Promise<unknown> | undefined)[]): Promise<void> {
+    const failed = (await Promise.allSettled(steps)).find((r) => r.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
   }
 
   return {
     async route(n: Notification, ctx: RouteContext): Promise<RouteOutcome> {
       const definition = definitionOf(n);
       const key = definition.key(n);
-      if ((await deps.store.get(doneKey(key))) !== null) return "done";
+      const looked = await lookup(definition, n, key);
+      if (looked.done) return "done";
+      const found = destinationOf(looked, ctx);
       // Before any wait: bookkeeping (the delivery watch, Host Mode state) whatever happens to the post.
-      await definition.onReceipt?.(deps, n);
-      const found = await destinationOf(definition, n, ctx);
-      if (found === "wait") return { laterMs: graceMs[ctx.deferrals] ?? 0 };
+      const receipt = definition.onReceipt?.(deps, n);
+      if (found === "wait") {
+        await receipt;
+        return { laterMs: graceMs[ctx.deferrals] ?? 0 };
+      }
       const origin = found?.conversation ?? null;
       let outcome: RouteOutcome = "done";
-      if (origin) outcome = await toOrigin(definition, n, key, origin, ctx);
-      else await toAlerts(definition, n, key);
+      // The bookkeeping runs beside the post (neither reads what the other writes).
+      await allOf([
+        receipt,
+        found?.via === "origin" ? settleExpectations(deps.store, definition.expects(n)) : undefined,
+        origin
+          ? toOrigin(definition, n, key, origin, ctx).then((o) => {
+              outcome = o;
+            })
+          : toAlerts(definition, n, key),
+      ]);
       if (outcome === "done") {
         await deps.store.set(doneKey(key), "1", NOTIFICATION_DONE_TTL_MS);
         deps.logger.info(
