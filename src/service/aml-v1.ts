@@ -2,6 +2,7 @@ import { z } from "zod";
 import { envelopeError, parseReply } from "./decode-error.js";
 import { screeningStatusSchema } from "./screening.js";
 import type { CallSpec, RawReply, Transport } from "./transport.js";
+import { wrapperSchema } from "./wrapper-schema.js";
 
 const usd = z.object({ usd: z.number() }).loose();
 
@@ -106,8 +107,9 @@ export const amlV1PriceSchema = z.object({
   can_afford: z.boolean(),
 });
 
-const envelope = <T extends z.ZodType>(data: T) =>
-  z.object({ success: z.boolean(), data: data.optional(), timestamp: z.string() });
+const envelope = wrapperSchema(<T extends z.ZodType>(data: T) =>
+  z.object({ success: z.boolean(), data: data.optional(), timestamp: z.string() }),
+);
 
 export type AmlV1Order = z.infer<typeof amlV1OrderSchema>;
 export type AmlV1Result = z.infer<typeof amlV1ResultSchema>;

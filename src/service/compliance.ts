@@ -2,6 +2,7 @@ import { z } from "zod";
 import { envelopeError, parseReply } from "./decode-error.js";
 import { notSent } from "./errors.js";
 import type { CallSpec, Transport } from "./transport.js";
+import { wrapperSchema } from "./wrapper-schema.js";
 
 export const COMPLIANCE_BATCH_MAX = 1000;
 
@@ -49,8 +50,9 @@ export type ComplianceVerdict = z.infer<typeof complianceVerdictSchema>;
 export type ComplianceStats = z.infer<typeof complianceStatsSchema>;
 export type ComplianceBatch = z.infer<typeof complianceBatchSchema>;
 
-const envelope = <T extends z.ZodType>(data: T) =>
-  z.object({ code: z.number(), status: z.string(), data: data.optional(), msg: z.string().optional() });
+const envelope = wrapperSchema(<T extends z.ZodType>(data: T) =>
+  z.object({ code: z.number(), status: z.string(), data: data.optional(), msg: z.string().optional() }),
+);
 
 const TIMEOUT_MS = 10_000;
 

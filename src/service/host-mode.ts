@@ -2,6 +2,7 @@ import { z } from "zod";
 import { envelopeError, parseReply } from "./decode-error.js";
 import { notSent, type ServiceError } from "./errors.js";
 import type { CallSpec, RawReply, Transport } from "./transport.js";
+import { wrapperSchema } from "./wrapper-schema.js";
 
 const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 export const HOST_CALLBACK_URL_MAX = 2048;
@@ -33,6 +34,8 @@ export const hostEnvelopeSchema = z.object({
   msg: z.string(),
   data: z.unknown(),
 });
+
+const hostSuccess = wrapperSchema(<S extends z.ZodType>(data: S) => z.object({ msg: z.string(), data }));
 
 export type HostAdded = z.infer<typeof hostAddSchema>;
 export type HostInfinityStarted = z.infer<typeof hostInfinityStartSchema>;
@@ -69,7 +72,7 @@ function unwrap<S extends z.ZodType>(endpoint: string, reply: RawReply, schema: 
       RETRY_HINT.test(envelope.msg),
     );
   }
-  const success = z.object({ msg: z.string(), data: schema });
+  const success = hostSuccess(schema);
   const parsed = parseReply("host", endpoint, reply, success) as { msg: string; data: z.infer<S> };
   return { message: parsed.msg, data: parsed.data };
 }

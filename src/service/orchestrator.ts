@@ -3,6 +3,7 @@ import { parseReply } from "./decode-error.js";
 import { notSent, type ServiceError } from "./errors.js";
 import { isClientRequestId, isRequestIdempotencyKey } from "./idempotency.js";
 import type { Transport } from "./transport.js";
+import { wrapperSchema } from "./wrapper-schema.js";
 
 const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 export const ORCHESTRATOR_LIMITS = {
@@ -148,7 +149,7 @@ export const ORCHESTRATOR_FINAL_STATES = new Set([
   "cancelled",
 ]);
 
-const wrap = <S extends z.ZodType>(inner: S) => z.object({ detail: inner });
+const wrap = wrapperSchema(<S extends z.ZodType>(inner: S) => z.object({ detail: inner }));
 
 function rejected(endpoint: string, code: number, message: string): ServiceError {
   return notSent("orchestrator", endpoint, message, code);

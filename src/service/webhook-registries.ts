@@ -3,6 +3,7 @@ import { parseReply } from "./decode-error.js";
 import { ServiceError, type ServiceFamily } from "./errors.js";
 import type { RateBucket } from "./rate-limits.js";
 import type { CallSpec, HttpMethod, RawReply, Transport } from "./transport.js";
+import { wrapperSchema } from "./wrapper-schema.js";
 
 /**
  * The two webhook registries, one API shape: `webhooks.orders` (`/apiv2/webhooks`, `detail`
@@ -46,11 +47,13 @@ export interface EndpointChange {
 }
 
 /** Order registry replies: `{detail: {code, status, data}}`. */
-const orderEnvelope = <T extends z.ZodType>(data: T) =>
-  z.object({ detail: z.object({ code: z.number().int(), status: z.string(), data }) });
+const orderEnvelope = wrapperSchema(<T extends z.ZodType>(data: T) =>
+  z.object({ detail: z.object({ code: z.number().int(), status: z.string(), data }) }),
+);
 /** Report registry replies: `{status, code, data}`. */
-const reportEnvelope = <T extends z.ZodType>(data: T) =>
-  z.object({ status: z.string(), code: z.number().int(), data });
+const reportEnvelope = wrapperSchema(<T extends z.ZodType>(data: T) =>
+  z.object({ status: z.string(), code: z.number().int(), data }),
+);
 
 interface Registry {
   family: Extract<ServiceFamily, "order_webhooks" | "report_webhooks">;

@@ -73,6 +73,8 @@ describe("Dockerfile", () => {
       scripts: Record<string, string>;
     };
     expect(pkg.scripts.start).toContain("dist/src/main.js");
+    // The container runs node with the flags of `npm start` (the heap ceiling among them).
+    expect(argv.join(" ")).toBe(pkg.scripts.start);
 
     const users = only(run, "USER").map((i) => i.args);
     expect(users).toHaveLength(1);

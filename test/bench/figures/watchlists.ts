@@ -4,7 +4,7 @@ import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../../src/sandbox/accounts.
 import { tronAddress } from "../../../src/sandbox/families/energy/common.js";
 import { createServiceClient } from "../../../src/service/client.js";
 import { createRedisStore } from "../../../src/store/redis-store.js";
-import { MAIN_JS } from "../support/build.js";
+import { START_ARGS } from "../support/build.js";
 import { sampleRss, spawnNode } from "../support/children.js";
 import { freePort, LOOPBACK, sleep, waitHealthy } from "../support/net.js";
 import type { FigureResult } from "../support/report.js";
@@ -87,7 +87,7 @@ export async function watchlistsFigure(world: World): Promise<FigureResult> {
   const port = await freePort();
   const child = spawnNode({
     name: "fig9-watch",
-    args: ["--enable-source-maps", MAIN_JS],
+    args: START_ARGS,
     cwd: world.repo,
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",

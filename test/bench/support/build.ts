@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -9,6 +9,16 @@ import { join } from "node:path";
  * type error, so a failed build that left a program behind is used, and said.
  */
 export const MAIN_JS = "dist/src/main.js";
+
+/** Node's arguments in `npm start` (flags, then MAIN_JS): the Dockerfile's ENTRYPOINT has the same. */
+export const START_ARGS: string[] = (() => {
+  const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
+    scripts: { start: string };
+  };
+  const [node, ...args] = pkg.scripts.start.split(/\s+/);
+  if (node !== "node" || args.at(-1) !== MAIN_JS) throw new Error(`npm start is not node … ${MAIN_JS}`);
+  return args;
+})();
 const BUILD_TIMEOUT_MS = 240_000;
 
 export function ensureBuilt(repo: string, allowBuild: boolean): { note: string } {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { BARE_NODE_SCRIPT } from "../baselines/bare-node.js";
-import { MAIN_JS } from "./build.js";
+import { START_ARGS } from "./build.js";
 import { type Child, spawnNode } from "./children.js";
 import { freePort, LOOPBACK, waitHealthy } from "./net.js";
 import { botEnv, type World } from "./world.js";
@@ -40,9 +40,7 @@ export async function startChildBot(
   };
   const child = spawnNode({
     name: o.name,
-    ...(o.viaNpmStart
-      ? { command: "npm", args: ["start", "--silent"] }
-      : { args: ["--enable-source-maps", MAIN_JS] }),
+    ...(o.viaNpmStart ? { command: "npm", args: ["start", "--silent"] } : { args: START_ARGS }),
     cwd: world.repo,
     env,
     logFile: join(world.logDir, `${o.name}.log`),
