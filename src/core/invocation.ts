@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /** Where a chat message came from and where replies and later notifications go. Serialisable. */
 export type Platform = "slack" | "telegram" | "console";
 
@@ -20,6 +22,22 @@ export interface ConversationRef {
    */
   replyTo?: string;
 }
+
+const platformSchema = z.enum(["slack", "telegram", "console"]);
+
+/** The stored forms of `Actor` and `ConversationRef`, checked on the way out of the store. */
+export const actorSchema = z.object({
+  platform: platformSchema,
+  userId: z.string(),
+  displayName: z.string().optional(),
+}) satisfies z.ZodType<Actor>;
+
+export const conversationRefSchema = z.object({
+  platform: platformSchema,
+  id: z.string(),
+  threadId: z.string().optional(),
+  replyTo: z.string().optional(),
+}) satisfies z.ZodType<ConversationRef>;
 
 export type Invocation =
   | {

@@ -1,7 +1,6 @@
-import { z } from "zod";
 import type { Store } from "../store/store.js";
 import { getJson, setJson } from "../store/store-json.js";
-import type { ConversationRef } from "./invocation.js";
+import { type ConversationRef, conversationRefSchema } from "./invocation.js";
 
 /**
  * Which conversation caused what: order ids (5-minute orders, every orchestrator chunk, activations),
@@ -17,13 +16,6 @@ export const ORIGIN_TTL_MS: Record<OriginKind, number> = {
   report: 31 * 24 * 3_600_000,
   host: 365 * 24 * 3_600_000,
 };
-
-const conversationSchema = z.object({
-  platform: z.enum(["slack", "telegram", "console"]),
-  id: z.string(),
-  threadId: z.string().optional(),
-  replyTo: z.string().optional(),
-});
 
 const originKey = (kind: OriginKind, id: string): string => `origin:${kind}:${id}`;
 
@@ -41,7 +33,7 @@ export async function findOrigin(
   kind: OriginKind,
   id: string,
 ): Promise<ConversationRef | null> {
-  return getJson(store, originKey(kind, id), conversationSchema);
+  return getJson(store, originKey(kind, id), conversationRefSchema);
 }
 
 export async function forgetOrigin(store: Store, kind: OriginKind, id: string): Promise<void> {

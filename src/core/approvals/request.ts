@@ -3,7 +3,13 @@ import type { Store } from "../../store/store.js";
 import { getJson, setJson, setJsonIfNotExists } from "../../store/store-json.js";
 import { createAction, newActionGroup } from "../actions.js";
 import type { CoreDeps } from "../deps.js";
-import { type Actor, actorKey, type ConversationRef } from "../invocation.js";
+import {
+  type Actor,
+  actorKey,
+  actorSchema,
+  type ConversationRef,
+  conversationRefSchema,
+} from "../invocation.js";
 
 /**
  * An approval request: a spend at or above OPS_APPROVAL_TRX that its requester confirmed and
@@ -26,17 +32,6 @@ const KEEP_MS = 7 * 24 * 60 * 60_000;
 export type SpendKind = "energy" | "host";
 export type RequestState = "pending" | "approved" | "rejected" | "expired" | "refused";
 
-const actorSchema = z.object({
-  platform: z.enum(["slack", "telegram", "console"]),
-  userId: z.string(),
-  displayName: z.string().optional(),
-});
-const conversationSchema = z.object({
-  platform: z.enum(["slack", "telegram", "console"]),
-  id: z.string(),
-  threadId: z.string().optional(),
-});
-
 export const approvalRequestSchema = z.object({
   id: z.string(),
   spend: z.enum(["energy", "host"]),
@@ -46,7 +41,7 @@ export const approvalRequestSchema = z.object({
   /** The quote of the round before, when the price moved. */
   previousQuoteTrx: z.string().optional(),
   requester: actorSchema,
-  conversation: conversationSchema,
+  conversation: conversationRefSchema,
   requestedAt: z.number(),
   expiresAt: z.number(),
   round: z.number().int(),

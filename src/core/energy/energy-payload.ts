@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Actor, ConversationRef } from "../invocation.js";
+import { type Actor, actorSchema, type ConversationRef, conversationRefSchema } from "../invocation.js";
 
 /** The Confirm button of an energy quote: what was quoted, so the confirmation spends exactly that. */
 export const ENERGY_CONFIRM_KIND = "energy.confirm";
@@ -18,17 +18,8 @@ export type EnergyConfirmPayload = z.infer<typeof energyConfirmPayloadSchema>;
 /** The stored form of `Confirmed` (reconciliation records), checked on the way out of the store. */
 export const confirmedSchema = z.object({
   confirmationId: z.string(),
-  actor: z.object({
-    platform: z.enum(["slack", "telegram", "console"]),
-    userId: z.string(),
-    displayName: z.string().optional(),
-  }),
-  conversation: z.object({
-    platform: z.enum(["slack", "telegram", "console"]),
-    id: z.string(),
-    threadId: z.string().optional(),
-    replyTo: z.string().optional(),
-  }),
+  actor: actorSchema,
+  conversation: conversationRefSchema,
 });
 
 /** The confirmer's name for replies: the display name, else `slack:U…`. */

@@ -13,6 +13,7 @@ import { order5mFailureLine } from "./energy-errors.js";
 import {
   auditBase,
   type Confirmed,
+  confirmedSchema,
   type EnergyConfirmPayload,
   energyConfirmPayloadSchema,
 } from "./energy-payload.js";
@@ -33,20 +34,7 @@ export const RECONCILE_WINDOW_MS = 23 * 60 * 60_000;
 const RECONCILE_MAX_DELAY_MS = 10 * 60_000;
 const RECORD_TTL_MS = 25 * 60 * 60_000;
 
-const actorSchema = z.object({
-  platform: z.enum(["slack", "telegram", "console"]),
-  userId: z.string(),
-  displayName: z.string().optional(),
-});
-const conversationSchema = z.object({
-  platform: z.enum(["slack", "telegram", "console"]),
-  id: z.string(),
-  threadId: z.string().optional(),
-});
-const recordSchema = z.object({
-  confirmationId: z.string(),
-  actor: actorSchema,
-  conversation: conversationSchema,
+const recordSchema = confirmedSchema.extend({
   payload: energyConfirmPayloadSchema,
   startedAt: z.number(),
   /** The quote's message id: the outcome replaces it (and the "not known yet" line shown there). */

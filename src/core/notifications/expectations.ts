@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Store } from "../../store/store.js";
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
-import type { ConversationRef } from "../invocation.js";
+import { type ConversationRef, conversationRefSchema } from "../invocation.js";
 
 /**
  * What the bot is about to cause. A notification whose origin (order id, Host Mode address) is not
@@ -50,11 +50,7 @@ export const EXPECTATION_POLICY: Record<ExpectedSpend["kind"], Policy> = {
 };
 
 const recordSchema = z.object({
-  conversation: z.object({
-    platform: z.enum(["slack", "telegram", "console"]),
-    id: z.string(),
-    threadId: z.string().optional(),
-  }),
+  conversation: conversationRefSchema,
   once: z.boolean(),
 });
 type ExpectationRecord = z.infer<typeof recordSchema>;
