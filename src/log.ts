@@ -70,9 +70,9 @@ export function createLogger(options: LoggerOptions): Logger {
 
 function scrubbing(destination: DestinationStream, secrets: readonly string[]): DestinationStream {
   // A secret with a quote or backslash appears JSON-escaped inside a log line.
-  const forms = secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]);
+  const forms = longestFirst(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]));
   const stream: DestinationStream & { flush?: () => void } = {
-    write: (line: string) => destination.write(redactSecrets(line, forms)),
+    write: (line: string) => destination.write(scrub(line, forms)),
   };
   const flush = (destination as { flush?: () => void }).flush;
   if (typeof flush === "function") stream.flush = () => flush.call(destination);
@@ -93,11 +93,17 @@ const SECRET_PATTERNS: readonly [RegExp, string][] = [
  * a Telegram bot token, a `whsec_` secret or a Host Mode callback path, becomes `[redacted]`.
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
+  return scrub(text, longestFirst(secrets));
+}
+
+// Longest first, so a secret that contains another is replaced whole.
+const longestFirst = (secrets: readonly string[]): string[] =>
+  secrets.filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+
+/** `redactSecrets` with the secrets already sorted: the log stream sorts them once, not per line. */
+function scrub(text: string, sortedSecrets: readonly string[]): string {
   let out = text;
-  // Longest first, so a secret that contains another is replaced whole.
-  for (const secret of [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length)) {
-    out = out.split(secret).join(REDACTED);
-  }
+  for (const secret of sortedSecrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
   return out;
 }

@@ -1,6 +1,7 @@
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
 import { defineRedisScript } from "../store/redis-script.js";
+import { type AddJob, createAddBatcher } from "./bull-add-batch.js";
 import {
   type AddOptions,
   type Backoff,
@@ -46,6 +47,7 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
   const shared = connect(options.connection, {});
   shared.on("error", onError);
   const queues = new Map<string, Queue>();
+  const adders = new Map<string, AddJob>();
   const workers = new Set<JobWorker>();
 
   function queueFor(name: string): Queue {
@@ -58,9 +60,18 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
     return queue;
   }
 
+  function adderFor(name: string): AddJob {
+    let add = adders.get(name);
+    if (add === undefined) {
+      add = createAddBatcher(queueFor(name));
+      adders.set(name, add);
+    }
+    return add;
+  }
+
   return {
     async add(queue, name, data, opts: AddOptions = {}) {
-      await queueFor(queue).add(name, data, {
+      await adderFor(queue)(name, data, {
         jobId: opts.jobId === undefined ? undefined : encodeJobId(opts.jobId),
         delay: opts.delayMs,
         attempts: opts.attempts ?? 1,
@@ -118,6 +129,7 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
       await Promise.all([...workers].map((w) => w.close()));
       await Promise.all([...queues.values()].map((q) => q.close()));
       queues.clear();
+      adders.clear();
       await shared.quit().catch(() => shared.disconnect());
     },
   };

@@ -111,7 +111,7 @@ export function createRedisStore(options: RedisStoreOptions): Store {
 }
 
 function ownConnection(url: string, onError?: (error: Error) => void): Redis {
-  const redis = new Redis(url);
+  const redis = new Redis(url, { enableAutoPipelining: true });
   // Without a listener ioredis prints every reconnect failure; commands still reject on their own.
   redis.on("error", onError ?? (() => {}));
   return redis;

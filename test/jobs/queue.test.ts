@@ -107,6 +107,26 @@ describe.each(factories)("JobQueue contract (%s)", (_label, make) => {
     ]);
   });
 
+
+  it("stores each of a burst of adds made at once with its own options; one that cannot be stored fails alone", async () => {
+    // All asked for in the same turn, as a burst of webhooks is: the BullMQ queue sends them together.
+    const adds = [
+      queues.add("q", "a", { n: 1 }, { jobId: "burst:1" }),
+      queues.add("q", "a", { n: 2 }, { jobId: "burst:1" }),
+      queues.add("q", "b", { n: 3 }, { jobId: "burst:3", delayMs: 10_000 }),
+      queues.add("q", "c", { n: 4n }, { jobId: "burst:4" }),
+      queues.add("q", "d", { n: 5 }),
+    ];
+    const settled = await Promise.allSettled(adds);
+    expect(settled.map((s) => s.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect(await queues.counts("q")).toEqual({ waiting: 2, active: 0, delayed: 1, failed: 0 });
+    const runs = await record<{ n: number }>(async () => "done");
+    await vi.waitFor(() => expect(runs).toHaveLength(2));
+    expect(runs.map((r) => [r.name, r.data.n]).sort()).toEqual([
+      ["a", 1],
+      ["d", 5],
+    ]);
+  });
   it("retries a failing job with a growing backoff", async () => {
     const runs = await record(async (job) => {
       if (job.attemptsMade < 2) throw new Error(`boom ${job.attemptsMade}`);

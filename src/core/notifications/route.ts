@@ -131,7 +131,8 @@ export function createNotificationRouter(deps: CoreDeps, options: NotificationRo
       ]);
       if (outcome === "done") {
         await deps.store.set(doneKey(key), "1", NOTIFICATION_DONE_TTL_MS);
-        deps.logger.info(
+        // Dropped for want of an alert channel: toAlerts said so in its own warning.
+        if (origin || options.alerts.length > 0) deps.logger.info(
           {
             key,
             event: n.event,
