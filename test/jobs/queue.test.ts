@@ -107,7 +107,6 @@ describe.each(factories)("JobQueue contract (%s)", (_label, make) => {
     ]);
   });
 
-
   it("stores each of a burst of adds made at once with its own options; one that cannot be stored fails alone", async () => {
     // All asked for in the same turn, as a burst of webhooks is: the BullMQ queue sends them together.
     const adds = [
@@ -118,7 +117,13 @@ describe.each(factories)("JobQueue contract (%s)", (_label, make) => {
       queues.add("q", "d", { n: 5 }),
     ];
     const settled = await Promise.allSettled(adds);
-    expect(settled.map((s) => s.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect(settled.map((s) => s.status)).toEqual([
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "rejected",
+      "fulfilled",
+    ]);
     expect(await queues.counts("q")).toEqual({ waiting: 2, active: 0, delayed: 1, failed: 0 });
     const runs = await record<{ n: number }>(async () => "done");
     await vi.waitFor(() => expect(runs).toHaveLength(2));

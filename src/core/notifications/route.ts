@@ -132,16 +132,17 @@ export function createNotificationRouter(deps: CoreDeps, options: NotificationRo
       if (outcome === "done") {
         await deps.store.set(doneKey(key), "1", NOTIFICATION_DONE_TTL_MS);
         // Dropped for want of an alert channel: toAlerts said so in its own warning.
-        if (origin || options.alerts.length > 0) deps.logger.info(
-          {
-            key,
-            event: n.event,
-            to: origin ? conversationKey(origin) : "alerts",
-            via: found?.via ?? "alerts",
-            deferrals: ctx.deferrals,
-          },
-          "notification routed",
-        );
+        if (origin || options.alerts.length > 0)
+          deps.logger.info(
+            {
+              key,
+              event: n.event,
+              to: origin ? conversationKey(origin) : "alerts",
+              via: found?.via ?? "alerts",
+              deferrals: ctx.deferrals,
+            },
+            "notification routed",
+          );
       }
       return outcome;
     },
