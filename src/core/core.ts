@@ -4,7 +4,13 @@ import type { ActionHandler, CommandDefinition } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import { reportError } from "./errors.js";
 import { type FormOffer, formFor } from "./forms/forms.js";
-import { intentDelivered, prepareIntent, runIntent } from "./intents/durable.js";
+import {
+  handOverIntent,
+  intentDelivered,
+  maxLocalRunsOf,
+  prepareIntent,
+  runIntent,
+} from "./intents/durable.js";
 import type { Intent, Lease } from "./intents/intent.js";
 import { actorKey, conversationKey, type Invocation } from "./invocation.js";
 import type { HandledEvent } from "./observer.js";
@@ -153,9 +159,19 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
     }
   }
 
+  /** Durable runs in this process between their click and their outcome. */
+  let localRuns = 0;
+
   async function handleDurable(handler: ActionHandler, intent: Intent): Promise<Handled> {
     await deps.faults?.("after-claim");
-    const run = await runIntent(deps, handler, intent, false);
+    if (localRuns >= maxLocalRunsOf(deps)) {
+      const reply = await handOverIntent(deps, intent);
+      return { reply: { ...reply, replacesOriginal: true }, verb: intent.kind, outcome: "ok" };
+    }
+    localRuns += 1;
+    const run = await runIntent(deps, handler, intent, false).finally(() => {
+      localRuns -= 1;
+    });
     if (run === undefined) {
       const line = "This confirmation is already being carried out; its outcome will be posted here.";
       return { reply: errorReply(line), verb: intent.kind, outcome: "refused" };

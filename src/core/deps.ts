@@ -37,6 +37,11 @@ export interface IntentTimings {
   recoverAfterMs: number;
   /** A run holds its intent this long (renewed while it runs); a dead run's lease expires after it. */
   leaseMs: number;
+  /**
+   * How many confirmations one process carries out at once right after their clicks; a click
+   * beyond them is handed to the job queue, so a burst waits in Redis, not in memory.
+   */
+  maxLocalRuns?: number;
 }
 
 /**

@@ -44,7 +44,14 @@ export type TrackedJob =
   | { kind: "poll-orchestrator"; idempotencyKey: string; conversation: ConversationRef; attempt?: number }
   | { kind: "watch-delivery"; orderId: string; address: string; conversation: ConversationRef }
   /** Carries out a confirmed spend whose process died, or posts its outcome (src/core/intents/). */
-  | { kind: "recover-intent"; confirmationId: string; conversation: ConversationRef; attempt?: number }
+  | {
+      kind: "recover-intent";
+      confirmationId: string;
+      conversation: ConversationRef;
+      attempt?: number;
+      /** Handed over at the click (too many running in that process), not left by a dead one. */
+      handover?: true;
+    }
   /** Asks order5m again with the same key until the outcome of a confirmed order is known. */
   | { kind: "reconcile-order5m"; confirmationId: string; conversation: ConversationRef; attempt?: number }
   /** Asks infinitystart again until the outcome of a confirmed Host Mode start is known. */

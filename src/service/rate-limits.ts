@@ -49,9 +49,12 @@ export interface AcquireOptions {
   maxWaitMs?: number;
 }
 
-/** The admitted call: `answered()` after its reply (or failure) moves its entry to that moment. */
+/**
+ * The admitted call: `sent()` once its request was written (the service counts it on arrival),
+ * or after its answer when that moment is not known, moves its entry to that moment.
+ */
 export interface RateSlot {
-  answered(): Promise<void>;
+  sent(): Promise<void>;
 }
 
 /** Waits until one call may be made in every named bucket. Shared by all instances when Redis-backed. */

@@ -5,6 +5,7 @@ import { ServiceError, type ServiceFamily } from "./errors.js";
 import type { RateBucket, ServiceRateLimiter } from "./rate-limits.js";
 import { NoFreeSlotError, unlimited } from "./rate-limits.js";
 import type { RawReply } from "./raw-reply.js";
+import { whenWritten } from "./request-sent.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
@@ -87,26 +88,34 @@ export function createTransport(options: TransportOptions): Transport {
       spec.buckets,
       spec.maxLimiterWaitMs === undefined ? undefined : { maxWaitMs: spec.maxLimiterWaitMs },
     );
+    // The service counts the call when it arrives: the limiter's entry moves to when the request
+    // was written (or, when that moment is not known, to the answer), not when it was admitted.
+    let restamped: Promise<void> | undefined;
+    const restamp = () => {
+      restamped ??= slot?.sent().catch(() => {});
+    };
     try {
-      return await exchange(spec);
+      return await exchange(spec, restamp);
     } finally {
-      // The service counted the call before its reply: the limiter's entry moves to now.
-      await slot?.answered().catch(() => {});
+      restamp();
+      await restamped;
     }
   }
 
-  async function exchange(spec: CallSpec): Promise<RawReply> {
+  async function exchange(spec: CallSpec, onSent: () => void): Promise<RawReply> {
     const started = performance.now();
     try {
-      const reply = await request(urlFor(spec), {
-        method: spec.method,
-        headers: headersFor(spec),
-        body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-        dispatcher: options.dispatcher,
-        headersTimeout: spec.timeoutMs,
-        bodyTimeout: spec.timeoutMs,
-        signal: AbortSignal.timeout(spec.timeoutMs),
-      });
+      const reply = await whenWritten(onSent, () =>
+        request(urlFor(spec), {
+          method: spec.method,
+          headers: headersFor(spec),
+          body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+          dispatcher: options.dispatcher,
+          headersTimeout: spec.timeoutMs,
+          bodyTimeout: spec.timeoutMs,
+          signal: AbortSignal.timeout(spec.timeoutMs),
+        }),
+      );
       const body = Buffer.from(await reply.body.arrayBuffer());
       options.onReply?.(spec, reply.statusCode, performance.now() - started);
       return { status: reply.statusCode, headers: reply.headers, body };

@@ -9,6 +9,8 @@ import { type Reply, text } from "../reply.js";
 import type { Role } from "../roles.js";
 import {
   DEFAULT_INTENT_TIMINGS,
+  DEFAULT_MAX_LOCAL_RUNS,
+  handoverJobId,
   type Intent,
   intentDedupKey,
   isPosted,
@@ -63,6 +65,30 @@ export async function prepareIntent(
     claimedAt: deps.now(),
   };
   return JSON.stringify(intent);
+}
+
+export const maxLocalRunsOf = (deps: Pick<CoreDeps, "settings">): number =>
+  timingsOf(deps).maxLocalRuns ?? DEFAULT_MAX_LOCAL_RUNS;
+
+export const HANDED_OVER_LINE =
+  "Confirmed. Many confirmations are being carried out right now: this one is queued, and its outcome will take this message's place.";
+
+/**
+ * Too many confirmations running in this process: this one becomes a job due now, run by
+ * whichever instance has room (the same path as a recovery, so it is carried out once). The
+ * click is answered at once; the outcome later replaces that answer.
+ */
+export async function handOverIntent(deps: Deps, intent: Intent): Promise<Reply> {
+  const { confirmationId, invocation } = intent;
+  await deps.jobs.schedule(
+    { kind: "recover-intent", confirmationId, conversation: invocation.conversation, handover: true },
+    { delayMs: 0, jobId: handoverJobId(confirmationId) },
+  );
+  deps.logger.info(
+    { confirmationId, action: intent.kind, conversation: conversationKey(invocation.conversation) },
+    "confirmation handed to the job queue: too many running here",
+  );
+  return { summary: HANDED_OVER_LINE, blocks: [text(HANDED_OVER_LINE)], visibility: "public" };
 }
 
 /** The run's reply as every failure becomes one line that replaces the button's message. */
@@ -157,15 +183,16 @@ export function createRecoverIntentHandler(
     if (intent === undefined) return { done: true };
     const handler = handlers.get(intent.kind);
     if (handler === undefined) throw new Error(`no handler for durable action kind "${intent.kind}"`);
-    const run = await runIntent(deps, handler, intent, true);
+    const run = await runIntent(deps, handler, intent, job.handover !== true);
     // A live run holds the lease (renewed), a dead one's lapses within leaseMs: look again then.
     if (run === undefined) return { again: true, delayMs: Math.max(250, timingsOf(deps).leaseMs / 2) };
     try {
       if (await isPosted(deps.store, cid)) return { done: true };
-      deps.logger.warn(
-        { confirmationId: cid, action: intent.kind, conversation: conversationKey(job.conversation) },
-        "a confirmed action's outcome was not delivered by the instance that ran it; posting it now",
-      );
+      if (job.handover !== true)
+        deps.logger.warn(
+          { confirmationId: cid, action: intent.kind, conversation: conversationKey(job.conversation) },
+          "a confirmed action's outcome was not delivered by the instance that ran it; posting it now",
+        );
       // In place of the message that carried the button (the quote, its buttons dead), so a
       // reply the dead process had already put there is edited, not repeated.
       const { messageId } = intent.invocation;

@@ -15,6 +15,11 @@ import type { Role } from "../roles.js";
  */
 export const INTENT_TTL_MS = 24 * 60 * 60_000;
 export const DEFAULT_INTENT_TIMINGS: IntentTimings = { recoverAfterMs: 30_000, leaseMs: 20_000 };
+/**
+ * Enough to keep the service's busiest limit full (order5m: 50 calls/s, each answered in 0.5 to
+ * 2 s), few enough that a burst of clicks costs no memory: the rest wait as jobs.
+ */
+export const DEFAULT_MAX_LOCAL_RUNS = 64;
 
 type ActionInvocation = Extract<Invocation, { kind: "action" }>;
 
@@ -34,6 +39,8 @@ const outcomeKey = (cid: string) => `intent-outcome:${cid}`;
 const postedKey = (cid: string) => `intent-posted:${cid}`;
 const leaseKey = (cid: string) => `intent-lease:${cid}`;
 export const recoverJobId = (cid: string) => `recover-intent:${cid}`;
+/** The job that carries out a confirmation handed over at its click (beside its recovery job). */
+export const handoverJobId = (cid: string) => `recover-intent:${cid}:handover`;
 /** The notifier's dedup key of an outcome posted by the recovery path. */
 export const intentDedupKey = (cid: string) => `intent-outcome:${cid}`;
 

@@ -32,6 +32,8 @@ const WARM_ORDERS = 200;
 const USER = "U0BENCHO";
 const FLAT_SHARE = 0.15;
 const ANSWER_TIMEOUT_MS = 30_000;
+/** The service's limit on 5-minute orders (spec: 50 per second per IP). */
+const ORDER5M_PER_SECOND = 50;
 const channelOf = (i: number) => `C8O${i % 50}`;
 
 /** Quote messages as they reach the fake Slack, by the address they quote. */
@@ -159,8 +161,9 @@ export async function ordersMemoryFigure(world: World, count: number): Promise<F
       const problems = { noQuote: 0, noConfirm: 0, non2xx: 0 };
       const placed = () => sandbox.calls("order5m.create").filter((c) => c.status === 200).length;
       const settled = async (n: number) => {
-        // The last clicks' orders are still being placed right after their acks.
-        const deadline = Date.now() + 60_000;
+        // The last clicks' orders are still being placed right after their acks: clicks come
+        // faster than the service's order5m limit lets orders through, so the wait allows for it.
+        const deadline = Date.now() + 60_000 + (n / ORDER5M_PER_SECOND) * 1_000;
         while (placed() < n - problems.noQuote - problems.noConfirm && Date.now() < deadline)
           await sleep(250);
         await sleep(AFTER_SETTLE_MS);

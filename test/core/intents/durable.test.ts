@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FaultPoint } from "../../../src/core/deps.js";
+import { HANDED_OVER_LINE } from "../../../src/core/intents/durable.js";
 import { spentTodaySun } from "../../../src/core/spend/spend-guard.js";
 import { channel, operator, replyText } from "../../support/core-harness.js";
 import { freshAddress, quote, useSpendHarness } from "../../support/spend-harness.js";
@@ -57,6 +58,29 @@ describe("durable Confirm (in-memory queue)", () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(outcomes(h)).toEqual([]);
     expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
+
+  it("a click beyond the process's running confirmations is answered at once and carried out by a job, once", async () => {
+    // The recovery job is far off: what places the second order is the handover job.
+    const h = await spend.setup({
+      settings: { intents: { recoverAfterMs: 60_000, leaseMs: 100, maxLocalRuns: 1 } },
+    });
+    const [first, second] = [freshAddress("handover-1"), freshAddress("handover-2")];
+    const quotes = [await quote(h, `energy ${first} 65k`), await quote(h, `energy ${second} 65k`)];
+    const replies = await Promise.all(
+      quotes.map(({ confirm }) =>
+        h.core.handle({ kind: "action", actor: operator, conversation: channel, token: confirm }),
+      ),
+    );
+    expect(replies.map(replyText)).toEqual([expect.stringContaining("Energy delegated"), HANDED_OVER_LINE]);
+    expect(replies[1]?.replacesOriginal).toBe(true);
+    await h.waitFor(() => outcomes(h).length > 0, "the handed-over confirmation's outcome");
+    await new Promise((r) => setTimeout(r, 400));
+    expect(outcomes(h)).toHaveLength(1);
+    expect(replyText(outcomes(h)[0]!.reply)).toContain(second);
+    const orders = h.sandbox.energy.orders();
+    expect([first, second].map((a) => orders.filter((o) => o.receiveAddress === a).length)).toEqual([1, 1]);
+    expect((await spentTodaySun(h.store, operator, h.clock.now)).toNumber()).toBe(2 * DAY_COST_SUN);
   });
 
   it("acknowledges the click after the claim, before the order is sent", async () => {
