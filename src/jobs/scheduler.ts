@@ -24,7 +24,12 @@ export const TRACKED_QUEUE = "tracked";
 /** Errors, not polls: a handler that throws this many times in a row gives up. */
 export const TRACKED_ATTEMPTS = 6;
 export const TRACKED_BACKOFF: Backoff = { delayMs: 2_000, maxDelayMs: 60_000 };
-export const TRACKED_CONCURRENCY = 16;
+/**
+ * Most tracked work waits: on the service (an order answers in up to 2 s) or on a rate-limit
+ * slot. Enough jobs at once to keep order5m's 50 calls/s full when confirmations were handed
+ * over in a burst (src/core/intents/durable.ts); each waiting job costs a lock and a promise.
+ */
+export const TRACKED_CONCURRENCY = 64;
 
 export interface TrackedContext {
   jobId: string;
