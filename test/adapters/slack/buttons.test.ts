@@ -167,6 +167,30 @@ describe("slack buttons: a confirmed outcome is posted once", () => {
   });
 });
 
+describe("slack buttons: a Confirm handed to the job queue (too many running at once)", () => {
+  it("answers at once in place of the quote, then the outcome takes that message's place", async () => {
+    // No room for a run beside the click: every Confirm goes to the queue.
+    const h = await startSlackHarness({
+      settings: { intents: { recoverAfterMs: 60_000, leaseMs: 300, maxLocalRuns: 0 } },
+    });
+    const quote = await quoteEnergy(h);
+    await h.click(quote, /^Confirm/);
+    await waitFor(() => /Energy delegated/.test(messageText(current(h, quote))), "the outcome in the quote");
+    await h.settle();
+    expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
+    expect(buttonLabels(current(h, quote))).toEqual([]);
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    // First the click's answer in the quote's place (the quote via its response_url, the last
+    // of them), then the outcome edited into that same message.
+    const answer = h.fake.calls("response_url").at(-1)?.params;
+    expect(answer?.replace_original).toBe(true);
+    expect(JSON.stringify(answer?.blocks)).toContain("this one is queued");
+    const updates = h.fake.calls("chat.update").map((c) => [c.params.ts, c.status]);
+    expect(updates).toEqual([[quote.ts, 200]]);
+    expect(current(h, quote)?.edits).toBe(2);
+  });
+});
+
 describe("slack buttons: an outcome posted by the recovery job replaces the quote", () => {
   /** The click's run stops before its reply (as a dead process would); the recovery job posts it. */
   const hangBeforeReply = (h: SlackHarness) => {
