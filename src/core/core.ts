@@ -169,7 +169,7 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
       return { reply: { ...reply, replacesOriginal: true }, verb: intent.kind, outcome: "ok" };
     }
     localRuns += 1;
-    const run = await runIntent(deps, handler, intent, false).finally(() => {
+    const run = await runIntent(deps, handler, intent).finally(() => {
       localRuns -= 1;
     });
     if (run === undefined) {

@@ -13,6 +13,7 @@ import {
   handoverJobId,
   type Intent,
   intentDedupKey,
+  isFirstRun,
   isPosted,
   type Lease,
   markPosted,
@@ -125,7 +126,6 @@ export async function runIntent(
   deps: Deps,
   handler: ActionHandler,
   intent: Intent,
-  recovered: boolean,
 ): Promise<DurableRun | undefined> {
   const cid = intent.confirmationId;
   const lease = await takeLease(deps.store, cid, timingsOf(deps).leaseMs);
@@ -133,6 +133,7 @@ export async function runIntent(
   try {
     const stored = await readOutcome(deps.store, cid);
     if (stored !== undefined) return { reply: stored, failed: false, lease };
+    const recovered = !(await isFirstRun(deps.store, cid));
     const { reply, failed } = await runHandler(deps, handler, intent, recovered);
     await saveOutcome(deps.store, cid, reply);
     return { reply, failed, lease };
@@ -183,7 +184,7 @@ export function createRecoverIntentHandler(
     if (intent === undefined) return { done: true };
     const handler = handlers.get(intent.kind);
     if (handler === undefined) throw new Error(`no handler for durable action kind "${intent.kind}"`);
-    const run = await runIntent(deps, handler, intent, job.handover !== true);
+    const run = await runIntent(deps, handler, intent);
     // A live run holds the lease (renewed), a dead one's lapses within leaseMs: look again then.
     if (run === undefined) return { again: true, delayMs: Math.max(250, timingsOf(deps).leaseMs / 2) };
     try {

@@ -38,6 +38,7 @@ export interface Intent {
 const outcomeKey = (cid: string) => `intent-outcome:${cid}`;
 const postedKey = (cid: string) => `intent-posted:${cid}`;
 const leaseKey = (cid: string) => `intent-lease:${cid}`;
+const runKey = (cid: string) => `intent-run:${cid}`;
 export const recoverJobId = (cid: string) => `recover-intent:${cid}`;
 /** The job that carries out a confirmation handed over at its click (beside its recovery job). */
 export const handoverJobId = (cid: string) => `recover-intent:${cid}:handover`;
@@ -63,6 +64,13 @@ export async function readOutcome(store: Store, cid: string): Promise<Reply | un
   const raw = await store.get(outcomeKey(cid));
   return raw === null ? undefined : decodeReply(JSON.parse(raw) as EncodedReply);
 }
+
+/**
+ * True for the first run of a confirmation's handler; false when a run began before (its process
+ * died, or its answer was lost), so the handler may find its own earlier effect at the service.
+ */
+export const isFirstRun = (store: Store, cid: string): Promise<boolean> =>
+  store.setIfNotExists(runKey(cid), "1", INTENT_TTL_MS);
 
 export async function markPosted(store: Store, cid: string): Promise<void> {
   await store.set(postedKey(cid), "1", INTENT_TTL_MS);
