@@ -25,12 +25,12 @@ import {
  * limiters in parallel and keeps the points of those that accepted when another refuses; and
  * RateLimiterMemory reads Date.now, so tests could not move time.
  *
- * An entry is first stamped when the call is admitted, then moved to when its request was
- * written (`RateSlot.sent`; the answer when that is not known): the service counts the call when
- * it arrives, so the next window never opens before the service's own does, however late a busy
- * event loop sent the request; the margin covers the way to the service. Moving it to the answer
- * instead would hold each slot for the call's whole duration too (order5m: 0.5 to 2 s), and
- * halve what a slow endpoint's limit allows.
+ * An entry is first stamped when the call is admitted, then moved to when the service has surely
+ * counted it (`RateSlot.counted`: its answer, or shortly after its request was written, whichever
+ * comes first; see src/service/transport.ts), so the next window never opens before the
+ * service's own does, however late a busy event loop sent the request. Waiting for the answer
+ * alone would hold each slot for a slow call's whole duration (order5m: 0.5 to 2 s) and halve
+ * what that endpoint's limit allows.
  */
 export interface RateLimiterOptions {
   /** Shared by every instance when given (use a connection of its own, not BullMQ's). */
@@ -116,7 +116,7 @@ export function createRateLimiter(options: RateLimiterOptions): ServiceRateLimit
   }
 
   const slotOf = (windows: readonly Window[], id: string): RateSlot => ({
-    sent: () => restamp(windows, id),
+    counted: () => restamp(windows, id),
   });
 
   return {

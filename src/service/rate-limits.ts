@@ -50,11 +50,11 @@ export interface AcquireOptions {
 }
 
 /**
- * The admitted call: `sent()` once its request was written (the service counts it on arrival),
- * or after its answer when that moment is not known, moves its entry to that moment.
+ * The admitted call: `counted()`, once the service has surely counted the call (its answer came,
+ * or its request was written a moment ago), moves its entry to that moment.
  */
 export interface RateSlot {
-  sent(): Promise<void>;
+  counted(): Promise<void>;
 }
 
 /** Waits until one call may be made in every named bucket. Shared by all instances when Redis-backed. */

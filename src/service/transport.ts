@@ -60,6 +60,12 @@ export interface Transport {
 }
 
 const RETRY_STATUSES = new Set([429, 503]);
+/**
+ * How long after a request was written the service has surely counted it: the way there and
+ * its front door, with room for a busy server. A 5-minute order is answered in 0.5 to 2 s;
+ * holding its rate-limit slot until then would let through half the orders the limit allows.
+ */
+const ARRIVAL_BOUND_MS = 250;
 
 export function createTransport(options: TransportOptions): Transport {
   const base = options.baseUrl.replace(/\/+$/, "");
@@ -88,15 +94,21 @@ export function createTransport(options: TransportOptions): Transport {
       spec.buckets,
       spec.maxLimiterWaitMs === undefined ? undefined : { maxWaitMs: spec.maxLimiterWaitMs },
     );
-    // The service counts the call when it arrives: the limiter's entry moves to when the request
-    // was written (or, when that moment is not known, to the answer), not when it was admitted.
+    // The service counts the call when it arrives, which is no later than its answer, nor (see
+    // ARRIVAL_BOUND_MS) than a moment after the request was written: the limiter's entry moves
+    // to the earlier of the two, not to the admission, nor to a slow endpoint's late answer.
     let restamped: Promise<void> | undefined;
+    let bound: NodeJS.Timeout | undefined;
     const restamp = () => {
-      restamped ??= slot?.sent().catch(() => {});
+      restamped ??= slot?.counted().catch(() => {});
+    };
+    const onSent = () => {
+      bound = setTimeout(restamp, ARRIVAL_BOUND_MS);
     };
     try {
-      return await exchange(spec, restamp);
+      return await exchange(spec, onSent);
     } finally {
+      clearTimeout(bound);
       restamp();
       await restamped;
     }

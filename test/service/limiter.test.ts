@@ -210,7 +210,7 @@ function smallWindows() {
   return { ...RATE_BUCKETS, aml: [{ points: 2, durationMs: 100 }] };
 }
 
-/** Callers that will not wait, and entries moved to when the request was sent. */
+/** Callers that will not wait, and entries moved to when the service counted the call. */
 async function refusesAndRestamps(
   make: (clock: ReturnType<typeof fakeTime>) => ReturnType<typeof createRateLimiter>,
 ): Promise<void> {
@@ -223,16 +223,16 @@ async function refusesAndRestamps(
   await expect(refused).rejects.toMatchObject({ waitMs: 1_000 + MARGIN });
   expect(clock.sleeps).toEqual([]);
 
-  // The 5 requests are written 800 ms after admission (a busy event loop): the service counts
-  // them no earlier than that, so their slots free a window after it, not after admission.
+  // The 5 calls are counted by the service 800 ms after admission (a busy event loop, a slow
+  // way there): their slots free a window after that, not after admission.
   clock.advance(800);
-  for (const slot of slots) await slot?.sent();
+  for (const slot of slots) await slot?.counted();
   // A wait within the caller's bound is taken: 1050 ms from now (250 ms if stamped at admission).
   await limiter.acquire(["aml"], { maxWaitMs: 2_000 });
   expect(clock.sleeps).toEqual([1_000 + MARGIN]);
 }
 
-describe("rate limiter: callers that will not wait, and requests sent late", () => {
+describe("rate limiter: callers that will not wait, and calls counted late", () => {
   let redis: TestRedis | undefined;
   afterEach(() => redis?.cleanup());
 

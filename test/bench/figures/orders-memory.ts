@@ -176,7 +176,7 @@ export async function ordersMemoryFigure(world: World, count: number): Promise<F
       const tookS = round((performance.now() - started) / 1000, 1);
       await settled(count);
       const after = await sampleRss(bot.child, AFTER_MS, SAMPLE_EVERY_MS);
-      const limited = limitedCalls(sandbox).length;
+      const limited = limitedCalls(sandbox).map((c) => c.endpoint);
       return report({ count, idle, warm, after, tookS, problems, placed: placed(), limited });
     } finally {
       await bot.child.stop();
@@ -194,7 +194,8 @@ interface Outcome {
   tookS: number | null;
   problems: { noQuote: number; noConfirm: number; non2xx: number };
   placed: number;
-  limited: number;
+  /** The endpoint of each call the sandbox answered 429. */
+  limited: string[];
 }
 
 function report(o: Outcome): FigureResult {
@@ -225,7 +226,7 @@ function report(o: Outcome): FigureResult {
       },
     ],
     notes: [
-      `${o.count} \`/ops energy\` quotes, each confirmed by a signed Confirm click, ${IN_FLIGHT} in flight, in ${o.tookS} s; ${o.placed} orders placed at the sandbox (delivery held for an hour: all pending), ${o.limited} answered 429; not placed: ${o.problems.noQuote} without a quote, ${o.problems.noConfirm} without Confirm, ${o.problems.non2xx} non-2xx`,
+      `${o.count} \`/ops energy\` quotes, each confirmed by a signed Confirm click, ${IN_FLIGHT} in flight, in ${o.tookS} s; ${o.placed} orders placed at the sandbox (delivery held for an hour: all pending), ${o.limited.length} answered 429${o.limited.length > 0 ? ` (${[...new Set(o.limited)].map((e) => `${e}: ${o.limited.filter((x) => x === e).length}`).join(", ")})` : ""}; not placed: ${o.problems.noQuote} without a quote, ${o.problems.noConfirm} without Confirm, ${o.problems.non2xx} non-2xx`,
       `idle: median of ${o.idle.length} samples (peak ${round(max(o.idle), 1)} MB); after the first ${WARM_ORDERS} orders: median ${warm} MB (peak ${round(max(o.warm), 1)} MB); after all: median of ${o.after.length} samples over ${AFTER_MS / 1000} s, ${AFTER_SETTLE_MS / 1000} s after the last order (peak ${round(max(o.after), 1)} MB)`,
     ],
     details: {
