@@ -198,6 +198,27 @@ describe("telegram buttons: an outcome posted by the recovery job replaces the q
   });
 });
 
+describe("telegram buttons: a Confirm handed to the job queue (too many running at once)", () => {
+  it("the click's answer takes the quote's place, then the outcome edits that same message", async () => {
+    const settings = { intents: { recoverAfterMs: 60_000, leaseMs: 300, maxLocalRuns: 0 } };
+    const h = await startTelegramHarness({ settings, timeScale: 1, answerWithinMs: 50 });
+    const quote = await quoteEnergy(h);
+    await h.click(quote, /^Confirm/);
+    await h.fake.waitFor(() =>
+      /^Energy delegated/.test(
+        h.fake.messages(GROUP_CHAT).find((m) => m.message_id === quote.message_id)?.text ?? "",
+      ),
+    );
+    await h.settle();
+    const edits = h.fake.calls("editMessageText");
+    expect(edits.map((c) => c.params.message_id)).toEqual([quote.message_id, quote.message_id]);
+    expect(String(edits[0]?.params.text)).toContain("this one is queued");
+    expect(h.fake.messages(GROUP_CHAT)).toHaveLength(1);
+    expect(h.fake.messages(GROUP_CHAT)[0]?.replyMarkup).toBeUndefined();
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
+});
+
 describe("telegram buttons: a result Telegram refused now is queued in place of the quote", () => {
   it("editMessageText fails once (500): the queued result edits the quote, no second message", async () => {
     const h = await startTelegramHarness();
