@@ -9,7 +9,7 @@ import { sampleRss } from "../support/children.js";
 import { sleep } from "../support/net.js";
 import type { FigureResult } from "../support/report.js";
 import { BENCH_SIGNING_SECRET, slashCommand } from "../support/requests.js";
-import { limitedCalls, startSandbox } from "../support/sandbox.js";
+import { limitedByEndpoint, limitedCalls, startSandbox } from "../support/sandbox.js";
 import { max, median, ratio, round } from "../support/stats.js";
 import type { World } from "../support/world.js";
 
@@ -176,7 +176,7 @@ export async function ordersMemoryFigure(world: World, count: number): Promise<F
       const tookS = round((performance.now() - started) / 1000, 1);
       await settled(count);
       const after = await sampleRss(bot.child, AFTER_MS, SAMPLE_EVERY_MS);
-      const limited = limitedCalls(sandbox).map((c) => c.endpoint);
+      const limited = limitedCalls(sandbox);
       return report({ count, idle, warm, after, tookS, problems, placed: placed(), limited });
     } finally {
       await bot.child.stop();
@@ -194,8 +194,8 @@ interface Outcome {
   tookS: number | null;
   problems: { noQuote: number; noConfirm: number; non2xx: number };
   placed: number;
-  /** The endpoint of each call the sandbox answered 429. */
-  limited: string[];
+  /** The calls the sandbox answered 429. */
+  limited: readonly { endpoint: string }[];
 }
 
 function report(o: Outcome): FigureResult {
@@ -226,7 +226,7 @@ function report(o: Outcome): FigureResult {
       },
     ],
     notes: [
-      `${o.count} \`/ops energy\` quotes, each confirmed by a signed Confirm click, ${IN_FLIGHT} in flight, in ${o.tookS} s; ${o.placed} orders placed at the sandbox (delivery held for an hour: all pending), ${o.limited.length} answered 429${o.limited.length > 0 ? ` (${[...new Set(o.limited)].map((e) => `${e}: ${o.limited.filter((x) => x === e).length}`).join(", ")})` : ""}; not placed: ${o.problems.noQuote} without a quote, ${o.problems.noConfirm} without Confirm, ${o.problems.non2xx} non-2xx`,
+      `${o.count} \`/ops energy\` quotes, each confirmed by a signed Confirm click, ${IN_FLIGHT} in flight, in ${o.tookS} s; ${o.placed} orders placed at the sandbox (delivery held for an hour: all pending), ${o.limited.length} answered 429${o.limited.length > 0 ? ` (${limitedByEndpoint(o.limited)})` : ""}; not placed: ${o.problems.noQuote} without a quote, ${o.problems.noConfirm} without Confirm, ${o.problems.non2xx} non-2xx`,
       `idle: median of ${o.idle.length} samples (peak ${round(max(o.idle), 1)} MB); after the first ${WARM_ORDERS} orders: median ${warm} MB (peak ${round(max(o.warm), 1)} MB); after all: median of ${o.after.length} samples over ${AFTER_MS / 1000} s, ${AFTER_SETTLE_MS / 1000} s after the last order (peak ${round(max(o.after), 1)} MB)`,
     ],
     details: {

@@ -30,3 +30,10 @@ export function limitedCalls(sandbox: Sandbox): { endpoint: string; previousMsAg
         .map((c) => call.at - c.at),
     }));
 }
+
+/** `limitedCalls` as counts per endpoint, e.g. "order5m.create: 3, compliance.read: 1"; "" for none. */
+export function limitedByEndpoint(limited: readonly { endpoint: string }[]): string {
+  const counts = new Map<string, number>();
+  for (const { endpoint } of limited) counts.set(endpoint, (counts.get(endpoint) ?? 0) + 1);
+  return [...counts].map(([endpoint, n]) => `${endpoint}: ${n}`).join(", ");
+}
