@@ -30,6 +30,7 @@ cleanup() {
   if [ -n "${KEEP:-}" ]; then echo "check-image: kept $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM # the EXIT trap then stops the program and removes the directory
 fail() {
   echo "check-image: FAIL: $*" >&2
   exit 1
@@ -106,7 +107,7 @@ json_argv() { # an exec-form JSON array, one element per line (NUL-free, newline
 }
 
 do_copy() {
-  local args="$1" from="" chown="" word
+  local args="$1" from="" chown=""
   while [[ "$args" =~ ^--([a-z-]+)=([^[:space:]]+)[[:space:]]+(.*)$ ]]; do
     case "${BASH_REMATCH[1]}" in
     from) from="${BASH_REMATCH[2]}" ;;
@@ -119,7 +120,7 @@ do_copy() {
   local -a words
   read -r -a words <<<"$args"
   [ "${#words[@]}" -ge 2 ] || fail "COPY needs a source and a destination: $args"
-  local dest="${words[-1]}" source
+  local dest="${words[-1]}" source match
   local -a sources=("${words[@]:0:${#words[@]}-1}")
   local target
   target="$(in_stage "$ROOTDIR" "$dest")"
@@ -142,8 +143,11 @@ do_copy() {
       matches=("$ROOT"/$source)
       shopt -u nullglob
     fi
+    # A source without wildcards stays as written whether it exists or not: keep what exists.
+    local -a found=()
+    for match in "${matches[@]}"; do [ -e "$match" ] && found+=("$match"); done
+    matches=("${found[@]}")
     [ "${#matches[@]}" -gt 0 ] || fail "COPY ${from:+--from=$from }$source: no such file (the real build fails here too)"
-    local match
     for match in "${matches[@]}"; do
       local to="$target" placed
       [ "${#matches[@]}" -gt 1 ] && to="${target%/}/"
