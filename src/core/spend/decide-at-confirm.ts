@@ -216,7 +216,7 @@ async function denyCheck<Q extends LiveQuote>(deps: Deps, spend: ConfirmSpend<Q>
     const refusal = verdict.category === "invalid" ? undefined : refusalFor(verdict, spend.word);
     if (refusal === undefined) continue;
     await noteRefusal(deps, verdict).catch(() => {});
-    return { ok: false, reason: "deny-list", line: `The deny list changed since the quote. ${refusal}` };
+    return { ok: false, reason: "deny-list", line: `The address is now on the deny list. ${refusal}` };
   }
   const unchecked = spend.addresses.filter(
     (a) => !verdicts.some((v) => v.address === a && v.category !== "invalid"),
