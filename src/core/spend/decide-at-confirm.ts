@@ -1,6 +1,7 @@
 import Big from "big.js";
 import { z } from "zod";
 import type { ComplianceVerdict } from "../../service/compliance.js";
+import { isServiceError } from "../../service/errors.js";
 import type { PriceList, PricingServiceName } from "../../service/pricing.js";
 import { getJson, setJsonIfNotExists } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
@@ -173,7 +174,9 @@ async function livePrice<Q extends LiveQuote>(deps: Deps, spend: ConfirmSpend<Q>
     deps.logger.warn({ err: read.error }, "price list unreadable at Confirm; nothing spent");
     return {
       ok: false,
-      line: `The price list could not be read from the service just now, and a spend is decided on the live price. ${nothing} Try again in a moment.`,
+      line:
+        keyRefusalLine(read.error, spend.word) ??
+        `The price list could not be read from the service just now, and a spend is decided on the live price. ${nothing} Try again in a moment.`,
     };
   }
   if (!read.live) {
@@ -199,11 +202,7 @@ async function denyCheck<Q extends LiveQuote>(deps: Deps, spend: ConfirmSpend<Q>
   const timeoutMs = timeoutOf(deps);
   let verdicts: ComplianceVerdict[];
   try {
-    const batch = await withDeadline(
-      deps.service.compliance.batch(spend.addresses, { timeoutMs, maxLimiterWaitMs: timeoutMs }),
-      timeoutMs * 2,
-    );
-    verdicts = batch.results;
+    verdicts = await withDeadline(verdictsOf(deps, spend.addresses, timeoutMs), timeoutMs * 2);
   } catch (error) {
     deps.logger.warn({ err: error }, "deny-list check at Confirm failed; nothing spent");
     return {
@@ -230,6 +229,49 @@ async function denyCheck<Q extends LiveQuote>(deps: Deps, spend: ConfirmSpend<Q>
   }
   const warnings = verdicts.map(warningFor).filter((w): w is string => w !== undefined);
   return { ok: true, verdicts, warnings };
+}
+
+const KEY_CHECK = "an admin should check SERVICE_API_KEY and SERVICE_REAL_IP";
+
+/** The service refused the bot's key itself (blocked, or key or IP not accepted): the line says so. */
+function keyRefusalLine(error: unknown, word: SpendWord): string | undefined {
+  if (!isServiceError(error) || error.kind !== "http") return undefined;
+  const not = word === "started" ? "Not started" : "Not ordered";
+  if (error.httpStatus === 403 && error.code === 1005)
+    return `${not}: the service has blocked the bot's API key (code 1005); ${KEY_CHECK}. Nothing was charged.`;
+  if (error.httpStatus === 401)
+    return `${not}: the service did not accept the bot's API key or IP (HTTP 401); ${KEY_CHECK}. Nothing was charged.`;
+  return undefined;
+}
+
+/** Beyond this many addresses a refused batch is not replaced by open lookups (10/s per IP). */
+const OPEN_LOOKUPS_MAX = 5;
+
+/**
+ * The verdicts from the authenticated batch endpoint (200/s per key), bounded in time. When the
+ * batch refuses the bot's key (401/403: the key is blocked or not allowed to batch), the open
+ * lookup (no key, 10/s per IP) answers for a few addresses instead, bounded the same way; the
+ * spend then meets the service's own refusal of the key.
+ */
+async function verdictsOf(
+  deps: Deps,
+  addresses: readonly string[],
+  timeoutMs: number,
+): Promise<ComplianceVerdict[]> {
+  try {
+    const batch = await deps.service.compliance.batch(addresses, { timeoutMs, maxLimiterWaitMs: timeoutMs });
+    return batch.results;
+  } catch (error) {
+    const keyRefused =
+      isServiceError(error) &&
+      error.kind === "http" &&
+      (error.httpStatus === 401 || error.httpStatus === 403);
+    if (!keyRefused || addresses.length > OPEN_LOOKUPS_MAX) throw error;
+    deps.logger.warn({ err: error }, "deny-list batch refused the key at Confirm; asking the open lookup");
+    return Promise.all(
+      addresses.map((a) => deps.service.compliance.lookup(a, { maxLimiterWaitMs: timeoutMs })),
+    );
+  }
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
