@@ -7,6 +7,7 @@ import { getJson, setJsonIfNotExists } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
 import { noteRefusal } from "../digest/facts.js";
 import { toUserLine, UserError } from "../errors.js";
+import { clip } from "../format.js";
 import type { Actor } from "../invocation.js";
 import { type Balance, balanceCovers, getBalance } from "./balance-cache.js";
 import { refusalFor, type SpendWord, warningFor } from "./preflight.js";
@@ -215,7 +216,8 @@ async function denyCheck<Q extends LiveQuote>(deps: Deps, spend: ConfirmSpend<Q>
     const refusal = verdict.category === "invalid" ? undefined : refusalFor(verdict, spend.word);
     if (refusal === undefined) continue;
     await noteRefusal(deps, verdict).catch(() => {});
-    return { ok: false, reason: "deny-list", line: `The address is now on the deny list. ${refusal}` };
+    const code = verdict.reason_code === undefined ? "" : ` (reason ${clip(verdict.reason_code, 40)})`;
+    return { ok: false, reason: "deny-list", line: `The address is now on the deny list${code}. ${refusal}` };
   }
   const unchecked = spend.addresses.filter(
     (a) => !verdicts.some((v) => v.address === a && v.category !== "invalid"),
