@@ -144,6 +144,18 @@ describe("Confirm re-checks the deny list", () => {
     expect((await spentTodaySun(h.store, operator, h.clock.now)).toNumber()).toBe(0);
   });
 
+  it("refuses a Host Mode start whose address was put on the deny list after its quote", async () => {
+    const h = await setup();
+    const address = freshAddress("host-denied-later");
+    const q = await quote(h, `host start ${address}`);
+    h.sandbox.screening.addToList("usdt_frozen", address);
+    const refused = replyText(await h.click(operator, q.confirm));
+    expect(refused).toContain("is frozen by the stablecoin issuer (usdt_frozen)");
+    expect(refused).toContain("Nothing was started.");
+    expect(h.sandbox.calls("host.add")).toEqual([]);
+    expect(h.sandbox.calls("host.infinitystart")).toEqual([]);
+  });
+
   it("refuses in one line when the deny list cannot be checked in time", async () => {
     const h = await setup();
     const q = await quote(h, `energy ${freshAddress("deny-down")} 65k`);
