@@ -122,6 +122,22 @@ describe("Confirm decides on the live price", () => {
     expect(refused).toMatch(/^The price list could not be read from the service just now/);
     expect(orders(h)).toHaveLength(1);
   });
+
+  it("never decides on a cached list whose period has ended, even within its cache_ttl", async () => {
+    const h = await setup({
+      client: { dispatcher: headersTimeoutDispatcher(150) },
+      settings: { confirmCheckMs: 150 },
+    });
+    // The list's current 5-minute period (Day 06-18) ends at 18:00 UTC on the bot's clock.
+    const today = new Date(h.clock.now()).toISOString().slice(0, 10);
+    h.clock.advance(Date.parse(`${today}T17:59:50.000Z`) - h.clock.now());
+    const q = await quote(h, `energy ${freshAddress("period-ended")} 65k`);
+    h.clock.advance(20_000);
+    h.sandbox.inject("pricing.get", { kind: "delay", ms: 400 }, 2);
+    const refused = replyText(await h.click(operator, q.confirm));
+    expect(refused).toMatch(/^The price list could not be read from the service just now/);
+    expect(orders(h)).toEqual([]);
+  });
 });
 
 describe("Confirm re-checks the deny list", () => {
