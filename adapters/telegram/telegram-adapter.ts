@@ -28,6 +28,8 @@ import { createWebhookRoute } from "./webhook.js";
 /** CONTRACT.md: on SIGTERM, work in flight is finished within ~10 s. */
 const STOP_TIMEOUT_MS = 10_000;
 const ANSWER_WITHIN_MS = 2_500;
+/** A chat that is not served is told so at most once in this window. */
+export const REFUSAL_WINDOW_MS = 3_600_000;
 
 export interface TelegramAdapterOptions {
   config: TelegramConfig;
@@ -184,6 +186,8 @@ function useHandlers(
     redeliver: createRedeliver(options.logger, options.notifier),
     answerWithinMs: options.answerWithinMs ?? ANSWER_WITHIN_MS,
     prompts: createPrompts(options.store),
+    mayRefuse: (chatId: number) =>
+      options.store.setIfNotExists(`telegram:refused:${chatId}`, "1", REFUSAL_WINDOW_MS),
   };
   const storeDown: ChatCore = {
     commands: options.core.commands,

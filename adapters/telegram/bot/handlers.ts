@@ -10,7 +10,7 @@ import { renderReply } from "../render/html.js";
 import type { PostOptions, TelegramSender } from "../send.js";
 import { knownVerbs, readCommand } from "./commands.js";
 import { actorOf, conversationOf, topicOf } from "./identity.js";
-import { answeredPrompt, askedForArguments, type Prompts } from "./prompts.js";
+import { answeredPrompt, askedForArguments, type Prompts, settlePrompt } from "./prompts.js";
 
 /**
  * The bot's update handling, as grammY middleware: only allowed chats are served, commands go to
@@ -43,6 +43,11 @@ export interface HandlerDeps {
   answerWithinMs: number;
   /** ForceReply prompts waiting for their answer; unset: no prompts (the usage line instead). */
   prompts?: Prompts;
+  /**
+   * True when a chat that is not served may be told so now (the first time in its window, kept in
+   * the shared store so every instance agrees); unset: every time.
+   */
+  mayRefuse?(chatId: number): Promise<boolean>;
 }
 
 const PRIVATE_HINT = "Commands start with a slash: type /help to see what I can do.";
@@ -81,6 +86,9 @@ async function servedOnly(ctx: Context, next: NextFunction, deps: HandlerDeps, v
     verbs,
   );
   if (read.kind === "ignore" || (read.kind === "text" && chat.type !== "private")) return;
+  // A stranger's flood gets one line per window, not one per message.
+  const first = await (deps.mayRefuse?.(chat.id) ?? Promise.resolve(true)).catch(() => true);
+  if (!first) return;
   deps.logger.info(
     { chatId: chat.id, chatType: chat.type },
     "telegram: refused a chat that is not in TELEGRAM_ALLOWED_CHATS; add its id there to serve it",
@@ -111,6 +119,7 @@ async function onText(ctx: Filter<Context, "message:text">, deps: HandlerDeps, v
   const asked = line === undefined ? await askedForArguments(ctx, deps, invocation) : undefined;
   if (asked === "asked") return;
   const reply = asked ?? (await deps.core.handle(invocation));
+  if (line !== undefined) await settlePrompt(ctx, deps.prompts, reply);
   await deliver(deps, conversation, reply, replyTo);
 }
 
