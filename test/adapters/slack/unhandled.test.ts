@@ -73,7 +73,7 @@ describe("slack: payloads the bot does not handle", () => {
       const response = await h.post(body);
       expect(response.status).toBe(200);
       await h.settle();
-      const lines = h.logger.records.filter((r) => r.msg.startsWith("Slack payload not handled"));
+      const lines = h.logger.records.filter((r) => r.msg?.startsWith("Slack payload not handled"));
       expect(lines).toHaveLength(1);
       expect(h.logger.records.filter((r) => r.level === "error")).toEqual([]);
       expect(h.fake.allMessages()).toEqual([]);
