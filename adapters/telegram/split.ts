@@ -8,6 +8,25 @@
  * every message under the limit whatever the markup.
  */
 export const TELEGRAM_TEXT_LIMIT = 4096;
+/**
+ * One reply never becomes more messages than this: past it, the last one says how much was left
+ * out. (The core caps its lists; this is the bound for whatever still comes out long.)
+ */
+export const MAX_REPLY_PARTS = 4;
+/** Room kept in each part for the line that says the reply was cut. */
+const CUT_NOTE_ROOM = 120;
+
+/** `splitHtml`, with at most `maxParts` parts; the last one ends with what was left out. */
+export function splitReply(html: string, limit = TELEGRAM_TEXT_LIMIT, maxParts = MAX_REPLY_PARTS): string[] {
+  const parts = splitHtml(html, limit);
+  if (parts.length <= maxParts) return parts;
+  const roomy = splitHtml(html, limit - CUT_NOTE_ROOM);
+  const kept = roomy.slice(0, maxParts);
+  const left = roomy.length - kept.length;
+  const note = `\n<i>… cut here: ${left} more message${left === 1 ? "" : "s"} of this reply not shown.</i>`;
+  kept[kept.length - 1] = `${kept[kept.length - 1] ?? ""}${note}`;
+  return kept;
+}
 
 interface OpenTag {
   name: string;

@@ -104,8 +104,11 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     ready: () => state === "running",
     async send(conversation, reply) {
       const rendered = renderReply(reply);
+      // A person's answer that was queued still quotes the command it answers.
+      const replyTo = Number(reply.answers?.messageId);
+      const options = Number.isSafeInteger(replyTo) && replyTo > 0 ? { replyTo } : {};
       try {
-        return { messageId: String(await sender.post(conversation, rendered)) };
+        return { messageId: String(await sender.post(conversation, rendered, options)) };
       } catch (error) {
         throw markSendError(error);
       }

@@ -6,6 +6,7 @@ import type { ConversationRef, Invocation } from "../../../src/core/invocation.j
 import type { Logger } from "../../../src/core/logger.js";
 import type { PastedMessage } from "../../../src/core/paste-check/paste-check.js";
 import { errorReply, type Reply } from "../../../src/core/reply.js";
+import type { Redeliver } from "../redeliver.js";
 import { renderReply } from "../render/html.js";
 import type { PostOptions, TelegramSender } from "../send.js";
 import { knownVerbs, readCommand } from "./commands.js";
@@ -35,7 +36,7 @@ export interface HandlerDeps {
   allowedChats: ReadonlySet<string>;
   logger: Logger;
   /** A reply that could not be posted now: handed to the durable notification queue. */
-  redeliver(conversation: ConversationRef, reply: Reply, error: unknown): Promise<void>;
+  redeliver: Redeliver;
   /**
    * How long a click may run before its spinner is stopped. Telegram expects the answer within
    * seconds; a slower action (placing an order) answers first and posts the result when done.
@@ -170,17 +171,30 @@ async function onButton(ctx: Filter<Context, "callback_query:data">, deps: Handl
   } catch (error) {
     // Delivered later in place of the clicked message, so it never shows twice.
     const replaces = message && message.date !== 0 ? { replaces: String(message.message_id) } : {};
-    await deps.redeliver(conversation, { ...reply, replacesOriginal: false, ...replaces }, error);
+    await deps.redeliver(
+      conversation,
+      { ...reply, replacesOriginal: false, answers: {}, ...replaces },
+      error,
+    );
   }
   // Posted, or queued durably: a confirmed spend's outcome is no longer owed by its recovery job.
   await deps.core.delivered?.(reply);
 }
 
+/**
+ * Posts a person's answer now, as a reply to what they typed. One that cannot go now (a 429), or
+ * that would overtake answers of this chat still queued, is queued whole, still as a reply to it.
+ */
 async function deliver(deps: HandlerDeps, conversation: ConversationRef, reply: Reply, options: PostOptions) {
+  const answer: Reply = {
+    ...reply,
+    answers: options.replyTo === undefined ? {} : { messageId: String(options.replyTo) },
+  };
+  if (await deps.redeliver.behind(conversation)) return deps.redeliver.queue(conversation, answer);
   try {
     await deps.sender.post(conversation, renderReply(reply), options);
   } catch (error) {
-    await deps.redeliver(conversation, reply, error);
+    await deps.redeliver(conversation, answer, error);
   }
 }
 
