@@ -138,7 +138,7 @@ function threadOf(conversation: ConversationRef): { message_thread_id?: number }
   return Number.isSafeInteger(thread) ? { message_thread_id: thread } : {};
 }
 
-function captionOf(file: FileAttachment, fallback: string | undefined): string | undefined {
+export function captionOf(file: FileAttachment, fallback: string | undefined): string | undefined {
   const caption = file.title === undefined ? fallback : escapeHtml(file.title);
   if (caption === undefined || caption === "") return undefined;
   // Cutting HTML could split an entity; a caption is one plain escaped line, so cut before any "&".

@@ -14,7 +14,8 @@ export const BLOCK_KIT_LIMITS = {
   fieldText: 2000,
   fieldsPerSection: 10,
   headerText: 150,
-  contextText: 3000,
+  /** Slack documents 3000 for a text object; context lines are short, so the stricter 2000 costs nothing. */
+  contextText: 2000,
   buttonText: 75,
   buttonValue: 2000,
   elementsPerActions: 25,
@@ -143,7 +144,8 @@ function buttonRows(buttons: readonly Button[], index: { next: number }): SlackB
       type: "button",
       // Unique in the message, as Slack requires; the token travels in `value`.
       action_id: `${ACTION_ID_PREFIX}${index.next++}`,
-      text: plain(b.label.trim() === "" ? "…" : b.label, BLOCK_KIT_LIMITS.buttonText),
+      // Judged after cleaning: a label of control characters only would leave Slack an empty text.
+      text: plain(plainText(b.label).trim() === "" ? "…" : b.label, BLOCK_KIT_LIMITS.buttonText),
       value: b.token,
       ...(b.style && { style: b.style }),
     }));
