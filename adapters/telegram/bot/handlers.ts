@@ -7,6 +7,7 @@ import type { Logger } from "../../../src/core/logger.js";
 import type { PastedMessage } from "../../../src/core/paste-check/paste-check.js";
 import { errorReply, type Reply } from "../../../src/core/reply.js";
 import type { Redeliver } from "../redeliver.js";
+import { clean } from "../render/escape.js";
 import { renderReply } from "../render/html.js";
 import type { PostOptions, TelegramSender } from "../send.js";
 import { knownVerbs, readCommand } from "./commands.js";
@@ -209,7 +210,11 @@ async function answer(ctx: Context, deps: HandlerDeps, options?: AnswerOptions):
   }
 }
 
-const toast = (line: string): string => (line.length > TOAST_MAX ? `${line.slice(0, TOAST_MAX - 1)}…` : line);
+/** A toast is plain text: control and bidi characters go as in messages, then it is cut to Telegram's limit. */
+function toast(line: string): string {
+  const chars = Array.from(clean(line));
+  return chars.length > TOAST_MAX ? `${chars.slice(0, TOAST_MAX - 1).join("")}…` : chars.join("");
+}
 
 /** The value of `promise` if it settles within `ms`, else undefined (the promise keeps running). */
 async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
