@@ -212,8 +212,10 @@ async function answer(ctx: Context, deps: HandlerDeps, options?: AnswerOptions):
 
 /** A toast is plain text: control and bidi characters go as in messages, then it is cut to Telegram's limit. */
 function toast(line: string): string {
-  const chars = Array.from(clean(line));
-  return chars.length > TOAST_MAX ? `${chars.slice(0, TOAST_MAX - 1).join("")}…` : chars.join("");
+  const shown = clean(line);
+  if (shown.length <= TOAST_MAX) return shown;
+  const cut = shown.slice(0, TOAST_MAX - 1);
+  return `${/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
 }
 
 /** The value of `promise` if it settles within `ms`, else undefined (the promise keeps running). */
