@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { refusalLine } from "../../../adapters/telegram/bot/handlers.js";
+import { MAX_REPLY_PARTS, TELEGRAM_TEXT_LIMIT } from "../../../adapters/telegram/split.js";
+import type { CommandDefinition } from "../../../src/core/command.js";
+import { helpCommand } from "../../../src/core/help.js";
+import { publicReply, text } from "../../../src/core/reply.js";
 import { tronAddress } from "../../../src/sandbox/families/energy/common.js";
 import type { FakeMessage } from "../../fakes/telegram-api.js";
 import {
@@ -112,5 +116,29 @@ describe("telegram: invisible characters are named", () => {
     await h.settle();
     expect(h.fake.messages(PRIVATE_CHAT)[1]?.text).not.toMatch(/at most 80 characters/);
     expect(h.fake.messages(PRIVATE_CHAT)[1]?.text).toContain("🚀");
+  });
+});
+
+describe("telegram: one reply never floods the chat", () => {
+  const hugeCommand: CommandDefinition = {
+    verb: "huge",
+    role: "viewer",
+    summary: "a reply of 200 000 characters",
+    usage: "huge",
+    example: "huge",
+    async run() {
+      const lines = Array.from({ length: 4_000 }, (_, i) => `line ${i} ${"x".repeat(40)}`);
+      return publicReply("huge", [text(lines.join("\n"))]);
+    },
+  };
+
+  it("a 200 000-character reply becomes at most 4 messages, the last saying how much is not shown", async () => {
+    const h = await startTelegramHarness({ registry: { commands: [helpCommand, hugeCommand], actions: [] } });
+    await h.say("/huge");
+    await h.settle();
+    const messages = h.fake.messages(PRIVATE_CHAT);
+    expect(messages).toHaveLength(MAX_REPLY_PARTS);
+    for (const m of messages) expect(m.html.length).toBeLessThanOrEqual(TELEGRAM_TEXT_LIMIT);
+    expect(messages.at(-1)?.text).toMatch(/… cut here: about \d+ more messages of this reply not shown\.$/);
   });
 });
