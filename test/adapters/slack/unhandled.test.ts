@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { FAKE_SLACK_TEAM } from "../../fakes/slack-api.js";
-import { CHANNEL, OPERATOR, type Signed, startSlackHarness } from "./harness.js";
+import { CHANNEL, messageText, OPERATOR, type Signed, startSlackHarness } from "./harness.js";
 
 /**
  * Malformed but signed Slack payloads, and payload types the bot has no listener for: each is
@@ -93,5 +93,19 @@ describe("slack: payloads the bot does not handle", () => {
     expect(h.logger.records.filter((r) => r.level === "error")).toEqual([]);
     expect(h.fake.allMessages()).toEqual([]);
     expect(h.sandbox.calls("compliance.lookup")).toEqual([]);
+  });
+});
+
+describe("slack: invisible characters in a command are named", () => {
+  it("/ops \\u200Bhelp and /energy … 65\\u200Bk say which character is in the way, privately", async () => {
+    const h = await startSlackHarness();
+    await h.command("/ops \u200Bhelp");
+    await h.command("/energy TJRabPrwbZy45sbavfcjinPJC18kjpRTv8 65\u200Bk");
+    await h.settle();
+    const [verb, amount] = h.fake.ephemerals(OPERATOR.id).map(messageText);
+    expect(verb).toMatch(/unknown command "help" \(it contains an invisible character \(U\+200B\)\)/);
+    expect(amount).toMatch(/"65k" is not an amount \(it contains an invisible character \(U\+200B\)\)/);
+    expect(h.fake.channelMessages(CHANNEL)).toEqual([]);
+    expect(h.sandbox.calls("pricing.get")).toEqual([]);
   });
 });
