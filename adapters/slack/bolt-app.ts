@@ -6,6 +6,7 @@ import { toSlackLogger } from "./bolt-logger.js";
 import type { Admission, SlackBody, SlackGate } from "./gate.js";
 import type { ResponseUrls } from "./response-url.js";
 import { storeDownAnswer } from "./store-down.js";
+import { ackUnhandled } from "./unhandled.js";
 import { webClientOptions } from "./web.js";
 
 /**
@@ -54,6 +55,7 @@ export function createBoltApp(
     convoStore: false,
   });
   if (!http) app.use(gateMiddleware(gate, responses, logger));
+  app.use(ackUnhandled(logger));
   app.error(async (error) => {
     logger.error({ err: error }, "a Slack listener failed");
   });

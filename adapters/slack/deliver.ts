@@ -121,7 +121,12 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       logger.warn(logFields(error, target), "could not answer in Slack now; queued as a notification");
       // Still in place of the clicked message when it is delivered later, so it never shows twice.
       const clicked = reply.replacesOriginal && !target.message?.ephemeral ? target.message?.ts : undefined;
-      return options.fallback(conversation, clicked === undefined ? reply : { ...reply, replaces: clicked });
+      // A person's answer: sent whole when its turn comes, never folded into a digest of notices.
+      const answer: Reply = { ...reply, answers: {} };
+      return options.fallback(
+        conversation,
+        clicked === undefined ? answer : { ...answer, replaces: clicked },
+      );
     }
     if (message.files.length > 0) await filesFor(target, message);
   }

@@ -40,6 +40,7 @@ export function registerMessages(app: App, options: MessageListenerOptions): voi
     options.inflight.run(() => answerPaste(event, text, { ...options, handleMessage }));
   app.event("message", async ({ event }) => {
     const message = event as SlackMessage;
+    if (malformed(message, options.logger)) return;
     if (message.subtype !== undefined || message.bot_id !== undefined) return;
     if (!SERVED_CHANNEL_TYPES.has(message.channel_type ?? "")) return;
     const text = message.text ?? "";
@@ -48,9 +49,19 @@ export function registerMessages(app: App, options: MessageListenerOptions): voi
   });
   app.event("app_mention", async ({ event }) => {
     const message = event as SlackMessage;
+    if (malformed(message, options.logger)) return;
     if (message.subtype !== undefined || message.bot_id !== undefined) return;
     await run(message, (message.text ?? "").replace(MENTION, " "));
   });
+}
+
+/** Fields that are not what Slack documents (a `text` that is an object): one line, nothing run. */
+function malformed(message: SlackMessage, logger: Logger): boolean {
+  const fields = ["text", "user", "channel", "subtype", "bot_id", "thread_ts", "channel_type"] as const;
+  const wrong = fields.find((f) => message[f] !== undefined && typeof message[f] !== "string");
+  if (wrong === undefined) return false;
+  logger.warn({ field: wrong }, "Slack message event ignored: a field is not text");
+  return true;
 }
 
 async function answerPaste(

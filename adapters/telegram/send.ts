@@ -4,7 +4,7 @@ import type { FileAttachment } from "../../src/core/reply.js";
 import { isNotModified } from "./errors.js";
 import { escapeHtml } from "./render/escape.js";
 import type { RenderedMessage } from "./render/html.js";
-import { splitHtml } from "./split.js";
+import { splitReply } from "./split.js";
 
 /**
  * Posting a rendered reply with Telegram's limits: text split into messages of ≤ 4096
@@ -72,7 +72,7 @@ export function createTelegramSender(api: Api): TelegramSender {
   async function post(conversation: ConversationRef, rendered: RenderedMessage, options: PostOptions = {}) {
     // An order's follow-ups answer the message that showed the order (see `replyTo`).
     const replyTo = options.replyTo ?? messageIdOf(conversation.replyTo);
-    const ids = await sendChunks(conversation, splitHtml(rendered.html), rendered, {
+    const ids = await sendChunks(conversation, splitReply(rendered.html), rendered, {
       ...(replyTo !== undefined && { replyTo }),
     });
     ids.push(...(await sendFiles(conversation, rendered, ids.length === 0 ? replyTo : undefined)));
@@ -82,7 +82,7 @@ export function createTelegramSender(api: Api): TelegramSender {
   }
 
   async function replace(conversation: ConversationRef, messageId: number, rendered: RenderedMessage) {
-    const [first, ...rest] = splitHtml(rendered.html);
+    const [first, ...rest] = splitReply(rendered.html);
     try {
       if (first === undefined) {
         // A result of only files: the old text stays, its buttons go.
@@ -138,7 +138,7 @@ function threadOf(conversation: ConversationRef): { message_thread_id?: number }
   return Number.isSafeInteger(thread) ? { message_thread_id: thread } : {};
 }
 
-function captionOf(file: FileAttachment, fallback: string | undefined): string | undefined {
+export function captionOf(file: FileAttachment, fallback: string | undefined): string | undefined {
   const caption = file.title === undefined ? fallback : escapeHtml(file.title);
   if (caption === undefined || caption === "") return undefined;
   // Cutting HTML could split an entity; a caption is one plain escaped line, so cut before any "&".

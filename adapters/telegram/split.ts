@@ -8,6 +8,42 @@
  * every message under the limit whatever the markup.
  */
 export const TELEGRAM_TEXT_LIMIT = 4096;
+/**
+ * One reply never becomes more messages than this: past it, the last one says how much was left
+ * out. (The core caps its lists; this is the bound for whatever still comes out long.)
+ */
+export const MAX_REPLY_PARTS = 4;
+/** Room kept in each part for the line that says the reply was cut. */
+const CUT_NOTE_ROOM = 120;
+
+/**
+ * `splitHtml`, with at most `maxParts` parts; the last one ends with a line that says how much was
+ * left out. Only the head that can be shown is split, so a huge reply costs no more than a long one.
+ */
+export function splitReply(html: string, limit = TELEGRAM_TEXT_LIMIT, maxParts = MAX_REPLY_PARTS): string[] {
+  if (html.length <= limit * maxParts) {
+    const parts = splitHtml(html, limit);
+    if (parts.length <= maxParts) return parts;
+  }
+  const head = html.slice(0, safeCut(html, limit * (maxParts + 1)));
+  const kept = splitHtml(head, limit - CUT_NOTE_ROOM).slice(0, maxParts);
+  const shownChars = kept.reduce((n, part) => n + part.length, 0);
+  const left = Math.max(1, Math.ceil((html.length - shownChars) / limit));
+  const note = `\n<i>… cut here: about ${left} more message${left === 1 ? "" : "s"} of this reply not shown.</i>`;
+  kept[kept.length - 1] = `${kept[kept.length - 1] ?? ""}${note}`;
+  return kept;
+}
+
+/** A position at or before `at` that is not inside a tag, an entity or a surrogate pair. */
+function safeCut(html: string, at: number): number {
+  let cut = Math.min(at, html.length);
+  const tagOpen = html.lastIndexOf("<", cut - 1);
+  if (tagOpen > html.lastIndexOf(">", cut - 1)) cut = tagOpen;
+  const amp = html.lastIndexOf("&", cut - 1);
+  if (amp > html.lastIndexOf(";", cut - 1) && cut - amp < 12) cut = amp;
+  if (/[\ud800-\udbff]/.test(html.charAt(cut - 1))) cut -= 1;
+  return cut;
+}
 
 interface OpenTag {
   name: string;

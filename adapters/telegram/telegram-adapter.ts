@@ -28,6 +28,8 @@ import { createWebhookRoute } from "./webhook.js";
 /** CONTRACT.md: on SIGTERM, work in flight is finished within ~10 s. */
 const STOP_TIMEOUT_MS = 10_000;
 const ANSWER_WITHIN_MS = 2_500;
+/** A chat that is not served is told so at most once in this window. */
+export const REFUSAL_WINDOW_MS = 3_600_000;
 
 export interface TelegramAdapterOptions {
   config: TelegramConfig;
@@ -102,8 +104,11 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     ready: () => state === "running",
     async send(conversation, reply) {
       const rendered = renderReply(reply);
+      // A person's answer that was queued still quotes the command it answers.
+      const replyTo = Number(reply.answers?.messageId);
+      const options = Number.isSafeInteger(replyTo) && replyTo > 0 ? { replyTo } : {};
       try {
-        return { messageId: String(await sender.post(conversation, rendered)) };
+        return { messageId: String(await sender.post(conversation, rendered, options)) };
       } catch (error) {
         throw markSendError(error);
       }
@@ -184,6 +189,8 @@ function useHandlers(
     redeliver: createRedeliver(options.logger, options.notifier),
     answerWithinMs: options.answerWithinMs ?? ANSWER_WITHIN_MS,
     prompts: createPrompts(options.store),
+    mayRefuse: (chatId: number) =>
+      options.store.setIfNotExists(`telegram:refused:${chatId}`, "1", REFUSAL_WINDOW_MS),
   };
   const storeDown: ChatCore = {
     commands: options.core.commands,

@@ -35,6 +35,11 @@ export interface ChatAdapterLifecycle {
 export interface Notifier {
   /** `dedupKey` makes a repeated notification (a replayed webhook, a re-polled result) post once. */
   post(conversation: ConversationRef, reply: Reply, dedupKey?: string): Promise<void>;
+  /**
+   * True while something posted into this conversation is still waiting to be sent: an answer
+   * that comes meanwhile queues behind it instead of overtaking it.
+   */
+  pending?(conversation: ConversationRef): Promise<boolean>;
 }
 
 /** Tracked work the core hands to the job system: polling pending orders, watching deliveries. */

@@ -56,6 +56,13 @@ export interface Reply {
    * channel sees as well ("Delivery not confirmed after 10 min: …"). Unset: the thread only.
    */
   alert?: string;
+  /**
+   * A person's answer (to a command, a click) that goes out later through the notifier because
+   * the platform could not take it now: it is sent whole and on its own, never folded into a
+   * digest of notices. `messageId`: the platform's id of the message it answers (Telegram quotes
+   * the command with it).
+   */
+  answers?: { messageId?: string };
 }
 
 export const plain = (text: string): Span => ({ text });

@@ -124,6 +124,10 @@ export function createNotifier(queues: JobQueue, options: NotifierOptions): Noti
         throw error;
       }
     },
+    async pending(conversation) {
+      const state = await notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS).state();
+      return state.last > state.sent;
+    },
   };
 }
 

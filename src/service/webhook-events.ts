@@ -13,12 +13,20 @@ export type NotificationSource = WebhookFamily | "host";
 /** A mainnet TRON address as text (base58, 34 characters, starting with T). */
 const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 
-const idText = z.union([z.string().min(1).max(200), z.number().int().nonnegative()]).transform(String);
+/*
+ * No length limit on a field: a signed, well-formed delivery is stored and acknowledged whatever
+ * its sizes (the body is capped at MAX_WEBHOOK_BODY_BYTES), and the renderers cut what they show.
+ * Refusing it would lose the notification for good: the service's retries get the same answer.
+ */
+const idText = z.union([z.string().min(1), z.number().int().nonnegative()]).transform(String);
 export const deliveryIdSchema = z
   .union([z.number().int().nonnegative(), z.string().regex(/^\d{1,20}$/)])
   .transform(String);
-const hashes = z.array(z.string().min(1).max(200)).max(500).default([]);
-const optionalText = z.string().max(2_000).optional();
+const hashes = z
+  .array(z.string())
+  .default([])
+  .transform((list) => list.filter((hash) => hash !== ""));
+const optionalText = z.string().optional();
 const optionalCount = z.number().int().nonnegative().optional();
 
 const common = {

@@ -57,6 +57,7 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
   const methods = createMethods(state);
   const calls: TelegramCall[] = [];
   const failures = createFailures();
+  const limits = createChatLimits();
 
   async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(new URL(req.url ?? "/", "http://fake").pathname);
@@ -69,7 +70,8 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
       String(req.headers["content-type"] ?? ""),
       Buffer.concat(chunks),
     );
-    const failure = method === "getUpdates" ? undefined : failures.take(method);
+    const failure =
+      method === "getUpdates" ? undefined : (failures.take(method) ?? limits.take(method, params.chat_id));
     const handler = methods[method];
     const result =
       failure ?? (handler ? await handler(params, files, res) : bad(404, "Not Found: method not found"));
@@ -91,6 +93,13 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
       method ? calls.filter((c) => c.method === method) : [...calls],
     /** The next `times` calls of `method` ("*": any method but getUpdates) fail this way. */
     fail: failures.add,
+    /**
+     * Telegram's pace for a group (about 20 messages a minute): after `allow` more messages into
+     * the chat, every send into it is answered 429 with `retry_after` until `liftLimit`.
+     */
+    limitChat: limits.limit,
+    /** The chat's minute has passed: sends into it are taken again. */
+    liftLimit: limits.lift,
     /** Every later call into this chat is refused, by default like Telegram for a bot the user blocked. */
     refuseChat(
       chatId: number | string,
@@ -141,6 +150,29 @@ function createFailures() {
       found.remaining -= 1;
       if (found.remaining <= 0) queued.splice(index, 1);
       return failureAnswer(found.failure);
+    },
+  };
+}
+
+const SEND_METHODS = new Set(["sendMessage", "sendDocument", "sendPhoto"]);
+
+function createChatLimits() {
+  const chats = new Map<string, { left: number; retryAfter: number }>();
+  return {
+    limit(chatId: number | string, o: { allow: number; retryAfter: number }): void {
+      chats.set(String(chatId), { left: o.allow, retryAfter: o.retryAfter });
+    },
+    lift(chatId: number | string): void {
+      chats.delete(String(chatId));
+    },
+    take(method: string, chatId: unknown): Answer | undefined {
+      const limit = SEND_METHODS.has(method) ? chats.get(String(chatId)) : undefined;
+      if (limit === undefined) return undefined;
+      if (limit.left > 0) {
+        limit.left -= 1;
+        return undefined;
+      }
+      return failureAnswer({ kind: "429", retryAfter: limit.retryAfter });
     },
   };
 }

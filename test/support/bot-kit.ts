@@ -19,7 +19,7 @@
 import { actionHandlers, commands } from "../../src/core/command-registry.js";
 import { type Core, type CoreRegistry, createCore } from "../../src/core/core.js";
 import type { CoreDeps, CoreSettings } from "../../src/core/deps.js";
-import type { Platform } from "../../src/core/invocation.js";
+import type { ConversationRef, Platform } from "../../src/core/invocation.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import type { ChatAdapter, JobScheduler, Notifier } from "../../src/core/ports.js";
 import { createTrackedHandlers } from "../../src/core/tracking-registry.js";
@@ -70,6 +70,8 @@ export interface ChatKitOptions {
   /** The core's clock (default Date.now): a test moves it past a TTL. */
   now?: () => number;
   registry?: CoreRegistry;
+  /** The notify worker's pace per conversation (default none: every notice alone, at once). */
+  notifyGapMs?: (conversation: ConversationRef) => number;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function startChatKit(
     ...(options.now && { now: options.now }),
     ...(options.timeScale !== undefined && { timeScale: options.timeScale }),
     ...(options.registry && { registry: options.registry }),
+    ...(options.notifyGapMs && { notifyGapMs: options.notifyGapMs }),
     settings: {
       publicUrl: "https://opsbot.test",
       explorerTxUrl: "https://tronscan.org/#/transaction/",
@@ -115,6 +118,8 @@ export interface BotKitOptions {
   jobs?: (scheduler: JobScheduler) => JobScheduler;
   /** Wraps the notifier the core gets (a test records what was posted). */
   notifier?: (notifier: Notifier) => Notifier;
+  /** The notify worker's pace per conversation (default none). */
+  notifyGapMs?: (conversation: ConversationRef) => number;
 }
 
 export interface BotKit {
@@ -165,7 +170,13 @@ export async function startBotKit(options: BotKitOptions): Promise<BotKit> {
     const tracked = options.tracked?.(deps) ?? createTrackedHandlers(deps, registry.actions);
     workers.push(
       await startTrackedWorker(queues, tracked, { logger }),
-      await startNotifyWorker(queues, { adapters, store, watchMs: 50, logger, gapMs: () => 0 }),
+      await startNotifyWorker(queues, {
+        adapters,
+        store,
+        watchMs: 50,
+        logger,
+        gapMs: options.notifyGapMs ?? (() => 0),
+      }),
     );
   }
 

@@ -6,11 +6,13 @@ import type { ConversationRef, Invocation } from "../../../src/core/invocation.j
 import type { Logger } from "../../../src/core/logger.js";
 import type { PastedMessage } from "../../../src/core/paste-check/paste-check.js";
 import { errorReply, type Reply } from "../../../src/core/reply.js";
+import type { Redeliver } from "../redeliver.js";
+import { clean } from "../render/escape.js";
 import { renderReply } from "../render/html.js";
 import type { PostOptions, TelegramSender } from "../send.js";
 import { knownVerbs, readCommand } from "./commands.js";
 import { actorOf, conversationOf, topicOf } from "./identity.js";
-import { answeredPrompt, askedForArguments, type Prompts } from "./prompts.js";
+import { answeredPrompt, askedForArguments, type Prompts, settlePrompt } from "./prompts.js";
 
 /**
  * The bot's update handling, as grammY middleware: only allowed chats are served, commands go to
@@ -35,7 +37,7 @@ export interface HandlerDeps {
   allowedChats: ReadonlySet<string>;
   logger: Logger;
   /** A reply that could not be posted now: handed to the durable notification queue. */
-  redeliver(conversation: ConversationRef, reply: Reply, error: unknown): Promise<void>;
+  redeliver: Redeliver;
   /**
    * How long a click may run before its spinner is stopped. Telegram expects the answer within
    * seconds; a slower action (placing an order) answers first and posts the result when done.
@@ -43,6 +45,11 @@ export interface HandlerDeps {
   answerWithinMs: number;
   /** ForceReply prompts waiting for their answer; unset: no prompts (the usage line instead). */
   prompts?: Prompts;
+  /**
+   * True when a chat that is not served may be told so now (the first time in its window, kept in
+   * the shared store so every instance agrees); unset: every time.
+   */
+  mayRefuse?(chatId: number): Promise<boolean>;
 }
 
 const PRIVATE_HINT = "Commands start with a slash: type /help to see what I can do.";
@@ -81,6 +88,9 @@ async function servedOnly(ctx: Context, next: NextFunction, deps: HandlerDeps, v
     verbs,
   );
   if (read.kind === "ignore" || (read.kind === "text" && chat.type !== "private")) return;
+  // A stranger's flood gets one line per window, not one per message.
+  const first = await (deps.mayRefuse?.(chat.id) ?? Promise.resolve(true)).catch(() => true);
+  if (!first) return;
   deps.logger.info(
     { chatId: chat.id, chatType: chat.type },
     "telegram: refused a chat that is not in TELEGRAM_ALLOWED_CHATS; add its id there to serve it",
@@ -111,6 +121,7 @@ async function onText(ctx: Filter<Context, "message:text">, deps: HandlerDeps, v
   const asked = line === undefined ? await askedForArguments(ctx, deps, invocation) : undefined;
   if (asked === "asked") return;
   const reply = asked ?? (await deps.core.handle(invocation));
+  if (line !== undefined) await settlePrompt(ctx, deps.prompts, reply);
   await deliver(deps, conversation, reply, replyTo);
 }
 
@@ -161,17 +172,30 @@ async function onButton(ctx: Filter<Context, "callback_query:data">, deps: Handl
   } catch (error) {
     // Delivered later in place of the clicked message, so it never shows twice.
     const replaces = message && message.date !== 0 ? { replaces: String(message.message_id) } : {};
-    await deps.redeliver(conversation, { ...reply, replacesOriginal: false, ...replaces }, error);
+    await deps.redeliver(
+      conversation,
+      { ...reply, replacesOriginal: false, answers: {}, ...replaces },
+      error,
+    );
   }
   // Posted, or queued durably: a confirmed spend's outcome is no longer owed by its recovery job.
   await deps.core.delivered?.(reply);
 }
 
+/**
+ * Posts a person's answer now, as a reply to what they typed. One that cannot go now (a 429), or
+ * that would overtake answers of this chat still queued, is queued whole, still as a reply to it.
+ */
 async function deliver(deps: HandlerDeps, conversation: ConversationRef, reply: Reply, options: PostOptions) {
+  const answer: Reply = {
+    ...reply,
+    answers: options.replyTo === undefined ? {} : { messageId: String(options.replyTo) },
+  };
+  if (await deps.redeliver.behind(conversation)) return deps.redeliver.queue(conversation, answer);
   try {
     await deps.sender.post(conversation, renderReply(reply), options);
   } catch (error) {
-    await deps.redeliver(conversation, reply, error);
+    await deps.redeliver(conversation, answer, error);
   }
 }
 
@@ -186,7 +210,13 @@ async function answer(ctx: Context, deps: HandlerDeps, options?: AnswerOptions):
   }
 }
 
-const toast = (line: string): string => (line.length > TOAST_MAX ? `${line.slice(0, TOAST_MAX - 1)}…` : line);
+/** A toast is plain text: control and bidi characters go as in messages, then it is cut to Telegram's limit. */
+function toast(line: string): string {
+  const shown = clean(line);
+  if (shown.length <= TOAST_MAX) return shown;
+  const cut = shown.slice(0, TOAST_MAX - 1);
+  return `${/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
+}
 
 /** The value of `promise` if it settles within `ms`, else undefined (the promise keeps running). */
 async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {

@@ -17,26 +17,57 @@ export interface Prompts {
   remember(chatId: number, messageId: number, prompt: { verb: string; userId: number }): Promise<void>;
   /** The verb a reply to `messageId` answers, when it was asked of `userId`; once. */
   take(chatId: number, messageId: number, userId: number): Promise<string | undefined>;
+  /**
+   * An answer that was refused (bad input): the prompt is open again for the rest of its time,
+   * so the person can answer once more instead of typing the command again.
+   */
+  reopen?(chatId: number, messageId: number, userId: number): Promise<void>;
+}
+
+interface StoredPrompt {
+  verb?: unknown;
+  userId?: unknown;
+  /** Epoch ms; absent in prompts of older releases. */
+  expiresAt?: unknown;
 }
 
 const promptKey = (chatId: number, messageId: number): string => `telegram:prompt:${chatId}:${messageId}`;
+/** A taken prompt, kept aside until its answer is known to be good (`reopen` puts it back). */
+const takenKey = (chatId: number, messageId: number): string => `${promptKey(chatId, messageId)}:taken`;
 
-export function createPrompts(store: Store): Prompts {
+export function createPrompts(store: Store, now: () => number = Date.now): Prompts {
   return {
     async remember(chatId, messageId, prompt) {
-      await store.set(promptKey(chatId, messageId), JSON.stringify(prompt), PROMPT_TTL_MS);
+      const stored = { ...prompt, expiresAt: now() + PROMPT_TTL_MS };
+      await store.set(promptKey(chatId, messageId), JSON.stringify(stored), PROMPT_TTL_MS);
     },
     async take(chatId, messageId, userId) {
       const key = promptKey(chatId, messageId);
       const raw = await store.get(key);
       if (raw === null) return undefined;
-      const prompt = JSON.parse(raw) as { verb?: unknown; userId?: unknown };
+      const prompt = JSON.parse(raw) as StoredPrompt;
       // Someone else answering the prompt in a group is conversation, not the arguments.
       if (prompt.userId !== userId || typeof prompt.verb !== "string") return undefined;
-      return (await store.take(key)) === null ? undefined : prompt.verb;
+      // Taken once (two quick answers never run twice); kept aside for `reopen`.
+      const taken = await store.take(key);
+      if (taken === null) return undefined;
+      const leftMs = remainingMs(prompt, now());
+      if (leftMs > 0) await store.set(takenKey(chatId, messageId), taken, leftMs);
+      return prompt.verb;
+    },
+    async reopen(chatId, messageId, userId) {
+      const raw = await store.take(takenKey(chatId, messageId));
+      if (raw === null) return;
+      const prompt = JSON.parse(raw) as StoredPrompt;
+      const leftMs = remainingMs(prompt, now());
+      if (prompt.userId !== userId || leftMs <= 0) return;
+      await store.setIfNotExists(promptKey(chatId, messageId), raw, leftMs);
     },
   };
 }
+
+const remainingMs = (prompt: StoredPrompt, at: number): number =>
+  typeof prompt.expiresAt === "number" ? prompt.expiresAt - at : PROMPT_TTL_MS;
 
 /** The command line a reply to one of our prompts stands for, or undefined for any other message. */
 export async function answeredPrompt(
@@ -48,6 +79,24 @@ export async function answeredPrompt(
   const verb = await prompts.take(ctx.chat.id, asked.message_id, ctx.from.id);
   return verb === undefined ? undefined : `${verb} ${ctx.message.text.trim()}`;
 }
+
+/**
+ * After the answer to a prompt ran: a refusal of the input (a private one-line error) leaves the
+ * prompt open for another answer until it expires; anything else (a quote, a result) closes it.
+ */
+export async function settlePrompt(
+  ctx: Filter<Context, "message:text">,
+  prompts: Prompts | undefined,
+  reply: Reply,
+): Promise<void> {
+  const asked = ctx.message.reply_to_message;
+  if (prompts?.reopen === undefined || asked === undefined || !isRefusal(reply)) return;
+  await prompts.reopen(ctx.chat.id, asked.message_id, ctx.from.id);
+}
+
+/** A one-line private answer with nothing to click: bad input, a refusal. */
+const isRefusal = (reply: Reply): boolean =>
+  reply.visibility === "private" && reply.blocks.every((b) => b.type === "text");
 
 /**
  * `/energy` alone: a ForceReply prompt is sent ("asked"), or the refusal line comes back for the

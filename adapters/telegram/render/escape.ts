@@ -13,8 +13,10 @@ export const escapeAttribute = (text: string): string => escapeHtml(text).replac
 
 // Control characters other than tab and newline, and lone surrogates: Telegram rejects text that
 // is not valid UTF-8, and control characters have no business in a chat message. (With the `u`
-// flag a surrogate pair is one code point, so the class matches lone halves only.)
-const UNSAFE = /[^\P{Cc}\n\t]|[\ud800-\udfff]/gu;
+// flag a surrogate pair is one code point, so the class matches lone halves only.) Bidi
+// overrides and isolates go too, as on Slack and the console: `abc\u202Egnp.exe` must not read
+// as "abcexe.png".
+const UNSAFE = /[^\P{Cc}\n\t]|[\ud800-\udfff]|[\u202a-\u202e\u2066-\u2069]/gu;
 
 export const clean = (text: string): string => text.replace(UNSAFE, "");
 

@@ -1,6 +1,6 @@
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
 import type { Block, Button, FileAttachment, Reply, Span } from "../../../src/core/reply.js";
-import { escapeAttribute, escapeHtml, isSafeHref } from "./escape.js";
+import { clean, escapeAttribute, escapeHtml, isSafeHref } from "./escape.js";
 
 /**
  * Reply → Telegram: HTML text (parse_mode "HTML"), an inline keyboard whose `callback_data` is
@@ -99,5 +99,5 @@ function toKeyboardButton(button: Button): InlineKeyboardButton {
     throw new Error(`button token is longer than Telegram's ${CALLBACK_DATA_MAX_BYTES}-byte callback_data`);
   }
   // Button labels are plain text in the Bot API: no escaping, but no control characters either.
-  return { text: button.label.replace(/\p{Cc}/gu, " "), callback_data: button.token };
+  return { text: clean(button.label.replace(/\p{Cc}/gu, " ")), callback_data: button.token };
 }

@@ -10,7 +10,7 @@ import {
   type PricingServiceName,
   usdOf,
 } from "../../service/pricing.js";
-import { clip, formatDecimal, formatTime } from "../format.js";
+import { capList, clip, formatDecimal, formatTime, moreLine } from "../format.js";
 import { formatCount } from "../parse/echo.js";
 import {
   type Block,
@@ -38,6 +38,25 @@ export const COMMON_ENERGY_AMOUNTS: readonly number[] = [65_000, 131_000];
 const ISO_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
 type Services = PriceList["data"]["services"];
+
+/**
+ * Every list of the price list is shown up to a cap, then "… and N more": a list with hundreds of
+ * periods or tiers would otherwise fill dozens of chat messages (31 on Telegram).
+ */
+export const PRICE_LIST_CAPS = {
+  periods: 8,
+  tiers: 6,
+  rates: 12,
+  providers: 12,
+  bandwidthTiers: 8,
+  tierPeriods: 6,
+};
+
+/** The first `max` lines and a "… and N more <noun>" line when some were left out. */
+function cappedLines(lines: readonly string[], max: number, noun: string): string[] {
+  const { shown, more } = capList(lines, max);
+  return more > 0 ? [...shown, `${moreLine(more)} ${noun}`] : shown;
+}
 
 const divider = (): Block => ({ type: "divider" });
 
@@ -110,7 +129,12 @@ const windowText = (start: string, end: string): string => `${clip(start, 5)}–
 
 function periodicBlocks(service: PeriodicService, list: PriceList): Block[] {
   const unit = unitLabel(service.unit);
-  const blocks: Block[] = service.periods.map((period) => periodBlock(period, unit));
+  const { shown, more } = capList(service.periods, PRICE_LIST_CAPS.periods);
+  // The current period is always shown, in place of the last one that fits.
+  const current = service.periods.find((p) => p.is_current);
+  if (current !== undefined && !shown.includes(current)) shown[shown.length - 1] = current;
+  const blocks: Block[] = shown.map((period) => periodBlock(period, unit));
+  if (more > 0) blocks.push(text(`${moreLine(more)} periods`));
   if (service.periods.length === 0) blocks.push(text("No periods published."));
   blocks.push(costBlock(service, list));
   return blocks;
@@ -120,13 +144,15 @@ function periodicBlocks(service: PeriodicService, list: PriceList): Block[] {
 function periodBlock(period: EnergyPeriod, unit: string): Block {
   const line = `${clip(period.label, 30)} · ${windowText(period.start, period.end)} · ${formatCount(period.price)} ${unit}`;
   const spans: Span[] = period.is_current ? [bold(`▶ ${line}`), plain(" (now)")] : [plain(`• ${line}`)];
-  for (const tier of period.tiers ?? []) {
+  const { shown, more } = capList(period.tiers ?? [], PRICE_LIST_CAPS.tiers);
+  for (const tier of shown) {
     const range =
       tier.max_energy === null
         ? `${formatCount(tier.min_energy)}+`
         : `${formatCount(tier.min_energy)}–${formatCount(tier.max_energy)}`;
     spans.push(plain(`\n    ${range}: ${formatCount(tier.price)} ${unit} (${clip(tier.label, 20)})`));
   }
+  if (more > 0) spans.push(plain(`\n    ${moreLine(more)} tiers`));
   return text(...spans);
 }
 
@@ -151,7 +177,8 @@ function hostBlock(service: HostService): Block {
   const lines = Object.entries(service.rates).map(
     ([key, rate]) => `${words(key)}: ${formatDecimal(String(rate))} ${unit}`,
   );
-  return text(lines.length > 0 ? lines.join("\n") : "No rates published.");
+  const shown = cappedLines(lines, PRICE_LIST_CAPS.rates, "rates");
+  return text(shown.length > 0 ? shown.join("\n") : "No rates published.");
 }
 
 function amlBlock(service: AmlService): Block {
@@ -162,7 +189,7 @@ function amlBlock(service: AmlService): Block {
     ([name, p]) =>
       `${clip(name, 30)}: ${formatDecimal(p.price)} ${unit} (${formatDecimal(p.price_trx)} TRX) · ${p.available ? "available" : "unavailable"}`,
   );
-  return text(lines.join("\n"));
+  return text(cappedLines(lines, PRICE_LIST_CAPS.providers, "providers").join("\n"));
 }
 
 function bandwidthBlocks(service: BandwidthService, list: PriceList): Block[] {
@@ -175,14 +202,20 @@ function bandwidthBlocks(service: BandwidthService, list: PriceList): Block[] {
       tier.amount_max === null
         ? `${formatCount(tier.amount_min)}+`
         : `${formatCount(tier.amount_min)}–${formatCount(tier.amount_max - 1)}`;
-    const prices = tier.periods.map((p) => `${clip(p.id, 10)} ${formatCount(p.price)}`).join(" · ");
+    const { shown, more } = capList(tier.periods, PRICE_LIST_CAPS.tierPeriods);
+    const listed = shown.map((p) => `${clip(p.id, 10)} ${formatCount(p.price)}`);
+    const prices = [...listed, ...(more > 0 ? [moreLine(more)] : [])].join(" · ");
     return `${range} units: ${prices} ${unit}`;
   });
   const { surcharges: s, limits } = service;
   const small = `Under ${formatCount(s.small_order_threshold_units)} units: +${formatDecimal(s.small_order_surcharge_trx)} TRX`;
   return [
     text(bold(`Now: ${clip(service.window, 20)} window${where}, ${day}`)),
-    text(tierLines.length > 0 ? tierLines.join("\n") : "No tiers published for this window."),
+    text(
+      tierLines.length > 0
+        ? cappedLines(tierLines, PRICE_LIST_CAPS.bandwidthTiers, "tiers").join("\n")
+        : "No tiers published for this window.",
+    ),
     text(`${small}\ntrx_send option: +${formatDecimal(s.trx_send_surcharge_trx)} TRX`),
     context(
       `Orders of ${formatCount(limits.min_units)} to ${formatCount(limits.max_units)} units. ` +

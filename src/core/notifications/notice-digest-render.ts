@@ -33,8 +33,12 @@ export const DIGEST_LIMITS: Record<Platform, DigestLimits> = {
   console: { maxChars: 20_000, blockChars: 20_000 },
 };
 
-/** Files and buttons cannot be folded into a list: such a notice is posted on its own. */
+/**
+ * Only notices may be summarised. A person's answer (a price table, help, a balance) is posted
+ * whole, on its own; files and buttons cannot be folded into a list either.
+ */
 export function canDigest(reply: Reply): boolean {
+  if (reply.answers !== undefined) return false;
   return reply.blocks.every((b) => b.type !== "file" && b.type !== "buttons");
 }
 

@@ -1,4 +1,4 @@
-import { clip, formatTime, shortAddress, txSpan } from "../format.js";
+import { capList, clip, formatTime, moreLine, shortAddress, txSpan } from "../format.js";
 import { code, plain, type Span } from "../reply.js";
 
 /**
@@ -8,10 +8,18 @@ import { code, plain, type Span } from "../reply.js";
  */
 export type Item = [label: string, value: Span | string | Span[]];
 
-/** Every hash, comma separated; "none" when the service sent none. */
+/** A notice links this many hashes at most: 500 of them would flood a chat (18 Telegram messages). */
+export const MAX_TX_LINKS = 10;
+
+/** The first hashes, comma separated, then "… and N more"; "none" when the service sent none. */
 export function txSpans(explorerTxUrl: string, hashes: readonly string[]): Span[] {
   if (hashes.length === 0) return [plain("none")];
-  return hashes.flatMap((hash, i) => (i === 0 ? [] : [plain(", ")]).concat(txSpan(explorerTxUrl, hash)));
+  const { shown, more } = capList(hashes, MAX_TX_LINKS);
+  const spans = shown.flatMap((hash, i) =>
+    (i === 0 ? [] : [plain(", ")]).concat(txSpan(explorerTxUrl, hash)),
+  );
+  if (more > 0) spans.push(plain(` ${moreLine(more)} (${hashes.length} in all)`));
+  return spans;
 }
 
 export const addressSpan = (address: string | undefined): Span =>

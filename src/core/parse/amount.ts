@@ -1,4 +1,4 @@
-import { echo, formatCount } from "./echo.js";
+import { echo, formatCount, invisibleNote } from "./echo.js";
 import { fail, ok, type ParseResult } from "./result.js";
 
 /** POST /apiv2/order5m: `amount` 61,000 to 650,000 energy. */
@@ -23,7 +23,7 @@ export function parseEnergyAmount(text: string): ParseResult<number> {
   if (input === "") return fail(`no amount given: ${ACCEPTED}`);
   if (/^-\s*\d/.test(input)) return fail(`${echo(input)} is negative: ${ACCEPTED}`);
   const match = AMOUNT.exec(input);
-  if (match === null) return fail(`${echo(input)} is not an amount: ${ACCEPTED}`);
+  if (match === null) return fail(`${echo(input)} is not an amount${invisibleNote(input)}: ${ACCEPTED}`);
   const [, whole = "", fraction = "", suffix = ""] = match;
   const multiplier = MULTIPLIERS[suffix.toLowerCase()] ?? 1n;
   // BigInt keeps "1.2m" exact: no float ever touches the amount.

@@ -29,6 +29,26 @@ export function describeChar(char: string): string {
   return `"${char}" (${hex})`;
 }
 
+/**
+ * " (it contains an invisible character (U+200B))" when the text hides a character a person cannot
+ * see, else "": an error line that echoes `\u200Bhelp` as "help" must say why "help" was refused.
+ */
+export function invisibleNote(input: string): string {
+  const hidden = Array.from(input).find((char) => UNSAFE_CHAR.test(char));
+  return hidden === undefined ? "" : ` (it contains ${describeChar(hidden)})`;
+}
+
+/** True when the text has nothing a person can see: only spaces, controls and invisible characters. */
+export const isInvisible = (input: string): boolean => input.replace(UNSAFE_CHARS, "").trim() === "";
+
+/** Characters as a person counts them (grapheme clusters), not UTF-16 code units. */
+export function charCount(input: string): number {
+  let n = 0;
+  for (const _ of GRAPHEMES.segment(input)) n += 1;
+  return n;
+}
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
 /** 61000 → "61,000": the same grouping the amount parser accepts. */
 export function formatCount(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");

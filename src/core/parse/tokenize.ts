@@ -1,5 +1,5 @@
 import { closest } from "./closest.js";
-import { echo } from "./echo.js";
+import { echo, invisibleNote } from "./echo.js";
 import { fail, ok, type ParseResult } from "./result.js";
 
 export interface CommandTokens {
@@ -143,7 +143,7 @@ function unknownVerbLine(verb: string, grammar: readonly GrammarEntry[]): string
     grammar.map((e) => e.verb),
   );
   const hint = guess === undefined ? "" : ` (did you mean ${guess}?)`;
-  return `unknown command ${echo(verb)}${hint}: type help to see what the bot can do`;
+  return `unknown command ${echo(verb)}${invisibleNote(verb)}${hint}: type help to see what the bot can do`;
 }
 
 function subverbLine(entry: GrammarEntry, given: string | undefined): string {
@@ -153,5 +153,5 @@ function subverbLine(entry: GrammarEntry, given: string | undefined): string {
   if (given === undefined) return `${entry.verb} needs a subcommand: use ${choices}`;
   const guess = closest(given.toLowerCase(), subverbs);
   const hint = guess === undefined ? "" : ` (did you mean ${guess}?)`;
-  return `${echo(given)} is not a ${entry.verb} subcommand${hint}: use ${choices}`;
+  return `${echo(given)}${invisibleNote(given)} is not a ${entry.verb} subcommand${hint}: use ${choices}`;
 }

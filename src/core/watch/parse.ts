@@ -1,3 +1,4 @@
+import { charCount, invisibleNote, isInvisible } from "../parse/echo.js";
 import { fail, ok, type ParseResult } from "../parse/result.js";
 import { parseTronAddress } from "../parse/tron-address.js";
 import type { ScreenPeriod } from "./state.js";
@@ -46,7 +47,11 @@ function parseAdd(args: readonly string[]): ParseResult<WatchArgs> {
     words = words.slice(0, at);
   }
   const label = words.join(" ").trim();
-  if (label.length > MAX_LABEL_CHARS) return fail(`a label has at most ${MAX_LABEL_CHARS} characters`);
+  if (label !== "" && isInvisible(label)) {
+    return fail(`the label has no visible character${invisibleNote(label)}: write it in letters or digits`);
+  }
+  // Counted as a person counts them: an emoji or an accented letter is one character.
+  if (charCount(label) > MAX_LABEL_CHARS) return fail(`a label has at most ${MAX_LABEL_CHARS} characters`);
   return ok({
     kind: "add",
     address: address.value,

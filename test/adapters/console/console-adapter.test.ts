@@ -178,7 +178,9 @@ describe("console adapter", () => {
 
   it("ignores blank lines and never prints a terminal escape it was given", async () => {
     const out = await start().type("", "   ", "nope\u001b[2J");
-    expect(out).toMatch(/^unknown command "nope.*": type help to see what the bot can do\n\n$/);
+    expect(out).toMatch(
+      /^unknown command "nope.*" \(it contains an invisible character \(U\+001B\)\): type help to see what the bot can do\n\n$/,
+    );
     expect(out).not.toContain("\u001b");
   });
 

@@ -148,7 +148,10 @@ describe("Block Kit rendering of the Reply model", () => {
     expect(head?.type === "header" && head.text.text.length).toBe(150);
     // The long text became three sections, none over 3000 characters.
     const texts = message.blocks.filter((b) => b.type === "section" && "text" in b);
-    expect(texts.map((b) => sectionText(b).length)).toEqual([2_500, 2_500, 3_000]);
+    expect(texts.map((b) => sectionText(b).length)).toEqual([2_500, 2_500, expect.any(Number)]);
+    // The 4000-character line is cut with a note of how much is not shown.
+    expect(sectionText(texts[2])).toMatch(/^y+… \(1,\d{3} more characters not shown\)$/);
+    expect(sectionText(texts[2]).length).toBeLessThanOrEqual(3_000);
     // 23 fields → sections of 10, 10 and 3.
     const fieldCounts = message.blocks.flatMap((b) =>
       b.type === "section" && "fields" in b ? [b.fields.length] : [],
@@ -198,5 +201,16 @@ describe("Block Kit rendering of the Reply model", () => {
     });
     const forged = pressedByBlock("*x*", "<!channel>");
     expect(forged.type === "context" && forged.elements[0]?.text).toBe("*∗x∗* by &lt;!channel&gt;");
+  });
+});
+
+describe("Block Kit: a cut text says how much was left out", () => {
+  it("a field over 2000 characters ends with the count of characters not shown, not a bare '…'", () => {
+    const message = renderReply(publicReply("s", [fields(["Transactions", "h".repeat(5_000)])]));
+    const [section] = message.blocks;
+    const field = section?.type === "section" && "fields" in section ? section.fields[0]?.text : "";
+    expect(field?.length).toBeLessThanOrEqual(2000);
+    expect(field).toMatch(/… \(3,\d{3} more characters not shown\)$/);
+    expect(blocksProblem(message.blocks)).toBeUndefined();
   });
 });

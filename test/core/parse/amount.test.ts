@@ -82,7 +82,7 @@ describe("parseEnergyAmount rejects", () => {
 
   it("echoes junk on one line, cut short", () => {
     const error = errorOf(parseEnergyAmount(`65000\n${"9".repeat(200)}`));
-    expect(error).toMatch(/^"650009+…" is not an amount: /);
+    expect(error).toMatch(/^"650009+…" is not an amount \(it contains a line break \(U\+000A\)\): /);
   });
 });
 

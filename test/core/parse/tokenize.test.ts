@@ -133,7 +133,9 @@ describe("parseCommandLine", () => {
 
   it("echoes an unknown verb safely", () => {
     const error = errorOf(parseCommandLine(`${"\u202E".repeat(3)}${"z".repeat(100)}`));
-    expect(error).toMatch(/^unknown command "z+…": type help/);
+    expect(error).toMatch(
+      /^unknown command "z+…" \(it contains an invisible character \(U\+202E\)\): type help/,
+    );
   });
 
   it("accepts another grammar, such as the core's command registry", () => {
