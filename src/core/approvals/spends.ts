@@ -4,6 +4,8 @@ import type { CoreDeps } from "../deps.js";
 import { energyConfirmAction } from "../energy/confirm-energy.js";
 import { energyConfirmPayloadSchema } from "../energy/energy-payload.js";
 import { hostConfirmAction, hostConfirmPayloadSchema } from "../host/confirm-host.js";
+import { payoutConfirmAction } from "../payout/confirm-payout.js";
+import { requotePayout } from "../payout/payout-requote.js";
 import { preflightAddress } from "../spend/preflight.js";
 import { buildEnergyQuote, buildHostQuote, ROUTE_SERVICE } from "../spend/quote.js";
 import type { SpendKind } from "./request.js";
@@ -59,6 +61,7 @@ const RUNNERS: Record<SpendKind, SpendRunner> = {
     },
     confirm: hostConfirmAction,
   },
+  payout: { requote: requotePayout, confirm: payoutConfirmAction },
 };
 
 export const requoteSpend = (kind: SpendKind, deps: Deps, payload: unknown): Promise<Requote> =>
