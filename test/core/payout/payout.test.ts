@@ -45,7 +45,7 @@ describe("payout run: the quote", () => {
     expect(replyButtons(reply).map((b) => b.label)).toEqual(["Confirm 12.675 TRX", "Cancel"]);
     const batch = h.sandbox.calls("compliance.batch");
     expect(batch).toHaveLength(1);
-    expect((batch[0]?.body as { addresses: string[] }).addresses).toEqual(list);
+    expect((batch[0]?.body as { addresses: string[] } | undefined)?.addresses).toEqual(list);
     expect(h.sandbox.calls("compliance.lookup")).toEqual([]);
     expect(h.sandbox.calls("orchestrator.create")).toEqual([]);
   });
@@ -182,7 +182,7 @@ describe("payout run: caps and approval on the run's total", () => {
     expect(replyText(approved)).toContain("Payout run");
     const calls = h.sandbox.calls("orchestrator.create");
     expect(calls).toHaveLength(1);
-    expect((calls[0]?.body as { items: unknown[] }).items).toHaveLength(3);
+    expect((calls[0]?.body as { items: unknown[] } | undefined)?.items).toHaveLength(3);
     // The approval re-read the deny list for the run in one batch call, as the quote did.
     expect(h.sandbox.calls("compliance.batch")).toHaveLength(2);
   });
