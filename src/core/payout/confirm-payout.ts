@@ -1,22 +1,31 @@
 import { requestIdempotencyKey } from "../../service/idempotency.js";
 import type { OrchestratorAccepted } from "../../service/orchestrator.js";
+import { CANCEL_KIND, createActionGroup } from "../actions.js";
 import { approvalGate } from "../approvals/gate.js";
+import { APPROVE_KIND } from "../approvals/request.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "../energy/energy-errors.js";
 import { outcomeLine } from "../energy/energy-render.js";
 import { expectNotifications, forgetOrchestratorExpectation } from "../notifications/expectations.js";
 import type { Reply } from "../reply.js";
+import {
+  type ConfirmDecision,
+  decideAtConfirm,
+  priceFellLine,
+  priceRoseLine,
+} from "../spend/decide-at-confirm.js";
 import { auditSpend } from "../spend/record.js";
 import { withResend } from "../spend/resend.js";
-import { releaseSpend, reserveSpend, settleSpend } from "../spend/reservation.js";
+import { releaseSpend, settleSpend } from "../spend/reservation.js";
 import { followUpConversation } from "../threads/follow-ups.js";
-import { watchDenyLine } from "../watch/hooks.js";
 import {
   PAYOUT_CONFIRM_KIND,
   type PayoutConfirmPayload,
   payoutConfirmPayloadSchema,
 } from "./payout-payload.js";
+import { PAYOUT_PRICE_SERVICE, type PayoutPrice, pricePayout } from "./payout-price.js";
 import { renderProgress } from "./payout-progress-render.js";
+import { renderRequote } from "./payout-render.js";
 import { openRun, type PayoutRun, readCancelled } from "./payout-run.js";
 import { auditOf, trackPayout } from "./payout-tracking.js";
 
@@ -35,28 +44,74 @@ export const payoutConfirmAction: ActionHandler = {
     const parsed = payoutConfirmPayloadSchema.safeParse(raw);
     if (!parsed.success) throw new Error(`bad ${PAYOUT_CONFIRM_KIND} payload: ${parsed.error.message}`);
     const p = parsed.data;
-    const approval = await approvalGate(ctx, { kind: "payout", quoteTrx: p.quoteTrx, payload: p });
-    if (approval) return approval;
-    const run = await runOf(ctx, p);
-    const denied = await deniedSince(ctx, p);
-    if (denied !== undefined) {
-      await auditSpend(ctx.deps, { ...auditOf(run), result: "failed", message: denied });
-      return outcomeLine(denied);
-    }
-    const spend = await reserveSpend(ctx.deps, {
-      confirmationId: run.confirmationId,
-      actor: run.actor,
-      quoteTrx: p.quoteTrx,
-      settings: ctx.deps.settings,
+    const { deps, record, invocation } = ctx;
+    // One decision for every spend (src/core/spend/decide-at-confirm.ts): the live price list, the
+    // deny list re-read for every address in one batch call, approval, balance, caps reserved.
+    const decision = await decideAtConfirm(deps, {
+      confirmationId: record.confirmationId,
+      actor: invocation.actor,
+      quoted: { costTrx: p.quoteTrx, periodLabel: p.periodLabel },
+      addresses: p.items.map((i) => i.address),
+      services: [PAYOUT_PRICE_SERVICE],
+      requote: (list) => pricePayout(list, p.items),
+      word: "ordered",
+      approval: record.kind === APPROVE_KIND ? "approved" : "ask",
     });
-    if (!spend.ok) {
-      const line = `Not ordered: ${spend.line}`;
-      await auditSpend(ctx.deps, { ...auditOf(run), result: "failed", message: line });
-      return outcomeLine(line);
+    if (decision.kind === "approval") {
+      const live = { ...p, quoteTrx: decision.quote.costTrx, periodLabel: decision.quote.periodLabel };
+      const request = await approvalGate(ctx, { kind: "payout", quoteTrx: live.quoteTrx, payload: live });
+      if (request) return request;
     }
-    return placeRun(ctx, run, p);
+    if (decision.kind === "rose") return offerAgain(ctx, p, decision);
+    if (decision.kind === "refused") {
+      const base = { actor: invocation.actor, conversation: invocation.conversation, verb: "energy" };
+      const addresses = p.items.map((i) => i.address);
+      await auditSpend(deps, {
+        ...base,
+        addresses,
+        quoteTrx: p.quoteTrx,
+        result: "failed",
+        message: decision.line,
+      });
+      return outcomeLine(decision.line);
+    }
+    if (decision.kind !== "go") throw new Error(`payout confirm: unexpected decision ${decision.kind}`);
+    const live = { ...p, quoteTrx: decision.quote.costTrx };
+    const note =
+      decision.fellByTrx === undefined
+        ? undefined
+        : priceFellLine(decision.fellByTrx, live.quoteTrx, "ordered");
+    return placeRun(ctx, await runOf(ctx, live), live, note);
   },
 };
+
+/** The price rose since the quote: nothing ordered, the run quoted again with fresh buttons. */
+async function offerAgain(
+  ctx: ActionContext,
+  p: PayoutConfirmPayload,
+  decision: Extract<ConfirmDecision<PayoutPrice>, { kind: "rose" }>,
+): Promise<Reply> {
+  const { deps, invocation } = ctx;
+  const payload: PayoutConfirmPayload = {
+    ...p,
+    quoteTrx: decision.quote.costTrx,
+    periodLabel: decision.quote.periodLabel,
+  };
+  const { tokens } = await createActionGroup(
+    deps.store,
+    { conversation: invocation.conversation, createdBy: invocation.actor, now: deps.now },
+    [
+      { kind: PAYOUT_CONFIRM_KIND, payload, role: "operator" },
+      { kind: CANCEL_KIND, payload: {}, role: "operator" },
+    ],
+  );
+  return renderRequote({
+    line: priceRoseLine(decision, p.quoteTrx, "ordered"),
+    price: decision.quote,
+    addresses: p.items.length,
+    tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" },
+  });
+}
 
 /** The run's record (written once per confirmation): where its progress and follow-ups go. */
 function runOf(ctx: ActionContext, p: PayoutConfirmPayload): Promise<PayoutRun> {
@@ -77,15 +132,12 @@ function runOf(ctx: ActionContext, p: PayoutConfirmPayload): Promise<PayoutRun> 
   });
 }
 
-/** An address the deny-list re-check found blocked since the quote stops the run (one line). */
-async function deniedSince(ctx: ActionContext, p: PayoutConfirmPayload): Promise<string | undefined> {
-  const lines = await Promise.all(p.items.map((i) => watchDenyLine(ctx.deps, i.address)));
-  const blocked = lines.filter((l): l is string => l !== undefined);
-  if (blocked.length === 0) return undefined;
-  return `Not ordered: ${blocked.length} address${blocked.length === 1 ? " was" : "es were"} found on the deny list since the quote (${blocked[0]}). Run the payout again without ${blocked.length === 1 ? "it" : "them"}.`;
-}
-
-async function placeRun(ctx: ActionContext, run: PayoutRun, p: PayoutConfirmPayload): Promise<Reply> {
+async function placeRun(
+  ctx: ActionContext,
+  run: PayoutRun,
+  p: PayoutConfirmPayload,
+  note?: string,
+): Promise<Reply> {
   const { deps } = ctx;
   for (const item of p.items) {
     await expectNotifications(deps, run.followUp, {
@@ -138,5 +190,11 @@ async function placeRun(ctx: ActionContext, run: PayoutRun, p: PayoutConfirmPayl
     orderIds: [String(requestId)],
   });
   const cancel = await readCancelled(deps, run.key);
-  return renderProgress({ run, cancel, requestId, replayed: accepted.replayed });
+  return renderProgress({
+    run,
+    cancel,
+    requestId,
+    replayed: accepted.replayed,
+    ...(note && { priceNote: note }),
+  });
 }

@@ -22,9 +22,10 @@ export interface PayoutPrice {
   itemTrx: string[];
 }
 
-const SERVICE = ROUTE_SERVICE.orchestrator;
+export const PAYOUT_PRICE_SERVICE = ROUTE_SERVICE.orchestrator;
+const SERVICE = PAYOUT_PRICE_SERVICE;
 
-export function pricePayout(list: PriceList, items: readonly PayoutItem[]): PayoutPrice {
+export function pricePayout(list: PriceList, items: readonly Pick<PayoutItem, "amount">[]): PayoutPrice {
   const service = list.data.services[SERVICE];
   if (!service) {
     throw new UserError(

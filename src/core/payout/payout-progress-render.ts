@@ -64,6 +64,8 @@ export interface ProgressView {
   cancel: CancelMark | null;
   /** A line in place of the counts (the outcome is not known yet). */
   note?: string;
+  /** The price fell since the quote: ordered at the lower price. */
+  priceNote?: string;
 }
 
 export function renderProgress(view: ProgressView): Reply {
@@ -89,6 +91,7 @@ export function renderProgress(view: ProgressView): Reply {
       ...(requestId === undefined ? [] : [["Request", code(String(requestId))] as [string, Span]]),
     ),
   ];
+  if (view.priceNote !== undefined) blocks.push(text(view.priceNote));
   if (cancel) blocks.push(text(cancelLine(cancel)));
   if (!cancel && queued > 0 && view.note === undefined) {
     blocks.push(buttons({ label: "Cancel queued addresses", token: run.cancelToken, style: "danger" }));

@@ -120,3 +120,27 @@ export function renderNothingToOrder(plan: PayoutPlan): Reply {
     visibility: "private",
   };
 }
+
+/** The run quoted again at Confirm because the price rose: the new total and fresh buttons. */
+export function renderRequote(view: {
+  line: string;
+  price: PayoutPrice;
+  addresses: number;
+  tokens: { confirm: string; cancel: string };
+}): Reply {
+  const { price } = view;
+  return publicReply(view.line, [
+    header("Payout run quote (price moved)"),
+    text(view.line),
+    fields(
+      ["Addresses", formatCount(view.addresses)],
+      ["Energy", formatCount(price.energy)],
+      ["Period", price.periodLabel],
+      ["Cost", `${formatAmount(price.costTrx)} (≈ $${price.costUsd})`],
+    ),
+    buttons(
+      { label: `Confirm ${formatAmount(price.costTrx)}`, token: view.tokens.confirm, style: "primary" },
+      { label: "Cancel", token: view.tokens.cancel },
+    ),
+  ]);
+}

@@ -183,8 +183,10 @@ describe("payout run: caps and approval on the run's total", () => {
     const calls = h.sandbox.calls("orchestrator.create");
     expect(calls).toHaveLength(1);
     expect((calls[0]?.body as { items: unknown[] } | undefined)?.items).toHaveLength(3);
-    // The approval re-read the deny list for the run in one batch call, as the quote did.
-    expect(h.sandbox.calls("compliance.batch")).toHaveLength(2);
+    // Every deny-list read (quote, Confirm, approval, approved Confirm) is one batch call for the run.
+    for (const call of h.sandbox.calls("compliance.batch"))
+      expect((call.body as { addresses: string[] }).addresses).toEqual(list);
+    expect(h.sandbox.calls("compliance.lookup")).toEqual([]);
   });
 });
 
