@@ -228,6 +228,18 @@ describe("payout run: Confirm, progress, outcome", () => {
     expect(runEntries[1]?.addresses).toEqual(list);
   });
 
+  it("an address put on the deny list after the quote stops the run at Confirm: nothing ordered", async () => {
+    const h = await spend.setup();
+    const list = addresses(3);
+    const q = await h.run(operator, `energy 65k ${list.join(" ")}`);
+    h.sandbox.screening.setCategory(list[1] ?? "", "usdt_frozen");
+    const refused = await h.click(operator, tokenOf(q, /^Confirm/));
+    expect(refused.summary).toContain("The deny list changed since the quote");
+    expect(refused.summary).toContain(list[1]);
+    expect(h.sandbox.calls("orchestrator.create")).toEqual([]);
+    expect((await spentTodaySun(h.store, operator, h.clock.now)).toNumber()).toBe(0);
+  });
+
   it("a double click and a second Confirm place one order", async () => {
     const h = await spend.setup();
     const q = await h.run(operator, `energy 65k ${addresses(2).join(" ")}`);
