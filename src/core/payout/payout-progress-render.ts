@@ -180,8 +180,8 @@ export function outcomeCsv(status: OrchestratorStatus): string {
 export function renderOutcomeFile(status: OrchestratorStatus): Reply {
   const { requestId, items } = status.data;
   const line = `Outcome of payout run ${requestId}: ${formatCount(items.length)} addresses`;
+  // The file alone: its title is the caption, and it answers the run's message itself.
   return publicReply(line, [
-    text(line),
     file({
       filename: `payout-${requestId}.csv`,
       contentType: "text/csv",
