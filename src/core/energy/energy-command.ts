@@ -19,9 +19,8 @@ import { renderEnergyQuote } from "./energy-render.js";
 export const energyCommand: CommandDefinition = {
   verb: "energy",
   role: "operator",
-  summary:
-    "rent energy for an address (5 minutes; above 650,000 through the orchestrator), or for 2–100 addresses in one payout run (same amount each, one address and amount per line, or a CSV file shared with the message energy): a quote, then Confirm",
-  usage: `energy <address> <amount> | energy <amount> <address> <address> … [${OPTION_WORDS.replace(", ", "] [")}]`,
+  summary: `rent energy for an address (5 minutes; above 650,000 through the orchestrator), or for 2–100 addresses in one payout run: energy <amount> <address> <address> …, or energy then one "<address> <amount>" per line, or a CSV file shared with the message energy (options: ${OPTION_WORDS}); a quote, then Confirm`,
+  usage: "energy <address> <amount>",
   example: "energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k",
   run: runEnergy,
 };
