@@ -8,8 +8,8 @@ import type { Fact } from "./facts.js";
  * Mode cycles at what each callback says was charged, screenings at their TRX price. Host Mode
  * starts are not counted: their first cycle arrives as a callback like every other.
  */
-export type SpendKind = "energy" | "orchestrator" | "host" | "screening";
-export const SPEND_KINDS: readonly SpendKind[] = ["energy", "orchestrator", "host", "screening"];
+export type SpendKind = "energy" | "orchestrator" | "payout" | "host" | "screening";
+export const SPEND_KINDS: readonly SpendKind[] = ["energy", "orchestrator", "payout", "host", "screening"];
 
 export interface Spend {
   at: string;
@@ -24,17 +24,38 @@ export interface EnergyBought {
   at: string;
   energy: number;
   paidTrx: Big;
+  /** Delivered by a payout run (one orchestrator order for many addresses). */
+  run?: true;
+}
+
+/** The day's payout runs: how many, to how many addresses, and the energy they delivered. */
+export function payoutRunsOf(facts: readonly Fact[], bought: readonly EnergyBought[]) {
+  const accepted = facts.flatMap((f) =>
+    f.type === "audit" && f.entry.result === "ok" && (f.entry.message ?? "").startsWith("payout run accepted")
+      ? [f.entry]
+      : [],
+  );
+  return {
+    runs: accepted.length,
+    addresses: accepted.reduce((n, e) => n + (e.addresses?.length ?? 0), 0),
+    energy: bought.filter((b) => b.run).reduce((n, b) => n + b.energy, 0),
+  };
 }
 
 const PAID = /\bpaid ([\d.]+) TRX\b/;
 const DELEGATED = /(\d+) of \d+ energy delegated/;
+const RUN_REQUEST = /\(request (\d+)/;
 
 function auditSpend(entry: AuditEntry): Spend | undefined {
   const base = { at: entry.at, who: entry.actor };
   if (entry.result !== "ok") return undefined;
   if (entry.verb === "energy") {
     const message = entry.message ?? "";
-    if (message.startsWith("orchestrator final")) return undefined;
+    if (message.startsWith("orchestrator final") || message.startsWith("payout run final")) return undefined;
+    // A payout run is one spend, at its accepted quote, whatever the number of its addresses.
+    if (message.startsWith("payout run accepted")) {
+      return { ...base, kind: "payout", trx: new Big(entry.quoteTrx ?? "0") };
+    }
     if (message.startsWith("orchestrator accepted")) {
       return { ...base, kind: "orchestrator", trx: new Big(entry.quoteTrx ?? "0") };
     }
@@ -71,7 +92,16 @@ export function energyBoughtOf(facts: readonly Fact[]): EnergyBought[] {
     if (fact.type !== "audit" || fact.entry.verb !== "energy") continue;
     const { entry } = fact;
     const message = entry.message ?? "";
-    if (message.startsWith("orchestrator accepted") && entry.result === "ok") {
+    if (message.startsWith("payout run")) {
+      const run = RUN_REQUEST.exec(message)?.[1] ?? "";
+      if (message.startsWith("payout run accepted") && entry.result === "ok") {
+        quotes.set(`payout:${run}`, new Big(entry.quoteTrx ?? "0"));
+      } else if (message.startsWith("payout run final")) {
+        const delegated = Number(DELEGATED.exec(message)?.[1] ?? "0");
+        const paid = quotes.get(`payout:${run}`) ?? new Big(entry.quoteTrx ?? "0");
+        if (delegated > 0) bought.push({ at: entry.at, energy: delegated, paidTrx: paid, run: true });
+      }
+    } else if (message.startsWith("orchestrator accepted") && entry.result === "ok") {
       quotes.set(`${entry.actor}:${entry.address}:${entry.amount}`, new Big(entry.quoteTrx ?? "0"));
     } else if (message.startsWith("orchestrator final")) {
       const delegated = Number(DELEGATED.exec(message)?.[1] ?? "0");

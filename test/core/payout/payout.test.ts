@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readAudit } from "../../../src/core/audit-log.js";
+import { utcDay } from "../../../src/core/digest/facts.js";
+import { renderDigest } from "../../../src/core/digest/render.js";
+import { buildDigest } from "../../../src/core/digest/summary.js";
 import type { SharedFile } from "../../../src/core/invocation.js";
 import { findOrigin } from "../../../src/core/origins.js";
 import type { Reply } from "../../../src/core/reply.js";
@@ -226,6 +229,10 @@ describe("payout run: Confirm, progress, outcome", () => {
       "payout run accepted",
     ]);
     expect(runEntries[1]?.addresses).toEqual(list);
+    // The digest counts the run as one spend with its addresses, and the energy it delivered.
+    const digest = replyText(renderDigest(await buildDigest(h.deps, utcDay(h.clock.now()))));
+    expect(digest).toContain("payout runs 12.675 TRX (1)");
+    expect(digest).toContain("Payout runs: 1 (3 addresses), 195,000 energy delivered");
   });
 
   it("an address put on the deny list after the quote stops the run at Confirm: nothing ordered", async () => {
