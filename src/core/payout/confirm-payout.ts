@@ -1,22 +1,24 @@
 import { requestIdempotencyKey } from "../../service/idempotency.js";
 import type { OrchestratorAccepted } from "../../service/orchestrator.js";
 import { CANCEL_KIND, createActionGroup } from "../actions.js";
-import { approvalGate } from "../approvals/gate.js";
-import { APPROVE_KIND } from "../approvals/request.js";
+import { askApproval } from "../approvals/gate.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "../energy/energy-errors.js";
+import type { Confirmed } from "../energy/energy-payload.js";
 import { outcomeLine } from "../energy/energy-render.js";
+import type { Actor } from "../invocation.js";
 import { expectNotifications, forgetOrchestratorExpectation } from "../notifications/expectations.js";
 import type { Reply } from "../reply.js";
 import {
   type ConfirmDecision,
+  type ConfirmSpend,
   decideAtConfirm,
   priceFellLine,
   priceRoseLine,
 } from "../spend/decide-at-confirm.js";
 import { auditSpend } from "../spend/record.js";
 import { withResend } from "../spend/resend.js";
-import { releaseSpend, settleSpend } from "../spend/reservation.js";
+import { releaseSpend } from "../spend/reservation.js";
 import { followUpConversation } from "../threads/follow-ups.js";
 import {
   PAYOUT_CONFIRM_KIND,
@@ -44,46 +46,68 @@ export const payoutConfirmAction: ActionHandler = {
     const parsed = payoutConfirmPayloadSchema.safeParse(raw);
     if (!parsed.success) throw new Error(`bad ${PAYOUT_CONFIRM_KIND} payload: ${parsed.error.message}`);
     const p = parsed.data;
-    const { deps, record, invocation } = ctx;
+    const who = confirmedBy(ctx);
     // One decision for every spend (src/core/spend/decide-at-confirm.ts): the live price list, the
     // deny list re-read for every address in one batch call, approval, balance, caps reserved.
-    const decision = await decideAtConfirm(deps, {
-      confirmationId: record.confirmationId,
-      actor: invocation.actor,
-      quoted: { costTrx: p.quoteTrx, periodLabel: p.periodLabel },
-      addresses: p.items.map((i) => i.address),
-      services: [PAYOUT_PRICE_SERVICE],
-      requote: (list) => pricePayout(list, p.items),
-      word: "ordered",
-      approval: record.kind === APPROVE_KIND ? "approved" : "ask",
-    });
-    if (decision.kind === "approval") {
-      const live = { ...p, quoteTrx: decision.quote.costTrx, periodLabel: decision.quote.periodLabel };
-      const request = await approvalGate(ctx, { kind: "payout", quoteTrx: live.quoteTrx, payload: live });
-      if (request) return request;
+    const decision = await decideAtConfirm(ctx.deps, payoutSpend(who.confirmationId, who.actor, p));
+    switch (decision.kind) {
+      case "refused":
+        await auditSpend(ctx.deps, { ...auditOfPayload(who, p), result: "failed", message: decision.line });
+        return outcomeLine(decision.line);
+      case "rose":
+        return offerAgain(ctx, p, decision);
+      case "approval": {
+        const live = livePayout(p, decision.quote);
+        return askApproval(ctx, { kind: "payout", quoteTrx: live.quoteTrx, payload: live });
+      }
+      case "go":
+        return placePayout(ctx, who, livePayout(p, decision.quote), decision.fellByTrx);
     }
-    if (decision.kind === "rose") return offerAgain(ctx, p, decision);
-    if (decision.kind === "refused") {
-      const base = { actor: invocation.actor, conversation: invocation.conversation, verb: "energy" };
-      const addresses = p.items.map((i) => i.address);
-      await auditSpend(deps, {
-        ...base,
-        addresses,
-        quoteTrx: p.quoteTrx,
-        result: "failed",
-        message: decision.line,
-      });
-      return outcomeLine(decision.line);
-    }
-    if (decision.kind !== "go") throw new Error(`payout confirm: unexpected decision ${decision.kind}`);
-    const live = { ...p, quoteTrx: decision.quote.costTrx };
-    const note =
-      decision.fellByTrx === undefined
-        ? undefined
-        : priceFellLine(decision.fellByTrx, live.quoteTrx, "ordered");
-    return placeRun(ctx, await runOf(ctx, live), live, note);
   },
 };
+
+const confirmedBy = (ctx: ActionContext): Confirmed => ({
+  confirmationId: ctx.record.confirmationId,
+  actor: ctx.invocation.actor,
+  conversation: ctx.invocation.conversation,
+  followUp: followUpConversation(ctx.invocation),
+});
+
+/** The payout run of a confirmation, for the decision at Confirm (also used by Approve). */
+export function payoutSpend(
+  confirmationId: string,
+  actor: Actor,
+  p: PayoutConfirmPayload,
+  approval: "ask" | "approved" = "ask",
+): ConfirmSpend<PayoutPrice> {
+  return {
+    confirmationId,
+    actor,
+    quoted: { costTrx: p.quoteTrx, periodLabel: p.periodLabel },
+    addresses: p.items.map((i) => i.address),
+    services: [PAYOUT_PRICE_SERVICE],
+    requote: (list) => pricePayout(list, p.items),
+    word: "ordered",
+    approval,
+  };
+}
+
+/** The confirmed run at the live quote: what is ordered, held against the caps and recorded. */
+export const livePayout = (p: PayoutConfirmPayload, quote: PayoutPrice): PayoutConfirmPayload => ({
+  ...p,
+  quoteTrx: quote.costTrx,
+  periodLabel: quote.periodLabel,
+  itemTrx: quote.itemTrx,
+});
+
+const auditOfPayload = (who: Confirmed, p: PayoutConfirmPayload) => ({
+  actor: who.actor,
+  conversation: who.conversation,
+  verb: "energy",
+  amount: String(p.energy),
+  quoteTrx: p.quoteTrx,
+  addresses: p.items.map((i) => i.address),
+});
 
 /** The price rose since the quote: nothing ordered, the run quoted again with fresh buttons. */
 async function offerAgain(
@@ -92,6 +116,12 @@ async function offerAgain(
   decision: Extract<ConfirmDecision<PayoutPrice>, { kind: "rose" }>,
 ): Promise<Reply> {
   const { deps, invocation } = ctx;
+  const notice = priceRoseLine(decision, p.quoteTrx, "ordered");
+  await auditSpend(deps, {
+    ...auditOfPayload(confirmedBy(ctx), p),
+    result: "failed",
+    message: `not ordered: ${notice}`,
+  });
   const payload: PayoutConfirmPayload = {
     ...p,
     quoteTrx: decision.quote.costTrx,
@@ -106,7 +136,7 @@ async function offerAgain(
     ],
   );
   return renderRequote({
-    line: priceRoseLine(decision, p.quoteTrx, "ordered"),
+    line: notice,
     price: decision.quote,
     addresses: p.items.length,
     tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" },
@@ -114,22 +144,37 @@ async function offerAgain(
 }
 
 /** The run's record (written once per confirmation): where its progress and follow-ups go. */
-function runOf(ctx: ActionContext, p: PayoutConfirmPayload): Promise<PayoutRun> {
-  const { invocation, record } = ctx;
-  const { messageId } = invocation;
+function runOf(ctx: ActionContext, who: Confirmed, p: PayoutConfirmPayload): Promise<PayoutRun> {
+  const { messageId } = ctx.invocation;
   return openRun(ctx.deps, {
-    key: requestIdempotencyKey(record.confirmationId),
-    confirmationId: record.confirmationId,
-    actor: invocation.actor,
-    conversation: invocation.conversation,
-    followUp: followUpConversation(invocation),
+    key: requestIdempotencyKey(who.confirmationId),
+    confirmationId: who.confirmationId,
+    actor: who.actor,
+    conversation: who.conversation,
+    followUp: who.followUp ?? who.conversation,
     ...(messageId !== undefined && { messageId }),
     items: p.items,
     options: p.options,
     quoteTrx: p.quoteTrx,
+    ...(p.itemTrx !== undefined && { itemTrx: p.itemTrx }),
     energy: p.energy,
     leftOut: p.leftOut,
   });
+}
+
+/**
+ * Places the run the decision allowed (its amount reserved): one orchestrator order. `fellByTrx`:
+ * the price fell since the quote, said in the progress message.
+ */
+export async function placePayout(
+  ctx: ActionContext,
+  who: Confirmed,
+  p: PayoutConfirmPayload,
+  fellByTrx?: string,
+): Promise<Reply> {
+  const run = await runOf(ctx, who, p);
+  const note = fellByTrx === undefined ? undefined : priceFellLine(fellByTrx, p.quoteTrx, "ordered");
+  return placeRun(ctx, run, p, note);
 }
 
 async function placeRun(
@@ -174,9 +219,9 @@ async function placeRun(
   }
   await deps.faults?.("after-answer");
   const { requestId } = accepted.detail.data;
+  // The hold stays until the run is final: its last poll settles it with what was charged.
   try {
     await trackPayout(deps, run);
-    await settleSpend(deps, run.confirmationId, run.actor, p.quoteTrx);
   } catch (error) {
     deps.logger.error(
       { err: error, idempotencyKey: run.key },

@@ -17,6 +17,8 @@ export const payoutConfirmPayloadSchema = z.object({
   quoteTrx: z.string().regex(/^\d+(\.\d+)?$/),
   energy: z.number().int().positive(),
   periodLabel: z.string(),
+  /** The cost of each item at the decided price (set at Confirm): what a delivery is charged at. */
+  itemTrx: z.array(z.string()).optional(),
   /** How many rows the quote left out (said again in the outcome). */
   leftOut: z.number().int().nonnegative(),
 });

@@ -27,6 +27,8 @@ export const payoutRunSchema = z.object({
   items: z.array(z.object({ address: z.string(), amount: z.number().int() })),
   options: payoutOptionsSchema,
   quoteTrx: z.string(),
+  /** Each item's cost at the price decided at Confirm, in the order of `items`. */
+  itemTrx: z.array(z.string()).optional(),
   energy: z.number().int(),
   leftOut: z.number().int(),
   cancelToken: z.string(),

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import Big from "big.js";
 import { isServiceError } from "../../service/errors.js";
 import { ORCHESTRATOR_FINAL_STATES, type OrchestratorStatus } from "../../service/orchestrator.js";
 import type { CoreDeps } from "../deps.js";
@@ -10,6 +11,7 @@ import type { TrackedJob } from "../ports.js";
 import { publicReply, type Reply, text } from "../reply.js";
 import { auditSpend } from "../spend/record.js";
 import { releaseSpend, settleSpend } from "../spend/reservation.js";
+import { sunToTrx, trxToSun } from "../spend/spend-guard.js";
 import {
   OUTCOME_LISTED_MAX,
   progressFingerprint,
@@ -110,7 +112,12 @@ export function createPollPayoutHandler(deps: Deps, options: PollPayoutOptions =
     if (status.data.items.length > OUTCOME_LISTED_MAX) {
       await deps.notifier.post(run.followUp, renderOutcomeFile(status), `payout-csv:${run.key}`);
     }
-    if (await firstFinal(deps, run.key)) await auditFinal(deps, run, status);
+    if (await firstFinal(deps, run.key)) {
+      // The hold becomes what was charged: the energy delivered, at the price decided at Confirm.
+      const charged = chargedTrx(run, status);
+      await settleSpend(deps, run.confirmationId, run.actor, charged);
+      await auditFinal(deps, run, status, charged);
+    }
     for (const item of status.data.items)
       await forgetOrchestratorExpectation(deps.store, {
         address: item.receiveAddress,
@@ -135,8 +142,7 @@ export function createPollPayoutHandler(deps: Deps, options: PollPayoutOptions =
       if (!isServiceError(error) || error.httpStatus !== 404) throw error;
       return notFound(job, run);
     }
-    // The order exists: its quote counts toward the daily cap (once; a no-op after the Confirm settled it).
-    await settleSpend(deps, run.confirmationId, run.actor, run.quoteTrx);
+    // The order exists: its hold (the decided amount) stays until the run is final.
     await rememberOrderIds(deps, status, run.followUp);
     if (isFinal(status)) return finish(run, status);
     const cancel = await readCancelled(deps, run.key);
@@ -166,7 +172,30 @@ export const auditOf = (run: PayoutRun) => ({
   addresses: run.items.map((i) => i.address),
 });
 
-async function auditFinal(deps: Deps, run: PayoutRun, status: OrchestratorStatus): Promise<void> {
+/**
+ * What the service charged for the run's energy: each address's delivered share of its cost at
+ * the price decided at Confirm (the status reply names no price), rounded up to the SUN.
+ */
+export function chargedTrx(run: PayoutRun, status: OrchestratorStatus): string {
+  let sun = new Big(0);
+  for (const item of status.data.items) {
+    const index = run.items.findIndex((i) => i.address === item.receiveAddress);
+    const cost = run.itemTrx?.[index];
+    const requested = item.energy.requested;
+    if (requested === 0) continue;
+    const share =
+      cost === undefined ? trxToSun(run.quoteTrx).div(run.energy).times(requested) : trxToSun(cost);
+    sun = sun.plus(share.times(item.energy.delegated).div(requested));
+  }
+  return sunToTrx(sun.round(0, Big.roundUp));
+}
+
+async function auditFinal(
+  deps: Deps,
+  run: PayoutRun,
+  status: OrchestratorStatus,
+  charged: string,
+): Promise<void> {
   const items = status.data.items;
   const delivered = items.reduce((n, i) => n + i.energy.delegated, 0);
   const requested = items.reduce((n, i) => n + i.energy.requested, 0);
@@ -175,7 +204,7 @@ async function auditFinal(deps: Deps, run: PayoutRun, status: OrchestratorStatus
   await auditSpend(deps, {
     ...auditOf(run),
     result: items.every((i) => i.status === "completed") ? "ok" : "failed",
-    message: `payout run final (request ${status.data.requestId}, ${items.length} addresses: ${[...counts].map(([s, n]) => `${n} ${s}`).join(", ")}); ${delivered} of ${requested} energy delegated`,
+    message: `payout run final (request ${status.data.requestId}, ${items.length} addresses: ${[...counts].map(([s, n]) => `${n} ${s}`).join(", ")}); ${delivered} of ${requested} energy delegated; charged ${charged} TRX`,
     orderIds: items.flatMap((i) => i.energy.orderIds),
   });
 }

@@ -1,11 +1,13 @@
 import Big from "big.js";
 import { z } from "zod";
 import type { ComplianceVerdict } from "../../service/compliance.js";
+import { isServiceError } from "../../service/errors.js";
 import type { PriceList, PricingServiceName } from "../../service/pricing.js";
 import { getJson, setJsonIfNotExists } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
 import { noteRefusal } from "../digest/facts.js";
 import { toUserLine, UserError } from "../errors.js";
+import { clip } from "../format.js";
 import type { Actor } from "../invocation.js";
 import { type Balance, balanceCovers, getBalance } from "./balance-cache.js";
 import { refusalFor, type SpendWord, warningFor } from "./preflight.js";
@@ -80,7 +82,13 @@ export type ConfirmDecision<Q extends LiveQuote> =
     }
   | { kind: "rose"; quote: Q; byTrx: string; why: string; verdicts: ComplianceVerdict[]; warnings: string[] }
   | { kind: "approval"; quote: Q; verdicts: ComplianceVerdict[] }
-  | { kind: "refused"; reason: RefusalReason; line: string };
+  | {
+      kind: "refused";
+      reason: RefusalReason;
+      line: string;
+      /** For "deny-list": every verdict that blocks (a batch spend may drop them and quote again). */
+      blocked?: ComplianceVerdict[];
+    };
 
 type Deps = Pick<CoreDeps, "service" | "store" | "logger" | "now" | "settings" | "observer">;
 
@@ -97,7 +105,10 @@ export async function decideAtConfirm<Q extends LiveQuote>(
   const earlier = await getJson(deps.store, decisionKey(spend.confirmationId), storedSchema);
   if (earlier) return goAgain(deps, spend, earlier.quote as Q, earlier.fellByTrx);
   const [priced, checked] = await Promise.all([livePrice(deps, spend), denyCheck(deps, spend)]);
-  if (!checked.ok) return { kind: "refused", reason: checked.reason, line: checked.line };
+  if (!checked.ok) {
+    const { reason, line, blocked } = checked;
+    return { kind: "refused", reason, line, ...(blocked !== undefined && { blocked }) };
+  }
   if (!priced.ok) return { kind: "refused", reason: "prices", line: priced.line };
   const { quote } = priced;
   const { verdicts, warnings } = checked;
@@ -173,7 +184,9 @@ async function livePrice<Q extends LiveQuote>(deps: Deps, spend: ConfirmSpend<Q>
     deps.logger.warn({ err: read.error }, "price list unreadable at Confirm; nothing spent");
     return {
       ok: false,
-      line: `The price list could not be read from the service just now, and a spend is decided on the live price. ${nothing} Try again in a moment.`,
+      line:
+        keyRefusalLine(read.error, spend.word) ??
+        `The price list could not be read from the service just now, and a spend is decided on the live price. ${nothing} Try again in a moment.`,
     };
   }
   if (!read.live) {
@@ -192,18 +205,14 @@ async function livePrice<Q extends LiveQuote>(deps: Deps, spend: ConfirmSpend<Q>
 
 type Checked =
   | { ok: true; verdicts: ComplianceVerdict[]; warnings: string[] }
-  | { ok: false; reason: RefusalReason; line: string };
+  | { ok: false; reason: RefusalReason; line: string; blocked?: ComplianceVerdict[] };
 
 async function denyCheck<Q extends LiveQuote>(deps: Deps, spend: ConfirmSpend<Q>): Promise<Checked> {
   const nothing = `Nothing was ${spend.word}.`;
   const timeoutMs = timeoutOf(deps);
   let verdicts: ComplianceVerdict[];
   try {
-    const batch = await withDeadline(
-      deps.service.compliance.batch(spend.addresses, { timeoutMs, maxLimiterWaitMs: timeoutMs }),
-      timeoutMs * 2,
-    );
-    verdicts = batch.results;
+    verdicts = await withDeadline(verdictsOf(deps, spend.addresses, timeoutMs), timeoutMs * 2);
   } catch (error) {
     deps.logger.warn({ err: error }, "deny-list check at Confirm failed; nothing spent");
     return {
@@ -212,11 +221,14 @@ async function denyCheck<Q extends LiveQuote>(deps: Deps, spend: ConfirmSpend<Q>
       line: `The deny list could not be checked just now (${toUserLine(error).replace(/\.$/, "")}), and the bot never spends on an unchecked address. ${nothing}`,
     };
   }
-  for (const verdict of verdicts) {
-    const refusal = verdict.category === "invalid" ? undefined : refusalFor(verdict, spend.word);
-    if (refusal === undefined) continue;
-    await noteRefusal(deps, verdict).catch(() => {});
-    return { ok: false, reason: "deny-list", line: `The deny list changed since the quote. ${refusal}` };
+  const blocked = verdicts.filter((v) => v.category !== "invalid" && refusalFor(v, spend.word) !== undefined);
+  const [first] = blocked;
+  if (first !== undefined) {
+    await Promise.all(blocked.map((v) => noteRefusal(deps, v).catch(() => {})));
+    const code = first.reason_code === undefined ? "" : ` (reason ${clip(first.reason_code, 40)})`;
+    const more = blocked.length > 1 ? ` ${blocked.length - 1} more of its addresses are blocked too.` : "";
+    const line = `The address is now on the deny list${code}. ${refusalFor(first, spend.word)}${more}`;
+    return { ok: false, reason: "deny-list", line, blocked };
   }
   const unchecked = spend.addresses.filter(
     (a) => !verdicts.some((v) => v.address === a && v.category !== "invalid"),
@@ -230,6 +242,49 @@ async function denyCheck<Q extends LiveQuote>(deps: Deps, spend: ConfirmSpend<Q>
   }
   const warnings = verdicts.map(warningFor).filter((w): w is string => w !== undefined);
   return { ok: true, verdicts, warnings };
+}
+
+const KEY_CHECK = "an admin should check SERVICE_API_KEY and SERVICE_REAL_IP";
+
+/** The service refused the bot's key itself (blocked, or key or IP not accepted): the line says so. */
+function keyRefusalLine(error: unknown, word: SpendWord): string | undefined {
+  if (!isServiceError(error) || error.kind !== "http") return undefined;
+  const not = word === "started" ? "Not started" : "Not ordered";
+  if (error.httpStatus === 403 && error.code === 1005)
+    return `${not}: the service has blocked the bot's API key (code 1005); ${KEY_CHECK}. Nothing was charged.`;
+  if (error.httpStatus === 401)
+    return `${not}: the service did not accept the bot's API key or IP (HTTP 401); ${KEY_CHECK}. Nothing was charged.`;
+  return undefined;
+}
+
+/** Beyond this many addresses a refused batch is not replaced by open lookups (10/s per IP). */
+const OPEN_LOOKUPS_MAX = 5;
+
+/**
+ * The verdicts from the authenticated batch endpoint (200/s per key), bounded in time. When the
+ * batch refuses the bot's key (401/403: the key is blocked or not allowed to batch), the open
+ * lookup (no key, 10/s per IP) answers for a few addresses instead, bounded the same way; the
+ * spend then meets the service's own refusal of the key.
+ */
+async function verdictsOf(
+  deps: Deps,
+  addresses: readonly string[],
+  timeoutMs: number,
+): Promise<ComplianceVerdict[]> {
+  try {
+    const batch = await deps.service.compliance.batch(addresses, { timeoutMs, maxLimiterWaitMs: timeoutMs });
+    return batch.results;
+  } catch (error) {
+    const keyRefused =
+      isServiceError(error) &&
+      error.kind === "http" &&
+      (error.httpStatus === 401 || error.httpStatus === 403);
+    if (!keyRefused || addresses.length > OPEN_LOOKUPS_MAX) throw error;
+    deps.logger.warn({ err: error }, "deny-list batch refused the key at Confirm; asking the open lookup");
+    return Promise.all(
+      addresses.map((a) => deps.service.compliance.lookup(a, { maxLimiterWaitMs: timeoutMs })),
+    );
+  }
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isServiceError } from "../../service/errors.js";
 import { type PriceList, type PricingServiceName, priceListSchema } from "../../service/pricing.js";
 import type { Store } from "../../store/store.js";
 import { setJson } from "../../store/store-json.js";
@@ -219,8 +220,9 @@ export type LivePriceList =
 
 /**
  * The price list read from the service now (one call, bounded by `timeoutMs`), written into the
- * cache like any fetch. Only when the service cannot answer in time is a cached copy used, and
- * only one younger than its `cache_ttl` whose period has not ended; otherwise `ok: false`.
+ * cache like any fetch. Only when the service cannot answer in time (a timeout, a connection
+ * that failed) is a cached copy used, and only one younger than its `cache_ttl` whose period has
+ * not ended; otherwise (an error answer included) `ok: false`.
  */
 export async function readLivePriceList(
   deps: PriceDeps,
@@ -235,6 +237,8 @@ export async function readLivePriceList(
     });
     return { ok: true, list, live: true };
   } catch (error) {
+    // An answer (an error status) is not "no answer in time": only then may a cached copy decide.
+    if (!unanswered(error)) return { ok: false, error };
     const now = deps.now();
     const entries = await readEntries(deps, services, now).catch(() => undefined);
     const young = entries?.every((e) => now - e.fetchedAt < e.ttlMs) === true;
@@ -243,3 +247,7 @@ export async function readLivePriceList(
     return { ok: true, list: merge(entries), live: false, ageMs: now - oldest, error };
   }
 }
+
+/** No answer in time: a timeout or a connection that failed. */
+const unanswered = (error: unknown): boolean =>
+  isServiceError(error) && (error.kind === "timeout" || error.kind === "network");

@@ -3,6 +3,7 @@ import type { Clock } from "../../clock.js";
 import type { Store } from "../../store/store.js";
 import { type Actor, actorKey } from "../invocation.js";
 import type { CoreObserver } from "../observer.js";
+import { hostCyclesNote } from "./host-cycles-note.js";
 import { SUN_PER_TRX, sunToTrx, trxToSun } from "./trx.js";
 
 export { SUN_PER_TRX, sunToTrx, trxToSun };
@@ -53,7 +54,8 @@ export async function checkSpend(input: CheckSpendInput): Promise<SpendCheck> {
   const limit = trxToSun(settings.dailyLimitTrx);
   const spent = await spentTodaySun(input.store, input.actor, input.now);
   if (spent.plus(quote).lte(limit)) return { ok: true };
-  return { ok: false, line: dailyRefusal(quote, spent, settings.dailyLimitTrx) };
+  const cycles = await hostCyclesNote({ store: input.store, now: input.now }, input.actor);
+  return { ok: false, line: `${dailyRefusal(quote, spent, settings.dailyLimitTrx)}${cycles}` };
 }
 
 /** The line of a quote above OPS_MAX_ORDER_TRX, or undefined when it is within. */

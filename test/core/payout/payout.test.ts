@@ -241,7 +241,7 @@ describe("payout run: Confirm, progress, outcome", () => {
     const q = await h.run(operator, `energy 65k ${list.join(" ")}`);
     h.sandbox.screening.setCategory(list[1] ?? "", "usdt_frozen");
     const refused = await h.click(operator, tokenOf(q, /^Confirm/));
-    expect(refused.summary).toContain("The deny list changed since the quote");
+    expect(refused.summary).toContain("is now on the deny list");
     expect(refused.summary).toContain(list[1]);
     expect(h.sandbox.calls("orchestrator.create")).toEqual([]);
     expect((await spentTodaySun(h.store, operator, h.clock.now)).toNumber()).toBe(0);
@@ -278,6 +278,11 @@ describe("payout run: Confirm, progress, outcome", () => {
     expect(rows[0]).toContain("address,requested,delegated,status");
     expect(rows).toHaveLength(13);
     expect(rows.find((r) => r.startsWith(list[4] ?? "-"))).toContain(",65000,0,failed,");
+    // The hold became what was charged: the 11 addresses delivered, not the 12 quoted.
+    await h.settle();
+    expect((await spentTodaySun(h.store, operator, h.clock.now)).toNumber()).toBe(11 * 65_000 * PRICE_SUN);
+    const [final] = await readAudit(h.store, 1);
+    expect(final?.message).toContain("715000 of 780000 energy delegated; charged 46.475 TRX");
   });
 
   it("Cancel stops what is still queued: one cancel call, the outcome names the cancelled addresses", async () => {
