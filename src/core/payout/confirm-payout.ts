@@ -20,6 +20,7 @@ import { auditSpend } from "../spend/record.js";
 import { withResend } from "../spend/resend.js";
 import { releaseSpend } from "../spend/reservation.js";
 import { followUpConversation } from "../threads/follow-ups.js";
+import { autoWatchMany } from "../watch/hooks.js";
 import {
   PAYOUT_CONFIRM_KIND,
   type PayoutConfirmPayload,
@@ -222,6 +223,13 @@ async function placeRun(
   // The hold stays until the run is final: its last poll settles it with what was charged.
   try {
     await trackPayout(deps, run);
+    // Watched where the run's follow-ups go, as a single order's address is.
+    await autoWatchMany(
+      deps,
+      run.followUp,
+      p.items.map((i) => i.address),
+      run.actor,
+    );
   } catch (error) {
     deps.logger.error(
       { err: error, idempotencyKey: run.key },

@@ -7,6 +7,7 @@ import type { SharedFile } from "../../../src/core/invocation.js";
 import { findOrigin } from "../../../src/core/origins.js";
 import type { Reply } from "../../../src/core/reply.js";
 import { spentTodaySun } from "../../../src/core/spend/spend-guard.js";
+import { readWatch } from "../../../src/core/watch/state.js";
 import { SUN_PER_TRX } from "../../../src/sandbox/accounts.js";
 import { DEMO_ADDRESSES } from "../../../src/sandbox/families/screening/demo-addresses.js";
 import { requestIdempotencyKey } from "../../../src/service/idempotency.js";
@@ -221,6 +222,9 @@ describe("payout run: Confirm, progress, outcome", () => {
     for (const order of orders) {
       expect(await findOrigin(h.store, "order", order.orderId)).toEqual(channel);
     }
+    // OPS_AUTO_WATCH: the run's addresses are watched by the ordering conversation, no lookup each.
+    for (const address of list) expect(await readWatch(h.store, channel, address)).toBeTruthy();
+    expect(h.sandbox.calls("compliance.lookup")).toEqual([]);
     await h.settle();
     const audit = await readAudit(h.store, 10);
     const runEntries = audit.filter((e) => e.message?.startsWith("payout run"));
