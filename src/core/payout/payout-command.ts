@@ -60,6 +60,3 @@ export async function runPayout(ctx: CommandContext, input: PayoutInput): Promis
   ]);
   return renderPayoutQuote({ ...view, tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" } });
 }
-
-/** "2 addresses" for logs and lines. */
-export const addressCount = (n: number): string => `${formatCount(n)} address${n === 1 ? "" : "es"}`;

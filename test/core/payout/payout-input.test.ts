@@ -4,6 +4,12 @@ import { readPayoutCsv } from "../../../src/core/payout/payout-csv.js";
 import { readPayoutInput } from "../../../src/core/payout/payout-input.js";
 import { describeOptions, parseOptionWords } from "../../../src/core/payout/payout-options.js";
 import { checkRows } from "../../../src/core/payout/payout-plan.js";
+import {
+  LEFT_OUT_MAX_CHARS,
+  leftOutLines,
+  packLines,
+  SECTION_MAX_CHARS,
+} from "../../../src/core/payout/payout-render.js";
 import { tronAddress } from "../../../src/sandbox/families/energy/common.js";
 
 const [A, B, C] = ["in-a", "in-b", "in-c"].map((s) => tronAddress(`payout-input-${s}`)) as [
@@ -108,5 +114,21 @@ describe("payout plan: the format checks of each row", () => {
       ["line 6", "amount out of range (61,000 to 50,000,000 each)", "51,000,000"],
       ["line 7", "no address", undefined],
     ]);
+  });
+});
+
+describe("payout quote: the left-out list within one message", () => {
+  it("packs reasons into sections under Slack's 3000 characters and cuts the list past its budget", () => {
+    const leftOut = Array.from({ length: 300 }, (_, i) => ({
+      where: `line ${i + 1}`,
+      address: A,
+      reason: i % 2 === 0 ? "on the deny list (aml_risk)" : `amount out of range (${i})`,
+      detail: A,
+    }));
+    const blocks = packLines(leftOutLines(leftOut), LEFT_OUT_MAX_CHARS);
+    const texts = blocks.map((b) => (b.type === "text" ? b.spans.map((s) => s.text).join("") : ""));
+    for (const t of texts) expect(t.length).toBeLessThanOrEqual(SECTION_MAX_CHARS);
+    expect(texts.join("\n").length).toBeLessThanOrEqual(LEFT_OUT_MAX_CHARS + 100);
+    expect(texts.join("\n")).toContain("(list cut to fit the message");
   });
 });
