@@ -1,6 +1,5 @@
 import { CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CommandContext } from "../command.js";
-import { formatCount } from "../parse/echo.js";
 import { errorReply, type Reply } from "../reply.js";
 import { balanceCovers, getBalance } from "../spend/balance-cache.js";
 import { checkSpend } from "../spend/spend-guard.js";
