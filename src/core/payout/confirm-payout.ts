@@ -178,6 +178,52 @@ export async function placePayout(
   return placeRun(ctx, run, p, note);
 }
 
+/** What the orchestrator will report: its webhooks wait for the run's origins instead of the alert channel. */
+async function expectRun(deps: ActionContext["deps"], run: PayoutRun): Promise<void> {
+  for (const item of run.items) {
+    await expectNotifications(deps, run.followUp, {
+      kind: "orchestrator",
+      address: item.address,
+      idempotencyKey: run.key,
+    });
+  }
+}
+
+/** The one order of the run; resent only with its key (the service answers a repeat with 208). */
+function orderRun(
+  deps: ActionContext["deps"],
+  run: PayoutRun,
+  p: PayoutConfirmPayload,
+): Promise<{ replayed: boolean; detail: OrchestratorAccepted }> {
+  const hasOptions = Object.keys(p.options).length > 0;
+  return withResend(
+    () =>
+      deps.service.orchestrator.create({
+        items: p.items.map((i) => ({ receiveAddress: i.address, amount: i.amount })),
+        ...(hasOptions && { defaults: p.options }),
+        idempotencyKey: run.key,
+      }),
+    { logger: deps.logger, endpoint: "orchestrator.create" },
+  );
+}
+
+/** No order: a known refusal gives the hold back; an unknown outcome is looked up by the key. */
+async function notPlaced(ctx: ActionContext, run: PayoutRun, error: unknown): Promise<Reply> {
+  const { deps } = ctx;
+  const line = orchestratorFailureLine(error);
+  deps.logger.warn({ err: error, idempotencyKey: run.key }, "payout run order failed");
+  if (orchestratorOutcomeUnknown(error)) {
+    // It may exist after all: the poll finds it by its key, or says it was never accepted.
+    await trackPayout(deps, run);
+    return renderProgress({ run, cancel: null, note: line });
+  }
+  await releaseSpend(deps, run.confirmationId);
+  for (const item of run.items)
+    await forgetOrchestratorExpectation(deps.store, { address: item.address, idempotencyKey: run.key });
+  await auditSpend(deps, { ...auditOf(run), result: "failed", message: line });
+  return outcomeLine(line);
+}
+
 async function placeRun(
   ctx: ActionContext,
   run: PayoutRun,
@@ -185,38 +231,12 @@ async function placeRun(
   note?: string,
 ): Promise<Reply> {
   const { deps } = ctx;
-  for (const item of p.items) {
-    await expectNotifications(deps, run.followUp, {
-      kind: "orchestrator",
-      address: item.address,
-      idempotencyKey: run.key,
-    });
-  }
-  const hasOptions = Object.keys(p.options).length > 0;
+  await expectRun(deps, run);
   let accepted: { replayed: boolean; detail: OrchestratorAccepted };
   try {
-    accepted = await withResend(
-      () =>
-        deps.service.orchestrator.create({
-          items: p.items.map((i) => ({ receiveAddress: i.address, amount: i.amount })),
-          ...(hasOptions && { defaults: p.options }),
-          idempotencyKey: run.key,
-        }),
-      { logger: deps.logger, endpoint: "orchestrator.create" },
-    );
+    accepted = await orderRun(deps, run, p);
   } catch (error) {
-    const line = orchestratorFailureLine(error);
-    deps.logger.warn({ err: error, idempotencyKey: run.key }, "payout run order failed");
-    if (orchestratorOutcomeUnknown(error)) {
-      // It may exist after all: the poll finds it by its key, or says it was never accepted.
-      await trackPayout(deps, run);
-      return renderProgress({ run, cancel: null, note: line });
-    }
-    await releaseSpend(deps, run.confirmationId);
-    for (const item of p.items)
-      await forgetOrchestratorExpectation(deps.store, { address: item.address, idempotencyKey: run.key });
-    await auditSpend(deps, { ...auditOf(run), result: "failed", message: line });
-    return outcomeLine(line);
+    return notPlaced(ctx, run, error);
   }
   await deps.faults?.("after-answer");
   const { requestId } = accepted.detail.data;

@@ -251,6 +251,25 @@ describe("payout run: Confirm, progress, outcome", () => {
     expect((await spentTodaySun(h.store, operator, h.clock.now)).toNumber()).toBe(0);
   });
 
+  it("an unknown outcome is looked up by the key: never accepted → says so in place, the hold given back", async () => {
+    const h = await spend.setup();
+    const q = await h.run(operator, `energy 65k ${addresses(2).join(" ")}`);
+    const confirm = tokenOf(q, /^Confirm/);
+    const key = await keyOf(h, confirm);
+    h.sandbox.inject("orchestrator.create", {
+      kind: "reply",
+      reply: { status: 500, json: { detail: { code: 5000, msg: "Internal error" } }, headers: {} },
+    });
+    const unknown = await h.click(operator, confirm);
+    expect(replyText(unknown)).toContain("I will look it up by its key");
+    expect(replyButtons(unknown)).toEqual([]);
+    await h.waitFor(() => outcomeOf(h, key) !== undefined, "the lookup's outcome");
+    expect(outcomeOf(h, key)?.summary).toBe(
+      `The orchestrator has no payout run with key ${key}: it was never accepted, so nothing was ordered or charged.`,
+    );
+    expect((await spentTodaySun(h.store, operator, h.clock.now)).toNumber()).toBe(0);
+  });
+
   it("a double click and a second Confirm place one order", async () => {
     const h = await spend.setup();
     const q = await h.run(operator, `energy 65k ${addresses(2).join(" ")}`);
