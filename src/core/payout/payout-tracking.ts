@@ -65,7 +65,12 @@ async function rememberOrderIds(
 ) {
   const seenKey = `orchestrator-origins:${status.data.idempotencyKey}`;
   for (const item of status.data.items) {
-    const ids = [...item.energy.orderIds, ...(item.activation.orderId ? [item.activation.orderId] : [])];
+    // Energy chunks, activation and bandwidth: every order a webhook of the run may name.
+    const ids = [
+      ...item.energy.orderIds,
+      ...(item.activation.orderId ? [item.activation.orderId] : []),
+      ...(item.bandwidth.orderId ? [item.bandwidth.orderId] : []),
+    ];
     for (const id of ids) {
       if ((await deps.store.setAdd(seenKey, id)) > 0) await rememberOrigin(deps.store, "order", id, to);
     }
