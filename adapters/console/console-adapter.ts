@@ -6,6 +6,7 @@ import type { ChatAdapter, ChatAdapterLifecycle } from "../../src/core/ports.js"
 import type { Button, Reply } from "../../src/core/reply.js";
 import { clean, renderReply } from "./render.js";
 import { createFileSaver } from "./save-files.js";
+import { fileOfLine } from "./shared-file.js";
 
 /**
  * The console adapter: one line in, one reply out. Works on a terminal and on a pipe (no TTY
@@ -74,7 +75,9 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     const typed = line.trim();
     if (typed.length === 0) return;
     if (/^\d+$/.test(typed)) return press(Number(typed));
-    await print(await options.core.handle({ kind: "command", actor, conversation, text: typed }), "");
+    const file = await fileOfLine(typed);
+    const invocation = { kind: "command", actor, conversation, text: typed, ...(file && { file }) } as const;
+    await print(await options.core.handle(invocation), "");
   }
 
   async function press(choice: number): Promise<void> {

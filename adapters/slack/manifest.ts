@@ -12,13 +12,15 @@ export const UMBRELLA_COMMAND = "/ops";
 export const PLACEHOLDER_PUBLIC_URL = "https://opsbot.example.com";
 /**
  * Only what the bot does: slash commands (and their forms), posting (and updating) messages,
- * uploading statements, and reading the messages of the channels it was invited to, for
+ * uploading statements, reading a payout CSV shared with `energy` (`files:read`), and reading
+ * the messages of the channels it was invited to, for
  * paste-to-check (`channels:history` public, `groups:history` private, `app_mentions:read`).
  */
 export const BOT_SCOPES = [
   "commands",
   "chat:write",
   "files:write",
+  "files:read",
   "channels:history",
   "groups:history",
   "app_mentions:read",

@@ -13,6 +13,7 @@ import { registerActions } from "./actions.js";
 import { createBoltApp } from "./bolt-app.js";
 import { DEFAULT_WORKING_NOTICE_MS, registerCommands } from "./commands.js";
 import { createDelivery } from "./deliver.js";
+import { registerFileCommands } from "./file-commands.js";
 import { openForm, registerForms } from "./forms.js";
 import { createSlackGate } from "./gate.js";
 import { registerHome } from "./home.js";
@@ -38,6 +39,8 @@ export interface SlackAdapterOptions {
     handleMessage?(message: PastedMessage): Promise<Reply | undefined>;
     /** Forms for commands typed without arguments; unset: the usage line. */
     formFor?(invocation: Extract<Invocation, { kind: "command" }>): FormOffer | undefined;
+    /** The verbs, so a file shared with a command as its message runs it (`energy` + a CSV). */
+    readonly commands?: readonly { verb: string; aliases?: readonly string[] }[];
   };
   store: Store;
   logger: Logger;
@@ -93,6 +96,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   registerForms(app, { core: options.core, forms: FORMS, delivery, inflight, logger, now });
   registerActions(app, { core: options.core, delivery, inflight, logger });
   registerMessages(app, { core: options.core, delivery, inflight, logger });
+  registerFileCommands(app, {
+    core: options.core,
+    web,
+    botToken: config.botToken,
+    delivery,
+    inflight,
+    logger,
+  });
   if (options.homeReply) registerHome(app, { homeReply: options.homeReply, web, inflight, logger });
 
   const lifecycle = createLifecycle({

@@ -18,6 +18,14 @@ export interface UploadTarget {
   fileId: string;
 }
 
+/** `files.info`: what the bot needs of a shared file to read it. */
+export interface SlackFileInfo {
+  name: string;
+  mimetype?: string;
+  size: number;
+  urlPrivate?: string;
+}
+
 export interface SlackWeb {
   postMessage(channel: string, message: MessageBody, threadTs?: string): Promise<string>;
   postEphemeral(channel: string, user: string, message: MessageBody, threadTs?: string): Promise<void>;
@@ -32,6 +40,8 @@ export interface SlackWeb {
     options: { threadTs?: string; initialComment?: string },
   ): Promise<void>;
   authTest(): Promise<{ userId?: string; teamId?: string }>;
+  /** `files.info` (scope `files:read`): a file shared in a conversation the bot is in. */
+  fileInfo(fileId: string): Promise<SlackFileInfo>;
 }
 
 /** A per-call bound for the Web API: long enough for an upload completion, short for a job slot. */
@@ -87,6 +97,16 @@ export function createSlackWeb(client: webApi.WebClient): SlackWeb {
         ...thread(options.threadTs),
         ...(options.initialComment !== undefined && { initial_comment: options.initialComment }),
       });
+    },
+    async fileInfo(fileId) {
+      const result = await call("files.info", { file: fileId });
+      const file = (result.file ?? {}) as Record<string, unknown>;
+      return {
+        name: typeof file.name === "string" ? file.name : "file",
+        ...(typeof file.mimetype === "string" && { mimetype: file.mimetype }),
+        size: typeof file.size === "number" ? file.size : 0,
+        ...(typeof file.url_private === "string" && { urlPrivate: file.url_private }),
+      };
     },
     async authTest() {
       const result = await call("auth.test", {});

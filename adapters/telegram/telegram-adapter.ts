@@ -10,6 +10,7 @@ import type { Store } from "../../src/store/store.js";
 import { createBot, type TelegramRetry } from "./bot/client.js";
 import { type ChatCore, createHandlers } from "./bot/handlers.js";
 import { createPrompts } from "./bot/prompts.js";
+import { createFileReader } from "./bot/shared-file.js";
 import { logSafe, markSendError } from "./errors.js";
 import { createRedeliver } from "./redeliver.js";
 import { renderReply } from "./render/html.js";
@@ -191,6 +192,7 @@ function useHandlers(
     prompts: createPrompts(options.store),
     mayRefuse: (chatId: number) =>
       options.store.setIfNotExists(`telegram:refused:${chatId}`, "1", REFUSAL_WINDOW_MS),
+    readDocument: createFileReader(bot.api, options.config.botToken, options.config.apiRoot),
   };
   const storeDown: ChatCore = {
     commands: options.core.commands,

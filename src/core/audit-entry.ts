@@ -12,6 +12,8 @@ export interface AuditEntry {
   amount?: string;
   /** The quote shown on the button, in TRX as a decimal string. */
   quoteTrx?: string;
+  /** Every address of a spend on many (a payout run), as one entry. */
+  addresses?: string[];
   result: "ok" | "failed";
   /** The service's message or the line the user saw. */
   message?: string;

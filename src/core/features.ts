@@ -17,6 +17,7 @@ import { helpCommand } from "./help.js";
 import { hostFeature } from "./host/feature.js";
 import { intentsFeature } from "./intents/feature.js";
 import { pasteCheckFeature } from "./paste-check/feature.js";
+import { payoutFeature } from "./payout/feature.js";
 import { screeningFeature } from "./screening/feature.js";
 import { setupFeature } from "./setup/feature.js";
 import { statementFeature } from "./statement/feature.js";
@@ -38,6 +39,7 @@ export const features = [
   screeningFeature,
   complianceFeature,
   energyFeature,
+  payoutFeature,
   hostFeature,
   accountFeature,
   statementFeature,

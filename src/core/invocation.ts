@@ -39,6 +39,23 @@ export const conversationRefSchema = z.object({
   replyTo: z.string().optional(),
 }) satisfies z.ZodType<ConversationRef>;
 
+/**
+ * A file that came with a command, as the adapter read it with the platform's own API. The adapter
+ * reads at most `SHARED_FILE_MAX_BYTES` (a larger file arrives without `bytes`, with its size), and
+ * a file it could not read arrives with `unreadable` saying why; the command decides what it accepts.
+ */
+export interface SharedFile {
+  name: string;
+  /** The platform's MIME type, when it gave one. */
+  mimeType?: string;
+  sizeBytes: number;
+  bytes?: Uint8Array;
+  unreadable?: string;
+}
+
+/** The most an adapter downloads of a shared file (a payout CSV of 100 rows is far below it). */
+export const SHARED_FILE_MAX_BYTES = 64 * 1024;
+
 export type Invocation =
   | {
       kind: "command";
@@ -47,6 +64,8 @@ export type Invocation =
       text: string;
       /** The message the command was typed in, when the platform has one (Telegram message_id). */
       messageId?: string;
+      /** A file shared with the command (Slack file share, Telegram document, console `@path`). */
+      file?: SharedFile;
     }
   | {
       kind: "action";

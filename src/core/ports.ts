@@ -47,6 +47,8 @@ export type TrackedJob =
   | { kind: "poll-screening"; clientOrderId: string; conversation: ConversationRef; attempt?: number }
   | { kind: "poll-statement"; orderNo: string; conversation: ConversationRef; attempt?: number }
   | { kind: "poll-orchestrator"; idempotencyKey: string; conversation: ConversationRef; attempt?: number }
+  /** Follows a payout run (one orchestrator order of many addresses), editing its progress message. */
+  | { kind: "poll-payout"; idempotencyKey: string; conversation: ConversationRef; attempt?: number }
   | { kind: "watch-delivery"; orderId: string; address: string; conversation: ConversationRef }
   /** Carries out a confirmed spend whose process died, or posts its outcome (src/core/intents/). */
   | {

@@ -44,6 +44,9 @@
  *  9. watchlists: the built bot with 10 000 watched addresses; a deny-list revision change moves
  *     100 of them into usdt_frozen: time to the last alert, batch calls, 429s, and RSS with the
  *     watches against the same bot idle. Baseline: the 10 batch calls by the client alone.
+ * 10. payout run → quote: 10 signed `/ops energy` commands of 100 addresses each (one per line),
+ *     one after the other; command sent → its quote with Confirm at the fake response_url, and the
+ *     deny-list calls of each run (one batch, no lookup). Baseline: one bare batch call of 100.
  *
  * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--orders=N] [--no-build]
  * stdout: the table, notes, then one JSON object on the last line (also written to <json file>).
@@ -55,6 +58,7 @@ import { memoryFigure } from "./figures/memory.js";
 import { notifyLatencyFigure } from "./figures/notify-latency.js";
 import { burstFigure, knownOriginFigure, unknownOriginFigure } from "./figures/notify-routing.js";
 import { ordersMemoryFigure } from "./figures/orders-memory.js";
+import { payoutQuoteFigure } from "./figures/payout-quote.js";
 import { quoteLatencyFigure } from "./figures/quote-latency.js";
 import { screeningsFigure } from "./figures/screenings.js";
 import { slashAckFigure } from "./figures/slash-ack.js";
@@ -138,6 +142,7 @@ function figures(args: Args, build: { note: string }): Figure[] {
     { id: "7", title: "quote → Confirm", run: (w) => quoteLatencyFigure(w) },
     { id: "8", title: "memory, energy orders pending", run: (w) => ordersMemoryFigure(w, args.orders) },
     { id: "9", title: "watchlists", run: (w) => watchlistsFigure(w) },
+    { id: "10", title: "payout run → quote", run: (w) => payoutQuoteFigure(w) },
   ];
   return all.filter((f) => !args.only || args.only.has(f.id));
 }
@@ -165,7 +170,7 @@ async function main(): Promise<number> {
         `bench: figure ${figure.id} done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
       );
     }
-    const order = ["1", "2", "3", "3a", "3b", "3c", "4", "5", "6", "7", "8", "9"];
+    const order = ["1", "2", "3", "3a", "3b", "3c", "4", "5", "6", "7", "8", "9", "10"];
     results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
     const out = summary(results, {
       durationS: Math.round((performance.now() - started) / 100) / 10,

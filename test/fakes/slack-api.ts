@@ -79,6 +79,7 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
   const messages: FakeSlackMessage[] = [];
   const homes = new Map<string, Record<string, unknown>>();
   const files = new Map<string, FakeSlackFile>();
+  const userFiles = new Map<string, { id: string; filename: string; bytes: Buffer; mimetype: string }>();
   const responseUrls = new Map<string, ResponseUrl>();
   const failures: { method: string; failure: FakeSlackFailure; remaining: number }[] = [];
   const refusedChannels = new Map<string, string>();
@@ -190,6 +191,19 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
       files.set(id, { id, filename: p.filename, shared: false });
       return ok({ upload_url: `${origin}/upload/${id}?length=${length}`, file_id: id });
     },
+    "files.info": (p) => {
+      const file = userFiles.get(String(p.file));
+      if (!file) return bad("file_not_found");
+      return ok({
+        file: {
+          id: file.id,
+          name: file.filename,
+          mimetype: file.mimetype,
+          size: file.bytes.length,
+          url_private: `${origin}/private/${file.id}/${encodeURIComponent(file.filename)}`,
+        },
+      });
+    },
     "files.completeUploadExternal": (p) => {
       const refusal = channelProblem(p.channel_id);
       if (refusal) return refusal;
@@ -274,6 +288,17 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
         answer: injected(method) ?? upload(path.slice(8), raw, url),
       };
     }
+    if (path.startsWith("/private/")) {
+      const method = "url_private";
+      const file = userFiles.get(path.split("/")[2] ?? "");
+      const answer: Answer =
+        req.headers.authorization !== `Bearer ${token}`
+          ? { status: 302, body: "login page", headers: { location: `${origin}/login` } }
+          : file
+            ? { status: 200, body: file.bytes, headers: { "content-type": file.mimetype } }
+            : { status: 404, body: "not found" };
+      return { method, params: { path }, answer: injected(method) ?? answer };
+    }
     const params = parseParams(raw, req.headers["content-type"]);
     if (path.startsWith("/response/")) {
       const method = "response_url";
@@ -323,6 +348,12 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
     allMessages: () => [...messages],
     home: (user: string) => homes.get(user),
     files: () => [...files.values()],
+    /** A file a user shared (readable with `files.info` and its `url_private`); returns its id. */
+    userFile(filename: string, bytes: Buffer, mimetype = "text/csv"): string {
+      const id = `F${randomBytes(5).toString("hex").toUpperCase()}`;
+      userFiles.set(id, { id, filename, bytes, mimetype });
+      return id;
+    },
     /** A response_url for a command typed in `channel`, or for a click on message `messageTs`. */
     responseUrl(target: { channel: string; user: string; messageTs?: string }): string {
       const id = randomBytes(8).toString("hex");

@@ -24,6 +24,11 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 export function send(res: ServerResponse, answer: Answer): void {
+  if (Buffer.isBuffer(answer.body)) {
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+    return;
+  }
   const json = typeof answer.body !== "string";
   res.writeHead(answer.status, {
     "content-type": json ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",

@@ -59,8 +59,26 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
   const failures = createFailures();
   const limits = createChatLimits();
 
+  /** Documents users sent, by file_id: `getFile` names them, `/file/bot<token>/<path>` serves them. */
+  const userFiles = new Map<string, { path: string; bytes: Buffer }>();
+
+  function serveFile(pathname: string, res: ServerResponse): boolean {
+    const file = /^\/file\/bot([^/]+)\/(.+)$/.exec(pathname);
+    if (!file) return false;
+    const found = [...userFiles.values()].find((f) => f.path === file[2]);
+    calls.push({ method: "file", params: { path: file[2] }, files: [], at: Date.now(), status: 200 });
+    if (file[1] !== token || !found) {
+      res.writeHead(404).end();
+      return true;
+    }
+    res.writeHead(200, { "content-type": "application/octet-stream" }).end(found.bytes);
+    return true;
+  }
+
   async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(new URL(req.url ?? "/", "http://fake").pathname);
+    const pathname = new URL(req.url ?? "/", "http://fake").pathname;
+    if (serveFile(pathname, res)) return;
+    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(pathname);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (!match) return reply(res, bad(404, "Not Found"));
@@ -72,7 +90,15 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
     );
     const failure =
       method === "getUpdates" ? undefined : (failures.take(method) ?? limits.take(method, params.chat_id));
-    const handler = methods[method];
+    const handler =
+      method === "getFile"
+        ? (p: Record<string, unknown>) => {
+            const file = userFiles.get(String(p.file_id));
+            if (!file) return bad(400, "Bad Request: invalid file_id");
+            const result = { file_id: p.file_id, file_size: file.bytes.length, file_path: file.path };
+            return { status: 200, body: { ok: true, result } };
+          }
+        : methods[method];
     const result =
       failure ?? (handler ? await handler(params, files, res) : bad(404, "Not Found: method not found"));
     calls.push({ method, params, files, at: Date.now(), status: result.status });
@@ -117,6 +143,12 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
       state.messages = state.messages.filter(
         (m) => !(m.chatId === String(chatId) && m.message_id === messageId),
       );
+    },
+    /** A document a user sends: its file_id for the update; `getFile` and the file URL serve it. */
+    userFile(name: string, bytes: Buffer): { file_id: string; file_unique_id: string; file_size: number } {
+      const id = `BQAC${userFiles.size + 1}${Date.now().toString(36)}`;
+      userFiles.set(id, { path: `documents/file_${userFiles.size}_${name}`, bytes });
+      return { file_id: id, file_unique_id: `u${id}`, file_size: bytes.length };
     },
     /** Queues an update for long polling (`getUpdates`); returns its update_id. */
     pushUpdate: (update: Record<string, unknown>): number => state.updates.push(update),

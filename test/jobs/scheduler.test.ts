@@ -39,6 +39,7 @@ function handlers(
     "poll-screening": handle,
     "poll-statement": handle,
     "poll-orchestrator": handle,
+    "poll-payout": handle,
     "watch-delivery": handle,
     "recover-intent": handle,
     "reconcile-order5m": handle,

@@ -216,6 +216,34 @@ describe("orchestrator: create, process, status", () => {
     expect(100 * SUN_PER_TRX - kit.sandbox.account.balanceSun).toBe(charged[0]?.costSun);
   });
 
+  it("a payout run: 100 items with defaults, five at a time, each with its own status; a replay is 208", async () => {
+    const addresses = Array.from({ length: 100 }, freshAddress);
+    const inactive = addresses[7] ?? "";
+    kit.sandbox.energy.markInactive(inactive);
+    const key = freshKey();
+    const items = addresses.map((a) => ({ receiveAddress: a, amount: 61_000 }));
+    const defaults = { bandwidth: false, activation: false };
+    const accepted = await api().create({ idempotencyKey: key, items, defaults });
+    expect(accepted.detail.data.itemsAccepted).toBe(100);
+    let most = 0;
+    const order = kit.sandbox.energy.orchestratorOrder(kit.sandbox.account, key);
+    const watch = setInterval(() => {
+      most = Math.max(most, order?.items.filter((i) => i.status === "processing").length ?? 0);
+    }, 1);
+    await settled(key);
+    clearInterval(watch);
+    expect(most).toBeLessThanOrEqual(5);
+    const { data } = await api().status(key);
+    expect(data.summary).toMatchObject({ total: 100, completed: 100 });
+    expect(data.items.map((i) => i.receiveAddress)).toEqual(addresses);
+    for (const item of data.items)
+      expect(item.bandwidth).toMatchObject({ status: "skipped", skipReason: "option_off" });
+    expect(data.items[7]?.activation.status).toBe("skipped");
+    const again = await api().create({ idempotencyKey: key, items, defaults });
+    expect(again.replayed).toBe(true);
+    expect(addresses.flatMap(ordersTo)).toHaveLength(100);
+  });
+
   it("cancel removes the queued addresses and leaves the ones picked up running", async () => {
     const addresses = Array.from({ length: 7 }, freshAddress);
     const key = freshKey();

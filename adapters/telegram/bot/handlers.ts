@@ -2,7 +2,7 @@ import { Composer, type Context, type Filter, type NextFunction } from "grammy";
 import type { CommandDefinition } from "../../../src/core/command.js";
 import type { HandleHooks } from "../../../src/core/core.js";
 import type { FormOffer } from "../../../src/core/forms/forms.js";
-import type { ConversationRef, Invocation } from "../../../src/core/invocation.js";
+import type { ConversationRef, Invocation, SharedFile } from "../../../src/core/invocation.js";
 import type { Logger } from "../../../src/core/logger.js";
 import type { PastedMessage } from "../../../src/core/paste-check/paste-check.js";
 import { errorReply, type Reply } from "../../../src/core/reply.js";
@@ -13,6 +13,7 @@ import type { PostOptions, TelegramSender } from "../send.js";
 import { knownVerbs, readCommand } from "./commands.js";
 import { actorOf, conversationOf, topicOf } from "./identity.js";
 import { answeredPrompt, askedForArguments, type Prompts, settlePrompt } from "./prompts.js";
+import type { TelegramDocument } from "./shared-file.js";
 
 /**
  * The bot's update handling, as grammY middleware: only allowed chats are served, commands go to
@@ -50,6 +51,8 @@ export interface HandlerDeps {
    * the shared store so every instance agrees); unset: every time.
    */
   mayRefuse?(chatId: number): Promise<boolean>;
+  /** Reads a document sent with a command as its caption (getFile + the file URL); unset: ignored. */
+  readDocument?: (document: TelegramDocument) => Promise<SharedFile>;
 }
 
 const PRIVATE_HINT = "Commands start with a slash: type /help to see what I can do.";
@@ -64,6 +67,7 @@ export function createHandlers(deps: HandlerDeps): Composer<Context> {
   const composer = new Composer<Context>();
   composer.use((ctx, next) => servedOnly(ctx, next, deps, verbs));
   composer.on("message:text", (ctx) => onText(ctx, deps, verbs));
+  composer.on("message:document", (ctx) => onDocument(ctx, deps, verbs));
   composer.on("callback_query:data", (ctx) => onButton(ctx, deps));
   // A query without data (a game button) is not ours, but still answered so no spinner hangs.
   composer.on("callback_query", (ctx) => answer(ctx, deps));
@@ -123,6 +127,35 @@ async function onText(ctx: Filter<Context, "message:text">, deps: HandlerDeps, v
   const reply = asked ?? (await deps.core.handle(invocation));
   if (line !== undefined) await settlePrompt(ctx, deps.prompts, reply);
   await deliver(deps, conversation, reply, replyTo);
+}
+
+/** A document with a command as its caption (`/energy` + a CSV): the command runs with the file. */
+async function onDocument(
+  ctx: Filter<Context, "message:document">,
+  deps: HandlerDeps,
+  verbs: ReadonlySet<string>,
+) {
+  const { message, chat } = ctx;
+  const caption = message.caption;
+  if (caption === undefined || deps.readDocument === undefined) return;
+  const read = readCommand(
+    { text: caption, entities: message.caption_entities },
+    ctx.me.username,
+    chat.type === "private",
+    verbs,
+  );
+  if (read.kind !== "command") return;
+  const conversation = conversationOf(chat, topicOf(message));
+  const file = await deps.readDocument(message.document);
+  const reply = await deps.core.handle({
+    kind: "command",
+    actor: actorOf(ctx.from),
+    conversation,
+    text: read.text,
+    messageId: String(message.message_id),
+    file,
+  });
+  await deliver(deps, conversation, reply, chat.type === "private" ? {} : { replyTo: message.message_id });
 }
 
 /** A plain message: a pasted address gets its verdict (as a reply to it); in a private chat, a hint. */

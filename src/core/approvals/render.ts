@@ -7,6 +7,10 @@ import type { ApprovalRequest } from "./request.js";
 /** What the spend is, in one phrase: "65,000 energy for T… (5 minutes)". */
 export function describeSpend(request: Pick<ApprovalRequest, "spend" | "payload">): string {
   const p = request.payload as { address?: string; amount?: number; route?: string };
+  if (request.spend === "payout") {
+    const run = request.payload as { items?: unknown[]; energy?: number };
+    return `a payout run of ${formatCount(run.energy ?? 0)} energy to ${formatCount(run.items?.length ?? 0)} addresses (1 hour, one orchestrator order)`;
+  }
   if (request.spend === "host") return `Host Mode (infinity) for ${p.address ?? "?"}`;
   const rental = p.route === "orchestrator" ? "1 hour, through the orchestrator" : "5 minutes";
   return `${formatCount(p.amount ?? 0)} energy for ${p.address ?? "?"} (${rental})`;

@@ -29,12 +29,12 @@ export const LATE_CLICK_MS = 24 * 60 * 60_000;
 /** The record stays readable a while after it is decided (late clicks, the digest, support). */
 const KEEP_MS = 7 * 24 * 60 * 60_000;
 
-export type SpendKind = "energy" | "host";
+export type SpendKind = "energy" | "host" | "payout";
 export type RequestState = "pending" | "approved" | "rejected" | "expired" | "refused";
 
 export const approvalRequestSchema = z.object({
   id: z.string(),
-  spend: z.enum(["energy", "host"]),
+  spend: z.enum(["energy", "host", "payout"]),
   /** The confirm payload of the spend, as quoted for this round. */
   payload: z.unknown(),
   quoteTrx: z.string(),

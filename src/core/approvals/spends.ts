@@ -4,6 +4,8 @@ import { energySpend, livePayload, placeEnergy } from "../energy/confirm-energy.
 import { type Confirmed, energyConfirmPayloadSchema } from "../energy/energy-payload.js";
 import { hostConfirmPayloadSchema, hostSpend, placeHostStart } from "../host/confirm-host.js";
 import { actorKey } from "../invocation.js";
+import { livePayout, payoutSpend, placePayout } from "../payout/confirm-payout.js";
+import { payoutConfirmPayloadSchema } from "../payout/payout-payload.js";
 import type { Reply } from "../reply.js";
 import { type ConfirmDecision, decideAtConfirm, type LiveQuote } from "../spend/decide-at-confirm.js";
 import { followUpConversation } from "../threads/follow-ups.js";
@@ -56,6 +58,21 @@ const RUNNERS: Record<SpendKind, SpendRunner> = {
       ),
     live: (payload, quote) => ({ ...hostConfirmPayloadSchema.parse(payload), firstCycleTrx: quote.costTrx }),
     place: (ctx, who, payload) => placeHostStart(ctx, who, hostConfirmPayloadSchema.parse(payload)),
+  },
+  payout: {
+    decide: (deps, request) =>
+      decideAtConfirm(
+        deps,
+        payoutSpend(
+          request.id,
+          request.requester,
+          payoutConfirmPayloadSchema.parse(request.payload),
+          "approved",
+        ),
+      ),
+    live: (payload, quote) =>
+      livePayout(payoutConfirmPayloadSchema.parse(payload), quote as Parameters<typeof livePayout>[1]),
+    place: (ctx, who, payload) => placePayout(ctx, who, payoutConfirmPayloadSchema.parse(payload)),
   },
 };
 

@@ -8,6 +8,7 @@ import type { Digest, Saving } from "./summary.js";
 const KIND_LABEL: Record<SpendKind, string> = {
   energy: "energy",
   orchestrator: "orchestrator",
+  payout: "payout runs",
   host: "Host Mode cycles",
   screening: "screenings",
 };
@@ -74,6 +75,14 @@ export function renderDigest(digest: Digest): Reply {
     ...spendLines(digest.spends),
     fields(
       ["Energy delegated", `${formatCount(digest.energyDelegated)} energy`],
+      ...(digest.payoutRuns.runs > 0
+        ? [
+            [
+              "Payout runs",
+              `${digest.payoutRuns.runs} (${formatCount(digest.payoutRuns.addresses)} addresses), ${formatCount(digest.payoutRuns.energy)} energy delivered`,
+            ] as [string, string],
+          ]
+        : []),
       ["Orders not confirmed on-chain", listed(digest.unconfirmed, (o) => o.orderId)],
       ["Screenings by risk level", counted(digest.riskLevels)],
       ["Blocked-address refusals", listed(digest.refusals, (r) => `${r.address} (${r.category})`)],

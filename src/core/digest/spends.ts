@@ -7,10 +7,11 @@ import type { Fact } from "./facts.js";
  * orchestrator orders at what their final poll says was charged (the energy delivered, at the
  * price decided at Confirm; written whichever path tracked the order, reconciled ones included),
  * Host Mode cycles at what each callback says was charged, screenings at their TRX price. Host
- * Mode starts are not counted: their first cycle arrives as a callback like every other.
+ * Mode starts are not counted: their first cycle arrives as a callback like every other. A payout
+ * run is one spend (kind `payout`) with its addresses, at what its final poll says was charged.
  */
-export type SpendKind = "energy" | "orchestrator" | "host" | "screening";
-export const SPEND_KINDS: readonly SpendKind[] = ["energy", "orchestrator", "host", "screening"];
+export type SpendKind = "energy" | "orchestrator" | "payout" | "host" | "screening";
+export const SPEND_KINDS: readonly SpendKind[] = ["energy", "orchestrator", "payout", "host", "screening"];
 
 export interface Spend {
   at: string;
@@ -25,6 +26,22 @@ export interface EnergyBought {
   at: string;
   energy: number;
   paidTrx: Big;
+  /** Delivered by a payout run (one orchestrator order for many addresses). */
+  run?: true;
+}
+
+/** The day's payout runs: how many, to how many addresses, and the energy they delivered. */
+export function payoutRunsOf(facts: readonly Fact[], bought: readonly EnergyBought[]) {
+  const accepted = facts.flatMap((f) =>
+    f.type === "audit" && f.entry.result === "ok" && (f.entry.message ?? "").startsWith("payout run accepted")
+      ? [f.entry]
+      : [],
+  );
+  return {
+    runs: accepted.length,
+    addresses: accepted.reduce((n, e) => n + (e.addresses?.length ?? 0), 0),
+    energy: bought.filter((b) => b.run).reduce((n, b) => n + b.energy, 0),
+  };
 }
 
 const PAID = /\bpaid ([\d.]+) TRX\b/;
@@ -39,9 +56,14 @@ function auditSpend(entry: AuditEntry): Spend | undefined {
     const charged = CHARGED.exec(message)?.[1];
     return charged === undefined ? undefined : { ...base, kind: "orchestrator", trx: new Big(charged) };
   }
+  // A payout run is one spend, at what it was charged, whatever the number of its addresses.
+  if (entry.verb === "energy" && message.startsWith("payout run final")) {
+    const charged = CHARGED.exec(message)?.[1];
+    return charged === undefined ? undefined : { ...base, kind: "payout", trx: new Big(charged) };
+  }
   if (entry.result !== "ok") return undefined;
   if (entry.verb === "energy") {
-    if (message.startsWith("orchestrator accepted")) return undefined;
+    if (message.startsWith("orchestrator accepted") || message.startsWith("payout run")) return undefined;
     return { ...base, kind: "energy", trx: new Big(PAID.exec(message)?.[1] ?? entry.quoteTrx ?? "0") };
   }
   if (entry.verb === "screen" && entry.quoteTrx && !/not charged/.test(entry.message ?? "")) {
@@ -75,7 +97,12 @@ export function energyBoughtOf(facts: readonly Fact[]): EnergyBought[] {
     if (fact.type !== "audit" || fact.entry.verb !== "energy") continue;
     const { entry } = fact;
     const message = entry.message ?? "";
-    if (message.startsWith("orchestrator accepted") && entry.result === "ok") {
+    if (message.startsWith("payout run")) {
+      const delegated = Number(DELEGATED.exec(message)?.[1] ?? "0");
+      const charged = CHARGED.exec(message)?.[1];
+      if (message.startsWith("payout run final") && delegated > 0 && charged !== undefined)
+        bought.push({ at: entry.at, energy: delegated, paidTrx: new Big(charged), run: true });
+    } else if (message.startsWith("orchestrator accepted") && entry.result === "ok") {
       quotes.set(`${entry.actor}:${entry.address}:${entry.amount}`, new Big(entry.quoteTrx ?? "0"));
     } else if (message.startsWith("orchestrator final")) {
       const delegated = Number(DELEGATED.exec(message)?.[1] ?? "0");

@@ -4,7 +4,7 @@ import { wasDelivered } from "../energy/delivery-watch.js";
 import { readAccount } from "../runway/account.js";
 import { SUN_PER_TRX } from "../spend/trx.js";
 import { type Fact, hostStarters, readFacts } from "./facts.js";
-import { energyBoughtOf, type Spend, spendsOf } from "./spends.js";
+import { energyBoughtOf, payoutRunsOf, type Spend, spendsOf } from "./spends.js";
 
 /** One UTC day of activity, computed from the day's facts (see facts.ts). */
 export interface Saving {
@@ -23,6 +23,8 @@ export interface Digest {
   hostCycles: number;
   screenings: number;
   energyDelegated: number;
+  /** Payout runs accepted that day and the energy they delivered. */
+  payoutRuns: { runs: number; addresses: number; energy: number };
   unconfirmed: { orderId: string; address?: string }[];
   riskLevels: Map<string, number>;
   refusals: { address: string; category: string }[];
@@ -33,7 +35,8 @@ export interface Digest {
 function unconfirmedCandidates(facts: readonly Fact[]) {
   return facts.flatMap((f) => {
     if (f.type !== "audit" || f.entry.verb !== "energy" || f.entry.result !== "ok") return [];
-    if ((f.entry.message ?? "").startsWith("orchestrator")) return [];
+    const message = f.entry.message ?? "";
+    if (message.startsWith("orchestrator") || message.startsWith("payout run")) return [];
     const address = f.entry.address;
     return (f.entry.orderIds ?? []).map((orderId) => ({ orderId, ...(address && { address }) }));
   });
@@ -81,6 +84,7 @@ export async function buildDigest(deps: CoreDeps, day: string): Promise<Digest> 
     hostCycles: cycles.length,
     screenings: spends.filter((s) => s.kind === "screening").length,
     energyDelegated: saving.energy,
+    payoutRuns: payoutRunsOf(facts, energyBoughtOf(facts)),
     unconfirmed: candidates.filter((_, i) => !delivered[i]),
     riskLevels: count(screenings, (s) => s.level),
     refusals: facts.flatMap((f) =>

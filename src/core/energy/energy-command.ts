@@ -1,5 +1,8 @@
 import { CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
+import { runPayout } from "../payout/payout-command.js";
+import { readPayoutInput } from "../payout/payout-input.js";
+import { OPTION_WORDS } from "../payout/payout-options.js";
 import { errorReply, type Reply } from "../reply.js";
 import { balanceCovers, getBalance } from "../spend/balance-cache.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
@@ -16,14 +19,15 @@ import { renderEnergyQuote } from "./energy-render.js";
 export const energyCommand: CommandDefinition = {
   verb: "energy",
   role: "operator",
-  summary:
-    "rent energy for an address (5 minutes; above 650,000 through the orchestrator): a quote, then Confirm",
+  summary: `rent energy for an address (5 minutes; above 650,000 through the orchestrator), or for 2–100 addresses in one payout run: energy <amount> <address> <address> …, or energy then one "<address> <amount>" per line, or a CSV file shared with the message energy (options: ${OPTION_WORDS}); a quote, then Confirm`,
   usage: "energy <address> <amount>",
   example: "energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k",
   run: runEnergy,
 };
 
 async function runEnergy(ctx: CommandContext): Promise<Reply> {
+  const payout = readPayoutInput(ctx.invocation.text, ctx.invocation.file);
+  if (payout !== undefined) return payout.ok ? runPayout(ctx, payout.value) : errorReply(payout.error);
   const parsed = parseEnergyArgs(ctx.args);
   if (!parsed.ok) return errorReply(parsed.error);
   const { address, amount } = parsed.value;

@@ -11,6 +11,8 @@ export interface SpendOutcome {
   conversation: ConversationRef | string;
   verb: string;
   address?: string;
+  /** A spend on many addresses (a payout run): one entry with all of them. */
+  addresses?: string[];
   amount?: string;
   quoteTrx?: string;
   result: AuditEntry["result"];

@@ -12,6 +12,34 @@ import { markBaselineDue, readVerdict, readWatch, saveWatch } from "./state.js";
  */
 
 /**
+ * After a payout run was ordered: the ordering conversation watches each address, like
+ * `autoWatch`, without a lookup per address: their baselines are left to the next tick, which
+ * takes them in one batch call.
+ */
+export async function autoWatchMany(
+  deps: CoreDeps,
+  conversation: ConversationRef,
+  addresses: readonly string[],
+  actor: Actor,
+): Promise<void> {
+  if (!watchSettingsOf(deps.settings).autoWatch) return;
+  for (const address of addresses) {
+    try {
+      if (await readWatch(deps.store, conversation, address)) continue;
+      await saveWatch(deps.store, conversation, {
+        address,
+        addedBy: "auto",
+        addedByName: `auto (${actor.displayName ?? actor.userId})`,
+        since: deps.now(),
+      });
+      await markBaselineDue(deps.store, address);
+    } catch (error) {
+      deps.logger.warn({ err: error, address }, "watch: could not auto-watch an address of a payout run");
+    }
+  }
+}
+
+/**
  * After energy or Host Mode was ordered for `address`: the ordering conversation watches it (deny
  * list only, not billed), unless OPS_AUTO_WATCH=false or it is watched there already.
  */

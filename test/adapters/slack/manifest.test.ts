@@ -46,11 +46,12 @@ describe("manifest.yml", () => {
       bot_events: ["app_home_opened", "message.channels", "message.groups", "app_mention"],
     });
     expect(onDisk.oauth_config.scopes.bot).toEqual([...BOT_SCOPES]);
-    // Paste-to-check reads the channels the bot is in; nothing else (no DMs, no users, no files read).
+    // Paste-to-check reads the channels the bot is in, and a payout CSV shared there; no DMs, no users.
     expect(onDisk.oauth_config.scopes.bot).toEqual([
       "commands",
       "chat:write",
       "files:write",
+      "files:read",
       "channels:history",
       "groups:history",
       "app_mentions:read",

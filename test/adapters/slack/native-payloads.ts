@@ -97,3 +97,23 @@ export function viewSubmissionBody(
   };
   return { raw: new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), contentType: FORM };
 }
+
+/** A file shared into a channel with a message (`subtype: file_share`), as Slack sends it. */
+export function fileShareEventBody(
+  text: string,
+  fileId: string,
+  o: { user: SlackUser; channel?: string },
+): Signed {
+  const ts = nextTs();
+  return eventCallback({
+    type: "message",
+    subtype: "file_share",
+    user: o.user.id,
+    text,
+    ts,
+    channel: o.channel ?? "C0OPS",
+    channel_type: "channel",
+    event_ts: ts,
+    files: [{ id: fileId, name: "payouts.csv", mimetype: "text/csv", filetype: "csv" }],
+  });
+}

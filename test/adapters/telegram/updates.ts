@@ -70,3 +70,32 @@ export function buttonData(message: FakeMessage, label: string | RegExp): string
   }
   return found.callback_data;
 }
+
+/** A document sent with a caption (`/energy` + a CSV), as Telegram sends it. */
+export function documentUpdate(
+  caption: string,
+  document: {
+    file_id: string;
+    file_unique_id: string;
+    file_size: number;
+    file_name: string;
+    mime_type?: string;
+  },
+  chatId: number,
+  from: TelegramUser,
+  updateId = nextUpdateId(),
+) {
+  const command = /^\/\S+/.exec(caption)?.[0];
+  return {
+    update_id: updateId,
+    message: {
+      message_id: updateId,
+      date: Math.floor(Date.now() / 1000),
+      chat: chatOf(chatId, from),
+      from,
+      document,
+      caption,
+      ...(command && { caption_entities: [{ type: "bot_command", offset: 0, length: command.length }] }),
+    },
+  };
+}

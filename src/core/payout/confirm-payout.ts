@@ -1,0 +1,273 @@
+import { requestIdempotencyKey } from "../../service/idempotency.js";
+import type { OrchestratorAccepted } from "../../service/orchestrator.js";
+import { CANCEL_KIND, createActionGroup } from "../actions.js";
+import { askApproval } from "../approvals/gate.js";
+import type { ActionContext, ActionHandler } from "../command.js";
+import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "../energy/energy-errors.js";
+import type { Confirmed } from "../energy/energy-payload.js";
+import { outcomeLine } from "../energy/energy-render.js";
+import type { Actor } from "../invocation.js";
+import { expectNotifications, forgetOrchestratorExpectation } from "../notifications/expectations.js";
+import type { Reply } from "../reply.js";
+import {
+  type ConfirmDecision,
+  type ConfirmSpend,
+  decideAtConfirm,
+  priceFellLine,
+  priceRoseLine,
+} from "../spend/decide-at-confirm.js";
+import { auditSpend } from "../spend/record.js";
+import { withResend } from "../spend/resend.js";
+import { releaseSpend } from "../spend/reservation.js";
+import { followUpConversation } from "../threads/follow-ups.js";
+import { autoWatchMany } from "../watch/hooks.js";
+import {
+  PAYOUT_CONFIRM_KIND,
+  type PayoutConfirmPayload,
+  payoutConfirmPayloadSchema,
+} from "./payout-payload.js";
+import { PAYOUT_PRICE_SERVICE, type PayoutPrice, pricePayout } from "./payout-price.js";
+import { renderProgress } from "./payout-progress-render.js";
+import { renderRequote } from "./payout-render.js";
+import { openRun, type PayoutRun, readCancelled } from "./payout-run.js";
+import { auditOf, trackPayout } from "./payout-tracking.js";
+
+/**
+ * Confirm of a payout quote: ONE orchestrator order with every accepted address as an item, its
+ * idempotency key derived from the confirmation. The core stored the click as a durable intent,
+ * so a double click, a retry, two instances or a crash after the ack all end in one order (the
+ * service answers a repeat of the key with 208 and the first order). The run's total is held
+ * against the caps atomically before anything is sent; a lost answer is looked up by the key.
+ */
+export const payoutConfirmAction: ActionHandler = {
+  kind: PAYOUT_CONFIRM_KIND,
+  role: "operator",
+  durable: true,
+  async run(ctx, raw) {
+    const parsed = payoutConfirmPayloadSchema.safeParse(raw);
+    if (!parsed.success) throw new Error(`bad ${PAYOUT_CONFIRM_KIND} payload: ${parsed.error.message}`);
+    const p = parsed.data;
+    const who = confirmedBy(ctx);
+    // One decision for every spend (src/core/spend/decide-at-confirm.ts): the live price list, the
+    // deny list re-read for every address in one batch call, approval, balance, caps reserved.
+    const decision = await decideAtConfirm(ctx.deps, payoutSpend(who.confirmationId, who.actor, p));
+    switch (decision.kind) {
+      case "refused":
+        await auditSpend(ctx.deps, { ...auditOfPayload(who, p), result: "failed", message: decision.line });
+        return outcomeLine(decision.line);
+      case "rose":
+        return offerAgain(ctx, p, decision);
+      case "approval": {
+        const live = livePayout(p, decision.quote);
+        return askApproval(ctx, { kind: "payout", quoteTrx: live.quoteTrx, payload: live });
+      }
+      case "go":
+        return placePayout(ctx, who, livePayout(p, decision.quote), decision.fellByTrx);
+    }
+  },
+};
+
+const confirmedBy = (ctx: ActionContext): Confirmed => ({
+  confirmationId: ctx.record.confirmationId,
+  actor: ctx.invocation.actor,
+  conversation: ctx.invocation.conversation,
+  followUp: followUpConversation(ctx.invocation),
+});
+
+/** The payout run of a confirmation, for the decision at Confirm (also used by Approve). */
+export function payoutSpend(
+  confirmationId: string,
+  actor: Actor,
+  p: PayoutConfirmPayload,
+  approval: "ask" | "approved" = "ask",
+): ConfirmSpend<PayoutPrice> {
+  return {
+    confirmationId,
+    actor,
+    quoted: { costTrx: p.quoteTrx, periodLabel: p.periodLabel },
+    addresses: p.items.map((i) => i.address),
+    services: [PAYOUT_PRICE_SERVICE],
+    requote: (list) => pricePayout(list, p.items),
+    word: "ordered",
+    approval,
+  };
+}
+
+/** The confirmed run at the live quote: what is ordered, held against the caps and recorded. */
+export const livePayout = (p: PayoutConfirmPayload, quote: PayoutPrice): PayoutConfirmPayload => ({
+  ...p,
+  quoteTrx: quote.costTrx,
+  periodLabel: quote.periodLabel,
+  itemTrx: quote.itemTrx,
+});
+
+const auditOfPayload = (who: Confirmed, p: PayoutConfirmPayload) => ({
+  actor: who.actor,
+  conversation: who.conversation,
+  verb: "energy",
+  amount: String(p.energy),
+  quoteTrx: p.quoteTrx,
+  addresses: p.items.map((i) => i.address),
+});
+
+/** The price rose since the quote: nothing ordered, the run quoted again with fresh buttons. */
+async function offerAgain(
+  ctx: ActionContext,
+  p: PayoutConfirmPayload,
+  decision: Extract<ConfirmDecision<PayoutPrice>, { kind: "rose" }>,
+): Promise<Reply> {
+  const { deps, invocation } = ctx;
+  const notice = priceRoseLine(decision, p.quoteTrx, "ordered");
+  await auditSpend(deps, {
+    ...auditOfPayload(confirmedBy(ctx), p),
+    result: "failed",
+    message: `not ordered: ${notice}`,
+  });
+  const payload: PayoutConfirmPayload = {
+    ...p,
+    quoteTrx: decision.quote.costTrx,
+    periodLabel: decision.quote.periodLabel,
+  };
+  const { tokens } = await createActionGroup(
+    deps.store,
+    { conversation: invocation.conversation, createdBy: invocation.actor, now: deps.now },
+    [
+      { kind: PAYOUT_CONFIRM_KIND, payload, role: "operator" },
+      { kind: CANCEL_KIND, payload: {}, role: "operator" },
+    ],
+  );
+  return renderRequote({
+    line: notice,
+    price: decision.quote,
+    addresses: p.items.length,
+    tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" },
+  });
+}
+
+/** The run's record (written once per confirmation): where its progress and follow-ups go. */
+function runOf(ctx: ActionContext, who: Confirmed, p: PayoutConfirmPayload): Promise<PayoutRun> {
+  const { messageId } = ctx.invocation;
+  return openRun(ctx.deps, {
+    key: requestIdempotencyKey(who.confirmationId),
+    confirmationId: who.confirmationId,
+    actor: who.actor,
+    conversation: who.conversation,
+    followUp: who.followUp ?? who.conversation,
+    ...(messageId !== undefined && { messageId }),
+    items: p.items,
+    options: p.options,
+    quoteTrx: p.quoteTrx,
+    ...(p.itemTrx !== undefined && { itemTrx: p.itemTrx }),
+    energy: p.energy,
+    leftOut: p.leftOut,
+  });
+}
+
+/**
+ * Places the run the decision allowed (its amount reserved): one orchestrator order. `fellByTrx`:
+ * the price fell since the quote, said in the progress message.
+ */
+export async function placePayout(
+  ctx: ActionContext,
+  who: Confirmed,
+  p: PayoutConfirmPayload,
+  fellByTrx?: string,
+): Promise<Reply> {
+  const run = await runOf(ctx, who, p);
+  const note = fellByTrx === undefined ? undefined : priceFellLine(fellByTrx, p.quoteTrx, "ordered");
+  return placeRun(ctx, run, p, note);
+}
+
+/** What the orchestrator will report: its webhooks wait for the run's origins instead of the alert channel. */
+async function expectRun(deps: ActionContext["deps"], run: PayoutRun): Promise<void> {
+  for (const item of run.items) {
+    await expectNotifications(deps, run.followUp, {
+      kind: "orchestrator",
+      address: item.address,
+      idempotencyKey: run.key,
+    });
+  }
+}
+
+/** The one order of the run; resent only with its key (the service answers a repeat with 208). */
+function orderRun(
+  deps: ActionContext["deps"],
+  run: PayoutRun,
+  p: PayoutConfirmPayload,
+): Promise<{ replayed: boolean; detail: OrchestratorAccepted }> {
+  const hasOptions = Object.keys(p.options).length > 0;
+  return withResend(
+    () =>
+      deps.service.orchestrator.create({
+        items: p.items.map((i) => ({ receiveAddress: i.address, amount: i.amount })),
+        ...(hasOptions && { defaults: p.options }),
+        idempotencyKey: run.key,
+      }),
+    { logger: deps.logger, endpoint: "orchestrator.create" },
+  );
+}
+
+/** No order: a known refusal gives the hold back; an unknown outcome is looked up by the key. */
+async function notPlaced(ctx: ActionContext, run: PayoutRun, error: unknown): Promise<Reply> {
+  const { deps } = ctx;
+  const line = orchestratorFailureLine(error);
+  deps.logger.warn({ err: error, idempotencyKey: run.key }, "payout run order failed");
+  if (orchestratorOutcomeUnknown(error)) {
+    // It may exist after all: the poll finds it by its key, or says it was never accepted.
+    await trackPayout(deps, run);
+    return renderProgress({ run, cancel: null, note: line });
+  }
+  await releaseSpend(deps, run.confirmationId);
+  for (const item of run.items)
+    await forgetOrchestratorExpectation(deps.store, { address: item.address, idempotencyKey: run.key });
+  await auditSpend(deps, { ...auditOf(run), result: "failed", message: line });
+  return outcomeLine(line);
+}
+
+async function placeRun(
+  ctx: ActionContext,
+  run: PayoutRun,
+  p: PayoutConfirmPayload,
+  note?: string,
+): Promise<Reply> {
+  const { deps } = ctx;
+  await expectRun(deps, run);
+  let accepted: { replayed: boolean; detail: OrchestratorAccepted };
+  try {
+    accepted = await orderRun(deps, run, p);
+  } catch (error) {
+    return notPlaced(ctx, run, error);
+  }
+  await deps.faults?.("after-answer");
+  const { requestId } = accepted.detail.data;
+  // The hold stays until the run is final: its last poll settles it with what was charged.
+  try {
+    await trackPayout(deps, run);
+    // Watched where the run's follow-ups go, as a single order's address is.
+    await autoWatchMany(
+      deps,
+      run.followUp,
+      p.items.map((i) => i.address),
+      run.actor,
+    );
+  } catch (error) {
+    deps.logger.error(
+      { err: error, idempotencyKey: run.key },
+      "payout run accepted, but its bookkeeping failed",
+    );
+  }
+  await auditSpend(deps, {
+    ...auditOf(run),
+    result: "ok",
+    message: `payout run accepted (request ${requestId}, key ${run.key}): ${p.items.length} addresses, ${p.energy} energy; charged per delivered chunk`,
+    orderIds: [String(requestId)],
+  });
+  const cancel = await readCancelled(deps, run.key);
+  return renderProgress({
+    run,
+    cancel,
+    requestId,
+    replayed: accepted.replayed,
+    ...(note && { priceNote: note }),
+  });
+}

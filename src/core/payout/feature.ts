@@ -1,0 +1,17 @@
+import { defineFeature } from "../feature.js";
+import { payoutConfirmAction } from "./confirm-payout.js";
+import { payoutCancelAction } from "./payout-cancel.js";
+import { createPollPayoutHandler } from "./payout-tracking.js";
+
+/**
+ * Payout runs: energy for 2–100 addresses in one quote, one Confirm, one orchestrator order. The
+ * verb is `energy` (its command hands the payout forms here); this feature owns the Confirm, the
+ * Cancel of queued addresses and the poll that edits the run's progress message.
+ */
+export const payoutFeature = defineFeature({
+  name: "payout",
+  actions: [payoutConfirmAction, payoutCancelAction],
+  tracked: {
+    "poll-payout": ({ deps }) => createPollPayoutHandler(deps),
+  },
+});

@@ -1,0 +1,61 @@
+import { CANCEL_KIND, createActionGroup } from "../actions.js";
+import type { CommandContext } from "../command.js";
+import { errorReply, type Reply } from "../reply.js";
+import { balanceCovers, getBalance } from "../spend/balance-cache.js";
+import { checkSpend } from "../spend/spend-guard.js";
+import type { PayoutInput } from "./payout-input.js";
+import { PAYOUT_CONFIRM_KIND, type PayoutConfirmPayload } from "./payout-payload.js";
+import { PAYOUT_MAX_ADDRESSES, PAYOUT_MIN_ADDRESSES, planPayout } from "./payout-plan.js";
+import { quotePayout } from "./payout-price.js";
+import { renderNothingToOrder, renderPayoutQuote } from "./payout-render.js";
+
+/**
+ * A payout run's quote: rows → format checks → the deny list in one batch call → the price of
+ * every address from the live list → caps on the run's total → one message with Confirm / Cancel.
+ * Nothing is spent before Confirm, and nothing at all when no address is left.
+ */
+export const PAYOUT_USAGE =
+  "energy <amount> <address> <address> …, or energy followed by one <address> <amount> per line, or a CSV file shared with the message energy";
+
+export async function runPayout(ctx: CommandContext, input: PayoutInput): Promise<Reply> {
+  const { deps } = ctx;
+  const { actor, conversation } = ctx.invocation;
+  if (input.rows.length < PAYOUT_MIN_ADDRESSES) {
+    return errorReply(
+      `a payout run takes ${PAYOUT_MIN_ADDRESSES} to ${PAYOUT_MAX_ADDRESSES} addresses, got ${input.rows.length}: for one address use energy <address> <amount>`,
+    );
+  }
+  const plan = await planPayout(deps, input.rows);
+  if (plan.items.length === 0) return renderNothingToOrder(plan);
+  const price = await quotePayout(deps, plan.items);
+  const spend = await checkSpend({
+    store: deps.store,
+    actor,
+    quoteTrx: price.costTrx,
+    settings: deps.settings,
+    now: deps.now,
+  });
+  if (!spend.ok) return errorReply(spend.line);
+  const balance = await getBalance(deps);
+  const view = { plan, price, balance, options: input.options };
+  if (balanceCovers(balance, price.costTrx) === false) {
+    return renderPayoutQuote({
+      ...view,
+      refusal:
+        "The balance does not cover this run, so no Confirm button is offered: top up the deposit address, or order fewer addresses.",
+    });
+  }
+  const payload: PayoutConfirmPayload = {
+    items: plan.items.map((i) => ({ address: i.address, amount: i.amount })),
+    options: input.options,
+    quoteTrx: price.costTrx,
+    energy: price.energy,
+    periodLabel: price.periodLabel,
+    leftOut: plan.leftOut.length,
+  };
+  const { tokens } = await createActionGroup(deps.store, { conversation, createdBy: actor, now: deps.now }, [
+    { kind: PAYOUT_CONFIRM_KIND, payload, role: "operator" },
+    { kind: CANCEL_KIND, payload: {}, role: "operator" },
+  ]);
+  return renderPayoutQuote({ ...view, tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" } });
+}

@@ -1,0 +1,146 @@
+import { balanceSpans } from "../energy/energy-render.js";
+import { formatAmount, plural, shortAddress } from "../format.js";
+import { formatCount } from "../parse/echo.js";
+import { type Block, buttons, context, fields, header, publicReply, type Reply, text } from "../reply.js";
+import type { Balance } from "../spend/balance-cache.js";
+import { describeOptions, type PayoutOptions } from "./payout-options.js";
+import type { LeftOut, PayoutPlan } from "./payout-plan.js";
+import type { PayoutPrice } from "./payout-price.js";
+
+/**
+ * The quote of a payout run: one message with the addresses to order, energy and TRX in all, the
+ * balance check and every row left out with its reason, grouped by reason so a hundred of them
+ * still fit one message (Slack: 50 blocks, 3000 characters a section; Telegram: 4096 characters).
+ */
+export const SECTION_MAX_CHARS = 2_900;
+/** What the left-out list may take of one message, leaving room for the rest of the quote. */
+export const LEFT_OUT_MAX_CHARS = 2_400;
+
+/** Rows grouped by reason: "Duplicate: line 5 (of line 2), line 9 (of line 2)". */
+export function leftOutLines(leftOut: readonly LeftOut[]): string[] {
+  const groups = new Map<string, string[]>();
+  for (const entry of leftOut) {
+    const detail =
+      entry.detail === undefined
+        ? ""
+        : ` (${entry.detail.length > 20 ? shortAddress(entry.detail, 6, 4) : entry.detail})`;
+    groups.set(entry.reason, [...(groups.get(entry.reason) ?? []), `${entry.where}${detail}`]);
+  }
+  return [...groups.entries()].map(
+    ([reason, entries]) => `${reason.charAt(0).toUpperCase()}${reason.slice(1)}: ${entries.join(", ")}`,
+  );
+}
+
+/** Lines packed into text blocks of at most SECTION_MAX_CHARS, cut with "… and N more" past `budget`. */
+export function packLines(lines: readonly string[], budget: number): Block[] {
+  const blocks: Block[] = [];
+  let current = "";
+  let used = 0;
+  for (const [i, line] of lines.entries()) {
+    const room = Math.min(SECTION_MAX_CHARS - current.length - 1, budget - used);
+    if (line.length > room) {
+      const cut = line.slice(0, Math.max(0, room - 40)).replace(/,[^,]*$/, "");
+      const rest = lines.length - i - 1;
+      const tail = `${cut}… (list cut to fit the message${rest > 0 ? `; ${rest} more reason${rest > 1 ? "s" : ""}` : ""})`;
+      current = current === "" ? tail : `${current}\n${tail}`;
+      break;
+    }
+    current = current === "" ? line : `${current}\n${line}`;
+    used += line.length + 1;
+    if (current.length > SECTION_MAX_CHARS - 200) {
+      blocks.push(text(current));
+      current = "";
+    }
+  }
+  if (current !== "") blocks.push(text(current));
+  return blocks;
+}
+
+export interface PayoutQuoteView {
+  plan: PayoutPlan;
+  price: PayoutPrice;
+  balance: Balance;
+  options: PayoutOptions;
+  tokens?: { confirm: string; cancel: string };
+  /** Shown instead of the buttons. */
+  refusal?: string;
+}
+
+export function renderPayoutQuote(view: PayoutQuoteView): Reply {
+  const { plan, price } = view;
+  const count = plan.items.length;
+  const blocks: Block[] = [
+    header("Payout run quote"),
+    fields(
+      [
+        "Addresses",
+        `${formatCount(count)} to order${plan.leftOut.length > 0 ? `, ${formatCount(plan.leftOut.length)} left out` : ""}`,
+      ],
+      [
+        "Energy",
+        `${formatCount(price.energy)} in all (1 hour, through the orchestrator, ${plural(price.orders, "energy order", "energy orders")})`,
+      ],
+      ["Period", price.periodLabel],
+      ["Cost", `${formatAmount(price.costTrx)} (≈ $${price.costUsd})`],
+      ["Balance", balanceSpans(view.balance, price.costTrx)],
+      ["Deny list", `${formatCount(count)} checked in one batch, clean or allowed`],
+      ["Options", describeOptions(view.options)],
+    ),
+  ];
+  if (plan.leftOut.length > 0) {
+    blocks.push(text(`Left out (${formatCount(plan.leftOut.length)}), not ordered:`));
+    blocks.push(...packLines(leftOutLines(plan.leftOut), LEFT_OUT_MAX_CHARS));
+  }
+  for (const warning of plan.warnings.slice(0, 3)) blocks.push(text(`Warning: ${warning}`));
+  blocks.push(
+    context(
+      "One orchestrator order for every address. Nothing is charged at acceptance; each energy order is charged as it is delivered, with activation and bandwidth where an address needs them.",
+    ),
+  );
+  if (view.refusal !== undefined) blocks.push(text(view.refusal));
+  if (view.tokens) {
+    blocks.push(
+      buttons(
+        { label: `Confirm ${formatAmount(price.costTrx)}`, token: view.tokens.confirm, style: "primary" },
+        { label: "Cancel", token: view.tokens.cancel },
+      ),
+    );
+    blocks.push(context("Buttons last 5 minutes; an operator can confirm."));
+  }
+  const summary = `Payout run quote: ${formatCount(count)} addresses, ${formatCount(price.energy)} energy for ${formatAmount(price.costTrx)}`;
+  return view.tokens ? publicReply(summary, blocks) : { summary, blocks, visibility: "private" };
+}
+
+/** Nothing left to order: the left-out rows and why, for the one who typed it. */
+export function renderNothingToOrder(plan: PayoutPlan): Reply {
+  const line = `Nothing to order: every row of the run was left out (${formatCount(plan.leftOut.length)}). Nothing was ordered.`;
+  return {
+    summary: line,
+    blocks: [text(line), ...packLines(leftOutLines(plan.leftOut), LEFT_OUT_MAX_CHARS)],
+    visibility: "private",
+  };
+}
+
+/** The run quoted again at Confirm because the price rose: the new total and fresh buttons. */
+export function renderRequote(view: {
+  line: string;
+  price: PayoutPrice;
+  addresses: number;
+  tokens: { confirm: string; cancel: string };
+}): Reply {
+  const { price } = view;
+  return publicReply(view.line, [
+    header("Payout run quote (price moved)"),
+    text(view.line),
+    fields(
+      ["Addresses", formatCount(view.addresses)],
+      ["Energy", formatCount(price.energy)],
+      ["Period", price.periodLabel],
+      ["Cost", `${formatAmount(price.costTrx)} (≈ $${price.costUsd})`],
+    ),
+    buttons(
+      { label: `Confirm ${formatAmount(price.costTrx)}`, token: view.tokens.confirm, style: "primary" },
+      { label: "Cancel", token: view.tokens.cancel },
+    ),
+  ]);
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { tronAddress } from "../../src/sandbox/families/energy/common.js";
+import { buttonLabels, messageText } from "../adapters/slack/harness.js";
+import { eventually } from "../support/app-world.js";
+import { exited } from "../support/processes.js";
+import { quietPeriod } from "../webhooks/bot.js";
+import { CHANNEL, createFaultWorld } from "./fault-world.js";
+
+/**
+ * SIGKILL right after the orchestrator accepted a payout run, before anything was recorded: the
+ * next bot on the same Redis runs the confirmation again with the same key (answered 208 with the
+ * first order), follows the run and puts its outcome in the quote's place. One order, one message,
+ * the run's total counted once.
+ */
+describe("SIGKILL during a payout run's Confirm", () => {
+  it("after the orchestrator's answer: one order (202 then 208), one outcome in place, counted once", async () => {
+    const world = await createFaultWorld({ sandbox: { energy: { orchestratorStepMs: 50 } } });
+    const list = [1, 2, 3].map((n) => tronAddress(`fault-payout-${process.pid}-${n}`));
+    const first = await world.start({ OPSBOT_TEST_KILL_AT: "after-answer" });
+    await world.command(first, `/energy 65k ${list.join(" ")}`);
+    const quote = structuredClone(
+      await eventually(
+        () =>
+          world.slack.channelMessages(CHANNEL).find((m) => buttonLabels(m).some((l) => /^Confirm/.test(l))),
+        "the payout quote",
+        15_000,
+      ),
+    );
+    expect(messageText(quote)).toContain("Payout run quote");
+    const died = exited(first.child);
+    await world.click(first, quote, /^Confirm/).catch(() => undefined);
+    expect((await died).signal).toBe("SIGKILL");
+    await world.start();
+    await eventually(
+      () => world.shown(/Payout run delivered/).length > 0,
+      "the outcome in the channel",
+      60_000,
+    );
+    await quietPeriod(3_000);
+
+    const creates = world.sandbox.calls("orchestrator.create");
+    expect(creates.map((c) => c.status)).toEqual([202, 208]);
+    expect(new Set(creates.map((c) => c.headers["x-idempotency-key"])).size).toBe(1);
+    const orders = world.sandbox.energy.orders().filter((o) => list.includes(o.receiveAddress));
+    expect(orders).toHaveLength(3);
+    const shown = world.shown(/Payout run delivered/);
+    expect(shown.map((m) => m.ts)).toEqual([quote.ts]);
+    expect(world.slack.channelMessages(CHANNEL).filter((m) => m.threadTs === undefined)).toHaveLength(1);
+    // The run's quote (the Confirm button's amount) counted once toward the day.
+    const quotedTrx = /^Confirm ([\d.,]+) TRX$/.exec(buttonLabels(quote)[0] ?? "")?.[1] ?? "0";
+    expect(await world.spentSun()).toBe(Math.round(Number(quotedTrx.replace(/,/g, "")) * 1_000_000));
+  }, 300_000);
+});
