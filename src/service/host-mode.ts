@@ -28,6 +28,24 @@ export const hostStopSchema = z.object({
   timestamp: z.string(),
 });
 
+/**
+ * Time Status `data`, read leniently: the spec shows `status`, `mode`, `cycles_ordered` and
+ * `cycles_remaining` (null: unlimited) and the order id, and says other fields are not shown. Each
+ * field is optional and kept only when it has a usable type; anything else in `data` is ignored.
+ * `status` may be a word (active / inactive) or the registration's number (0: inactive).
+ */
+const lenient = <S extends z.ZodType>(schema: S) => schema.optional().catch(undefined);
+const cycleCount = lenient(z.number().int().nonnegative().nullable());
+export const hostStatusSchema = z.object({
+  address: lenient(z.string()),
+  status: lenient(z.union([z.string(), z.number()])),
+  mode: lenient(z.string().nullable()),
+  cycles_ordered: cycleCount,
+  cycles_remaining: cycleCount,
+  order_id: lenient(z.union([z.number().int(), z.string()]).nullable()),
+  timestamp: lenient(z.string()),
+});
+
 /** Every Host Mode reply is HTTP 200 with this envelope; a negative `code` is a failure. */
 export const hostEnvelopeSchema = z.object({
   code: z.number().int(),
@@ -40,6 +58,7 @@ const hostSuccess = wrapperSchema(<S extends z.ZodType>(data: S) => z.object({ m
 export type HostAdded = z.infer<typeof hostAddSchema>;
 export type HostInfinityStarted = z.infer<typeof hostInfinityStartSchema>;
 export type HostStopped = z.infer<typeof hostStopSchema>;
+export type HostStatus = z.infer<typeof hostStatusSchema>;
 export interface HostReply<T> {
   message: string;
   data: T;
@@ -132,7 +151,15 @@ export function createHostModeApi(transport: Transport) {
     return unwrap(endpoint, reply, hostStopSchema);
   }
 
-  return { add, infinityStart, stop };
+  /** Time Status (`POST /apiv2/time/status`): a read, so resent freely; -4 when the address is not registered. */
+  async function status(address: string): Promise<HostReply<HostStatus>> {
+    const endpoint = "host.status";
+    checkAddress(endpoint, address);
+    const reply = await post(endpoint, "/apiv2/time/status", { address }, true);
+    return unwrap(endpoint, reply, hostStatusSchema);
+  }
+
+  return { add, infinityStart, stop, status };
 }
 
 export type HostModeApi = ReturnType<typeof createHostModeApi>;
