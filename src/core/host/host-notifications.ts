@@ -10,6 +10,7 @@ import type { NotificationDefinition } from "../notifications/definition.js";
 import { expectationKeys } from "../notifications/expectations.js";
 import { findOrigin } from "../origins.js";
 import { recordHostEvent } from "./host-events.js";
+import { noteHostRunCycle } from "./host-ledger.js";
 import { renderHostCycle, renderHostPaused } from "./host-notices-render.js";
 
 /** Host Mode callbacks: to the conversation that started Host Mode for the address. */
@@ -23,7 +24,11 @@ export const hostCycle: NotificationDefinition<HostCycle> = {
   key: (n) => `host:${n.order_id}`,
   origin: (deps, n) => findOrigin(deps.store, "host", n.address),
   expects: (n) => expectationKeys(["host", n.address]),
-  onReceipt: (deps, n) => noteHostCycle(deps, n),
+  onReceipt: async (deps, n) => {
+    await noteHostCycle(deps, n);
+    // `host status`: cycles seen and TRX charged since the start.
+    await noteHostRunCycle(deps, n);
+  },
   render: renderHostCycle,
   digestNouns: { "Host Mode delegation": ["Host Mode delegation", "Host Mode delegations"] },
 };

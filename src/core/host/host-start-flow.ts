@@ -10,8 +10,11 @@ import { auditSpend } from "../spend/record.js";
 import { releaseSpend, settleSpend } from "../spend/reservation.js";
 import { autoWatch } from "../watch/hooks.js";
 import { recordHostEvent } from "./host-events.js";
+import { noteHostRunStarted } from "./host-ledger.js";
 import { type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
 import { renderHostStarted } from "./host-render.js";
+import { readHostStatus, startCheckLine } from "./host-status.js";
+import { createStatusButton } from "./host-status-action.js";
 
 /**
  * One Host Mode start of a confirmation, shared by the Confirm, its recovery after a crash and
@@ -62,6 +65,7 @@ async function afterStart(deps: CoreDeps, who: Confirmed, p: HostConfirmPayload)
       at: deps.now(),
       confirmationId: who.confirmationId,
     });
+    await noteHostRunStarted(deps, p.address, who);
     await autoWatch(deps, who.conversation, p.address, who.actor);
     // The first cycle is charged moments after the start; later cycles are not known in advance.
     await settleSpend(deps, who.confirmationId, who.actor, p.firstCycleTrx);
@@ -89,7 +93,26 @@ export async function hostStartedNow(
     callback: hostCallbackUrl(deps.settings) !== undefined,
     by: whoName(who.actor),
     message: started.message,
+    ...(await startCheck(deps, who, p.address)),
   });
+}
+
+/**
+ * Time Status read right after the start, to say on the start message that it took effect, and
+ * the Status button that reads it again later. Host Mode runs whatever happens here.
+ */
+async function startCheck(
+  deps: CoreDeps,
+  who: Confirmed,
+  address: string,
+): Promise<{ check: string; statusToken?: string }> {
+  const check = startCheckLine(await readHostStatus(deps, address), address);
+  try {
+    return { check, statusToken: await createStatusButton(deps, who.conversation, who.actor, address) };
+  } catch (error) {
+    deps.logger.warn({ err: error, address }, "Host Mode started, but its Status button was not made");
+    return { check };
+  }
 }
 
 /** A repeated start answered "already active" or "open order": an earlier send of this confirmation started it. */
