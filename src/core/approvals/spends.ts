@@ -6,6 +6,8 @@ import { energyConfirmPayloadSchema } from "../energy/energy-payload.js";
 import { hostConfirmAction, hostConfirmPayloadSchema } from "../host/confirm-host.js";
 import { preflightAddress } from "../spend/preflight.js";
 import { buildEnergyQuote, buildHostQuote, ROUTE_SERVICE } from "../spend/quote.js";
+import { subuserDeleteAction } from "../subuser/delete-subuser.js";
+import { subuserDeletePayloadSchema } from "../subuser/subuser-payload.js";
 import type { SpendKind } from "./request.js";
 
 /**
@@ -58,6 +60,13 @@ const RUNNERS: Record<SpendKind, SpendRunner> = {
       };
     },
     confirm: hostConfirmAction,
+  },
+  // A deletion has no price: nothing to quote again, and nothing that could have risen.
+  subuser: {
+    async requote(_deps, raw) {
+      return { ok: true, costTrx: "0", payload: subuserDeletePayloadSchema.parse(raw) };
+    },
+    confirm: subuserDeleteAction,
   },
 };
 
