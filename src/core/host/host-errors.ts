@@ -46,8 +46,6 @@ function negativeLine(error: ServiceError, address: string, step: HostStep): str
         : `not enough balance to start Host Mode (code -2: ${message})`;
     }
     case -4:
-      if (step === "status")
-        return `${address} is not registered for Host Mode with this account, so the service has no status for it (code -4)`;
       return step === "stop"
         ? `${address} is not registered for Host Mode, so there is nothing to stop (code -4)`
         : `${address} is not registered for Host Mode yet; it must be added first (code -4)`;

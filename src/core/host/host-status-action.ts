@@ -45,7 +45,7 @@ export async function hostStatusReply(
   ]);
   // Not registered: one clear line, whatever the bot remembers.
   if (!reading.ok && reading.notRegistered) {
-    return errorReply(`${reading.line}. Start it with: host start ${address}`);
+    return errorReply(reading.line);
   }
   if (!reading.ok && !ledger) return errorReply(reading.line);
   const ended = ledger && last && last.event !== "started" && last.at >= ledger.run.at ? last : undefined;

@@ -20,9 +20,12 @@ export async function readHostStatus(
     const reply = await deps.service.hostMode.status(address);
     return { ok: true, data: reply.data, message: reply.message };
   } catch (error) {
-    const notRegistered = isServiceError(error) && error.kind === "http" && error.code === -4;
-    if (!notRegistered) deps.logger.warn({ err: error, address }, "Host Mode status not read");
-    return { ok: false, notRegistered, line: hostFailureLine(error, address, "status") };
+    if (isServiceError(error) && error.kind === "http" && error.code === -4) {
+      const line = `${address} is not registered for Host Mode with this account, so the service has no status for it (code -4). Start it with: host start ${address}`;
+      return { ok: false, notRegistered: true, line };
+    }
+    deps.logger.warn({ err: error, address }, "Host Mode status not read");
+    return { ok: false, notRegistered: false, line: hostFailureLine(error, address, "status") };
   }
 }
 
