@@ -66,6 +66,8 @@ export const ttlOf = (deps: Pick<CoreDeps, "settings">): number =>
 
 export const selfApprovalLine =
   "You asked for this spend, so another operator or admin must approve it. Nothing was done; the buttons stay for them.";
+export const selfDeletionApprovalLine =
+  "You asked for this deletion, so another admin must approve it. Nothing was done; the buttons stay for them.";
 
 /** One round of Approve / Reject buttons, in a group of their own. */
 export async function createRound(
@@ -93,7 +95,10 @@ export async function createRound(
     createAction(deps.store, {
       ...common,
       kind: APPROVE_KIND,
-      notBy: { actor: actorKey(input.requester), line: selfApprovalLine },
+      notBy: {
+        actor: actorKey(input.requester),
+        line: input.spend === "subuser" ? selfDeletionApprovalLine : selfApprovalLine,
+      },
     }),
     createAction(deps.store, { ...common, kind: REJECT_KIND }),
   ]);

@@ -233,7 +233,7 @@ describe("slack: subuser delete", () => {
     await h.click(request, "Approve", { user: OPERATOR });
     await h.settle();
     expect(ephemeralTexts(h, ADMIN)).toEqual([
-      expect.stringMatching(/another operator or admin must approve it/),
+      expect.stringMatching(/You asked for this deletion, so another admin must approve it/),
     ]);
     expect(ephemeralTexts(h, OPERATOR)).toEqual([
       expect.stringMatching(/needs the admin role; you are an operator/),

@@ -159,7 +159,7 @@ describe("telegram: subuser delete", () => {
     expect(labels(request)).toEqual(["Approve", "Reject"]);
     await h.click(request, "Approve", ADMIN);
     await h.settle();
-    expect(toasts(h)).toEqual([expect.stringMatching(/another operator or admin must approve it/)]);
+    expect(toasts(h)).toEqual([expect.stringMatching(/You asked for this deletion, so another admin must approve it/)]);
     expect(h.sandbox.calls("subuser.delete")).toEqual([]);
     await h.click(request, "Approve", SECOND);
     await h.settle();
