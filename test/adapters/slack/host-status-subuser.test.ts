@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { MANIFEST_PATH } from "../../../adapters/slack/write-manifest.js";
 import { readAudit } from "../../../src/core/audit-log.js";
 import type { FakeSlackMessage } from "../../fakes/slack-api.js";
 import { freshAddress } from "../../support/spend-harness.js";
@@ -40,6 +43,18 @@ async function startHost(h: SlackHarness, address: string): Promise<FakeSlackMes
   await h.settle();
   return last(h);
 }
+
+describe("slack: the manifest", () => {
+  it("registers /subuser and gives /host its status usage", () => {
+    const manifest = parse(readFileSync(MANIFEST_PATH, "utf8")) as {
+      features: { slash_commands: { command: string; usage_hint?: string }[] };
+    };
+    const hints = Object.fromEntries(manifest.features.slash_commands.map((c) => [c.command, c.usage_hint]));
+    expect(hints["/host"]).toBe("start|stop|status <address>");
+    expect(hints["/subuser"]).toBe("delete <user_id>");
+    expect(hints["/ops"]).toMatch(/\|subuser>/);
+  });
+});
 
 describe("slack: host status", () => {
   it("the start message says Time Status confirms infinity and offers Status; a viewer's Status shows both sides", async () => {

@@ -34,6 +34,15 @@ const labels = (m: FakeMessage) => (m.replyMarkup?.inline_keyboard.flat() ?? [])
 const toasts = (h: TelegramHarness) =>
   h.fake.calls("answerCallbackQuery").flatMap((c) => (c.params.text ? [String(c.params.text)] : []));
 
+describe("telegram: the command menu", () => {
+  it("setMyCommands lists /host (with status) and /subuser", async () => {
+    const h = await harness();
+    const menu = Object.fromEntries(h.fake.commands.map((c) => [c.command, c.description]));
+    expect(menu.host).toMatch(/status shows its state/);
+    expect(menu.subuser).toMatch(/^Delete a sub-user of the account \(irreversible\)/);
+  });
+});
+
 describe("telegram: host status", () => {
   it("Start's message is confirmed by Time Status and carries Status; a viewer's Status shows the status in its place", async () => {
     const h = await harness();
@@ -159,7 +168,9 @@ describe("telegram: subuser delete", () => {
     expect(labels(request)).toEqual(["Approve", "Reject"]);
     await h.click(request, "Approve", ADMIN);
     await h.settle();
-    expect(toasts(h)).toEqual([expect.stringMatching(/You asked for this deletion, so another admin must approve it/)]);
+    expect(toasts(h)).toEqual([
+      expect.stringMatching(/You asked for this deletion, so another admin must approve it/),
+    ]);
     expect(h.sandbox.calls("subuser.delete")).toEqual([]);
     await h.click(request, "Approve", SECOND);
     await h.settle();
