@@ -5,7 +5,7 @@ import { type Confirmed, whoName } from "../energy/energy-payload.js";
 import { outcomeLine } from "../energy/energy-render.js";
 import { markHostActive } from "../home.js";
 import { rememberOrigin } from "../origins.js";
-import type { Reply } from "../reply.js";
+import { buttons, type Reply, text } from "../reply.js";
 import { auditSpend } from "../spend/record.js";
 import { releaseSpend, settleSpend } from "../spend/reservation.js";
 import { autoWatch } from "../watch/hooks.js";
@@ -125,7 +125,11 @@ export async function hostStartedBefore(
   await afterStart(deps, who, p);
   const line = `Host Mode is active for ${p.address}: ${how} (confirmed by ${whoName(who.actor)}). Stop with: host stop ${p.address}`;
   await auditSpend(deps, { ...hostAuditBase(who, p), result: "ok", message: line });
-  return outcomeLine(line);
+  const { check, statusToken } = await startCheck(deps, who, p.address);
+  const reply = outcomeLine(line);
+  reply.blocks.push(text(check));
+  if (statusToken) reply.blocks.push(buttons({ label: "Status", token: statusToken }));
+  return reply;
 }
 
 /** Nothing was started, so nothing was charged: the hold is given back. */
