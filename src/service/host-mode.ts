@@ -101,7 +101,13 @@ function unwrap<S extends z.ZodType>(endpoint: string, reply: RawReply, schema: 
  * ServiceErrors with the spec's code and message; 402 1004, 403 1005 and 422 arrive as HTTP errors.
  */
 export function createHostModeApi(transport: Transport) {
-  function post(endpoint: string, path: string, body: Record<string, unknown>, resendable: boolean) {
+  function post(
+    endpoint: string,
+    path: string,
+    body: Record<string, unknown>,
+    resendable: boolean,
+    limits: { timeoutMs?: number; maxAttempts?: number } = {},
+  ) {
     const spec: CallSpec = {
       family: "host",
       endpoint,
@@ -109,7 +115,8 @@ export function createHostModeApi(transport: Transport) {
       path,
       body,
       auth: "key+ip",
-      timeoutMs: 10_000,
+      timeoutMs: limits.timeoutMs ?? 10_000,
+      ...(limits.maxAttempts !== undefined && { maxAttempts: limits.maxAttempts }),
       // The spec shows no rate limits for Host Mode.
       buckets: [],
       resendable,
@@ -152,10 +159,13 @@ export function createHostModeApi(transport: Transport) {
   }
 
   /** Time Status (`POST /apiv2/time/status`): a read, so resent freely; -4 when the address is not registered. */
-  async function status(address: string): Promise<HostReply<HostStatus>> {
+  async function status(
+    address: string,
+    options: { timeoutMs?: number } = {},
+  ): Promise<HostReply<HostStatus>> {
     const endpoint = "host.status";
     checkAddress(endpoint, address);
-    const reply = await post(endpoint, "/apiv2/time/status", { address }, true);
+    const reply = await post(endpoint, "/apiv2/time/status", { address }, true, options);
     return unwrap(endpoint, reply, hostStatusSchema);
   }
 

@@ -13,7 +13,7 @@ import { recordHostEvent } from "./host-events.js";
 import { noteHostRunStarted } from "./host-ledger.js";
 import { type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
 import { renderHostStarted } from "./host-render.js";
-import { readHostStatus, startCheckLine } from "./host-status.js";
+import { readHostStatus, START_CHECK_TIMEOUT_MS, startCheckLine } from "./host-status.js";
 import { createStatusButton } from "./host-status-action.js";
 
 /**
@@ -106,7 +106,8 @@ async function startCheck(
   who: Confirmed,
   address: string,
 ): Promise<{ check: string; statusToken?: string }> {
-  const check = startCheckLine(await readHostStatus(deps, address), address);
+  const reading = await readHostStatus(deps, address, { timeoutMs: START_CHECK_TIMEOUT_MS, maxAttempts: 1 });
+  const check = startCheckLine(reading, address);
   try {
     return { check, statusToken: await createStatusButton(deps, who.conversation, who.actor, address) };
   } catch (error) {

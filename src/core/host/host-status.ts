@@ -8,6 +8,9 @@ import { hostFailureLine } from "./host-errors.js";
  * shows only some of its fields): what `host status` shows, what the Status button refreshes, and
  * how a start is confirmed to have taken effect (the spec: the add reply does not say so).
  */
+/** The check on a start message waits this long at most: the start's outcome is not held up for it. */
+export const START_CHECK_TIMEOUT_MS = 3_000;
+
 export type StatusReading =
   | { ok: true; data: HostStatus; message: string }
   | { ok: false; notRegistered: boolean; line: string };
@@ -15,9 +18,10 @@ export type StatusReading =
 export async function readHostStatus(
   deps: Pick<CoreDeps, "service" | "logger">,
   address: string,
+  options: { timeoutMs?: number; maxAttempts?: number } = {},
 ): Promise<StatusReading> {
   try {
-    const reply = await deps.service.hostMode.status(address);
+    const reply = await deps.service.hostMode.status(address, options);
     return { ok: true, data: reply.data, message: reply.message };
   } catch (error) {
     if (isServiceError(error) && error.kind === "http" && error.code === -4) {

@@ -153,6 +153,20 @@ describe("host status", () => {
     );
   });
 
+  it("a start whose check cannot be read still says it started, and asks once (no resend)", async () => {
+    const h = await spend.setup({ client: { maxAttempts: 3 } });
+    const address = freshAddress("status-check-fail");
+    const { confirm } = await quote(h, `host start ${address}`);
+    h.sandbox.inject("host.status", { kind: "reply", reply: { status: 503, json: { detail: "busy" } } });
+    const reply = await h.click(operator, confirm);
+    expect(replyText(reply)).toContain("Host Mode started");
+    expect(replyText(reply)).toMatch(
+      /Time Status could not confirm the start just now \(.*\)\. Press Status, or run host status T/,
+    );
+    expect(replyButtons(reply).map((b) => b.label)).toEqual(["Status"]);
+    expect(h.sandbox.calls("host.status")).toHaveLength(1);
+  });
+
   it("the Status button: a viewer may press it; it replaces the message with a fresh status and button", async () => {
     const h = await spend.setup();
     const { address, reply } = await started(h);
