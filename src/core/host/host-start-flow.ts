@@ -65,10 +65,11 @@ async function afterStart(deps: CoreDeps, who: Confirmed, p: HostConfirmPayload)
       at: deps.now(),
       confirmationId: who.confirmationId,
     });
-    await noteHostRunStarted(deps, p.address, who);
     await autoWatch(deps, who.conversation, p.address, who.actor);
     // The first cycle is charged moments after the start; later cycles are not known in advance.
     await settleSpend(deps, who.confirmationId, who.actor, p.firstCycleTrx);
+    // What `host status` shows beside the service's reading: who started it, and since when.
+    await noteHostRunStarted(deps, p.address, who);
   } catch (error) {
     deps.logger.error({ err: error, address: p.address }, "Host Mode started, but its bookkeeping failed");
   }
