@@ -57,7 +57,7 @@ function listReply(ctx: CommandContext): Reply {
         ` — ${c.summary}. Example: `,
         code(`${prefix}${c.example}`),
         ...(allowed ? [] : [italic(` (${needsLine(c.role)})`)]),
-        ...lockedParts.map((p) => italic(` (${p.line} ${needsLine(p.role)})`)),
+        ...lockedParts.map((p) => italic(` (${p.line}: ${needsLine(p.role)})`)),
       ),
     );
   }
@@ -73,11 +73,16 @@ function listReply(ctx: CommandContext): Reply {
   return publicReply(`What I can do: ${open.join(", ")}${more}`, blocks);
 }
 
-/** The subverbs of an allowed verb that need a higher role than `role` (`host start`, `host stop`). */
+/**
+ * The subverbs of an allowed verb that need a higher role than `role`, one entry per role needed:
+ * `{ line: "host start, host stop", role: "operator" }`.
+ */
 function lockedSubverbs(c: CommandDefinition, role: Role): { line: string; role: Role }[] {
-  return Object.entries(c.subverbRoles ?? {})
-    .filter(([, needed]) => !can(role, needed))
-    .map(([subverb, needed]) => ({ line: `${c.verb} ${subverb}`, role: needed }));
+  const byRole = new Map<Role, string[]>();
+  for (const [subverb, needed] of Object.entries(c.subverbRoles ?? {})) {
+    if (!can(role, needed)) byRole.set(needed, [...(byRole.get(needed) ?? []), `${c.verb} ${subverb}`]);
+  }
+  return [...byRole].map(([needed, lines]) => ({ line: lines.join(", "), role: needed }));
 }
 
 function verbReply(ctx: CommandContext, wanted: string): Reply {
@@ -99,7 +104,7 @@ function verbReply(ctx: CommandContext, wanted: string): Reply {
   for (const part of can(ctx.role, found.role) ? lockedSubverbs(found, ctx.role) : []) {
     blocks.push(
       context(
-        `${part.line} ${needsLine(part.role)}. You are ${article(ctx.role)} ${ctx.role} (${actorKey(ctx.invocation.actor)}).`,
+        `${part.line}: ${needsLine(part.role)}. You are ${article(ctx.role)} ${ctx.role} (${actorKey(ctx.invocation.actor)}).`,
       ),
     );
   }

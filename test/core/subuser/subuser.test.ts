@@ -22,13 +22,14 @@ describe("help lists host status and subuser delete", () => {
     const host = text.split("\n").find((l) => l.startsWith("/host "));
     expect(host).toContain("/host start|stop|status <address>");
     expect(host).toContain("status shows its state");
-    expect(host).toContain("(host start needs operator — ask an admin to add you to OPS_OPERATORS)");
-    expect(host).toContain("(host stop needs operator — ask an admin to add you to OPS_OPERATORS)");
+    expect(host).toContain(
+      "(host start, host stop: needs operator — ask an admin to add you to OPS_OPERATORS)",
+    );
     const subuser = text.split("\n").find((l) => l.startsWith("/subuser "));
     expect(subuser).toContain("/subuser delete <user_id>");
     expect(subuser).toContain("(needs admin — ask an admin to add you to OPS_ADMINS)");
     const detail = replyText(await h.run(viewer, "help host"));
-    expect(detail).toContain("host start needs operator");
+    expect(detail).toContain("host start, host stop: needs operator");
   });
 
   it("an operator's help marks nothing of host", async () => {
