@@ -271,4 +271,19 @@ describe("slack: subuser delete", () => {
       result: "ok",
     });
   });
+
+  it("a second admin's Reject closes the request: nothing deleted, no call", async () => {
+    const h = await harness({ settings: { approvalTrx: "1" } });
+    const sub = h.sandbox.reports.addSubuser(h.sandbox.account);
+    await h.command(`/subuser delete ${sub.userId}`, { user: ADMIN });
+    await h.settle();
+    const asked = last(h);
+    await h.click(asked, "Delete sub-user", { user: ADMIN });
+    await h.settle();
+    await h.click(current(h, asked)!, "Reject", { user: SECOND_ADMIN });
+    await h.settle();
+    expect(messageText(current(h, asked))).toMatch(/Rejected by bea at .*\. Nothing was deleted\./);
+    expect(h.sandbox.calls()).toEqual([]);
+    expect(h.sandbox.accounts.byUserId(sub.userId)).toBe(sub);
+  });
 });
