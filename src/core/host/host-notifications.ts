@@ -9,6 +9,7 @@ import { markHostStopped } from "../home.js";
 import type { NotificationDefinition } from "../notifications/definition.js";
 import { expectationKeys } from "../notifications/expectations.js";
 import { findOrigin } from "../origins.js";
+import { countHostCycle } from "../spend/host-cycles.js";
 import { recordHostEvent } from "./host-events.js";
 import { noteHostRunCycle } from "./host-ledger.js";
 import { renderHostCycle, renderHostPaused } from "./host-notices-render.js";
@@ -26,6 +27,8 @@ export const hostCycle: NotificationDefinition<HostCycle> = {
   expects: (n) => expectationKeys(["host", n.address]),
   onReceipt: async (deps, n) => {
     await noteHostCycle(deps, n);
+    // What the cycle charged counts toward the daily cap of whoever started Host Mode.
+    await countHostCycle(deps, n);
     // `host status`: cycles seen and TRX charged since the start.
     await noteHostRunCycle(deps, n);
   },

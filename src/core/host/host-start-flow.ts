@@ -6,8 +6,9 @@ import { outcomeLine } from "../energy/energy-render.js";
 import { markHostActive } from "../home.js";
 import { rememberOrigin } from "../origins.js";
 import { buttons, type Reply, text } from "../reply.js";
+import { holdFirstCycle } from "../spend/host-cycles.js";
 import { auditSpend } from "../spend/record.js";
-import { releaseSpend, settleSpend } from "../spend/reservation.js";
+import { releaseSpend } from "../spend/reservation.js";
 import { autoWatch } from "../watch/hooks.js";
 import { recordHostEvent } from "./host-events.js";
 import { noteHostRunStarted } from "./host-ledger.js";
@@ -66,8 +67,9 @@ async function afterStart(deps: CoreDeps, who: Confirmed, p: HostConfirmPayload)
       confirmationId: who.confirmationId,
     });
     await autoWatch(deps, who.conversation, p.address, who.actor);
-    // The first cycle is charged moments after the start; later cycles are not known in advance.
-    await settleSpend(deps, who.confirmationId, who.actor, p.firstCycleTrx);
+    // The first cycle is charged moments after the start: its hold stays until its callback says
+    // what it cost; later cycles count toward the starter's day as they are charged.
+    await holdFirstCycle(deps, p.address, who.confirmationId, who.actor);
     // What `host status` shows beside the service's reading: who started it, and since when.
     await noteHostRunStarted(deps, p.address, who);
   } catch (error) {
