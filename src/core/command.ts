@@ -30,6 +30,8 @@ export interface CommandDefinition {
   aliases?: readonly string[];
   /** The lowest role allowed to run it. */
   role: Role;
+  /** A subverb that needs more than `role` (`host start` operator, while `host status` is anyone's). */
+  subverbRoles?: Readonly<Record<string, Role>>;
   /** One line for `help`. */
   summary: string;
   /** The grammar, e.g. `energy <address> <amount>`. */
@@ -37,6 +39,11 @@ export interface CommandDefinition {
   /** A complete example line, e.g. `energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k`. */
   example: string;
   run(ctx: CommandContext): Promise<Reply>;
+}
+
+/** The role a command line needs: its subverb's, when that subverb names one, else the command's. */
+export function roleNeeded(command: CommandDefinition, subverb?: string): Role {
+  return (subverb !== undefined && command.subverbRoles?.[subverb]) || command.role;
 }
 
 /** What an action handler's `run` gets when a button was claimed. */

@@ -1,6 +1,6 @@
 import { claimAction } from "./actions.js";
 import type { PressedIn } from "./buttons/place.js";
-import type { ActionHandler, CommandDefinition } from "./command.js";
+import { type ActionHandler, type CommandDefinition, roleNeeded } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import { reportError } from "./errors.js";
 import { type FormOffer, formFor } from "./forms/forms.js";
@@ -78,8 +78,10 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
     const command = byVerb.get(verb);
     if (!command) throw new Error(`the parser accepted "${verb}", which the registry does not have`);
     const role = roleOf(invocation.actor, deps.settings);
-    if (!can(role, command.role)) {
-      const reply = errorReply(refusalLine(command.verb, command.role, role, invocation.actor));
+    const needed = roleNeeded(command, subverb);
+    if (!can(role, needed)) {
+      const what = needed === command.role ? command.verb : `${command.verb} ${subverb}`;
+      const reply = errorReply(refusalLine(what, needed, role, invocation.actor));
       return { reply, verb: command.verb, outcome: "denied" };
     }
     const context = {

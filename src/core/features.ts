@@ -21,6 +21,7 @@ import { payoutFeature } from "./payout/feature.js";
 import { screeningFeature } from "./screening/feature.js";
 import { setupFeature } from "./setup/feature.js";
 import { statementFeature } from "./statement/feature.js";
+import { subuserFeature } from "./subuser/feature.js";
 import { watchFeature } from "./watch/feature.js";
 
 /** The shared verbs and buttons of the core itself: help, and Cancel on any quote. */
@@ -47,6 +48,7 @@ export const features = [
   watchFeature,
   auditFeature,
   setupFeature,
+  subuserFeature,
   approvalsFeature,
   pasteCheckFeature,
   intentsFeature,

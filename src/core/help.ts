@@ -49,12 +49,15 @@ function listReply(ctx: CommandContext): Reply {
   for (const c of ctx.commands) {
     const allowed = can(ctx.role, c.role);
     if (!allowed) locked.push(c.verb);
+    const lockedParts = allowed ? lockedSubverbs(c, ctx.role) : [];
+    locked.push(...lockedParts.map((p) => p.line));
     blocks.push(
       text(
         code(`${prefix}${c.usage}`),
         ` — ${c.summary}. Example: `,
         code(`${prefix}${c.example}`),
         ...(allowed ? [] : [italic(` (${needsLine(c.role)})`)]),
+        ...lockedParts.map((p) => italic(` (${p.line}: ${needsLine(p.role)})`)),
       ),
     );
   }
@@ -70,6 +73,18 @@ function listReply(ctx: CommandContext): Reply {
   return publicReply(`What I can do: ${open.join(", ")}${more}`, blocks);
 }
 
+/**
+ * The subverbs of an allowed verb that need a higher role than `role`, one entry per role needed:
+ * `{ line: "host start, host stop", role: "operator" }`.
+ */
+function lockedSubverbs(c: CommandDefinition, role: Role): { line: string; role: Role }[] {
+  const byRole = new Map<Role, string[]>();
+  for (const [subverb, needed] of Object.entries(c.subverbRoles ?? {})) {
+    if (!can(role, needed)) byRole.set(needed, [...(byRole.get(needed) ?? []), `${c.verb} ${subverb}`]);
+  }
+  return [...byRole].map(([needed, lines]) => ({ line: lines.join(", "), role: needed }));
+}
+
 function verbReply(ctx: CommandContext, wanted: string): Reply {
   const prefix = prefixFor(ctx.invocation.conversation.platform);
   const found = ctx.commands.find((c) => c.verb === wanted || c.aliases?.includes(wanted));
@@ -83,6 +98,13 @@ function verbReply(ctx: CommandContext, wanted: string): Reply {
     blocks.push(
       context(
         `${capitalise(needsLine(found.role))}. You are ${article(ctx.role)} ${ctx.role} (${actorKey(ctx.invocation.actor)}).`,
+      ),
+    );
+  }
+  for (const part of can(ctx.role, found.role) ? lockedSubverbs(found, ctx.role) : []) {
+    blocks.push(
+      context(
+        `${part.line}: ${needsLine(part.role)}. You are ${article(ctx.role)} ${ctx.role} (${actorKey(ctx.invocation.actor)}).`,
       ),
     );
   }

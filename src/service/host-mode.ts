@@ -28,6 +28,24 @@ export const hostStopSchema = z.object({
   timestamp: z.string(),
 });
 
+/**
+ * Time Status `data`, read leniently: the spec shows `status`, `mode`, `cycles_ordered` and
+ * `cycles_remaining` (null: unlimited) and the order id, and says other fields are not shown. Each
+ * field is optional and kept only when it has a usable type; anything else in `data` is ignored.
+ * `status` may be a word (active / inactive) or the registration's number (0: inactive).
+ */
+const lenient = <S extends z.ZodType>(schema: S) => schema.optional().catch(undefined);
+const cycleCount = lenient(z.number().int().nonnegative().nullable());
+export const hostStatusSchema = z.object({
+  address: lenient(z.string()),
+  status: lenient(z.union([z.string(), z.number()])),
+  mode: lenient(z.string().nullable()),
+  cycles_ordered: cycleCount,
+  cycles_remaining: cycleCount,
+  order_id: lenient(z.union([z.number().int(), z.string()]).nullable()),
+  timestamp: lenient(z.string()),
+});
+
 /** Every Host Mode reply is HTTP 200 with this envelope; a negative `code` is a failure. */
 export const hostEnvelopeSchema = z.object({
   code: z.number().int(),
@@ -40,6 +58,7 @@ const hostSuccess = wrapperSchema(<S extends z.ZodType>(data: S) => z.object({ m
 export type HostAdded = z.infer<typeof hostAddSchema>;
 export type HostInfinityStarted = z.infer<typeof hostInfinityStartSchema>;
 export type HostStopped = z.infer<typeof hostStopSchema>;
+export type HostStatus = z.infer<typeof hostStatusSchema>;
 export interface HostReply<T> {
   message: string;
   data: T;
@@ -82,7 +101,13 @@ function unwrap<S extends z.ZodType>(endpoint: string, reply: RawReply, schema: 
  * ServiceErrors with the spec's code and message; 402 1004, 403 1005 and 422 arrive as HTTP errors.
  */
 export function createHostModeApi(transport: Transport) {
-  function post(endpoint: string, path: string, body: Record<string, unknown>, resendable: boolean) {
+  function post(
+    endpoint: string,
+    path: string,
+    body: Record<string, unknown>,
+    resendable: boolean,
+    limits: { timeoutMs?: number; maxAttempts?: number } = {},
+  ) {
     const spec: CallSpec = {
       family: "host",
       endpoint,
@@ -90,7 +115,8 @@ export function createHostModeApi(transport: Transport) {
       path,
       body,
       auth: "key+ip",
-      timeoutMs: 10_000,
+      timeoutMs: limits.timeoutMs ?? 10_000,
+      ...(limits.maxAttempts !== undefined && { maxAttempts: limits.maxAttempts }),
       // The spec shows no rate limits for Host Mode.
       buckets: [],
       resendable,
@@ -132,7 +158,18 @@ export function createHostModeApi(transport: Transport) {
     return unwrap(endpoint, reply, hostStopSchema);
   }
 
-  return { add, infinityStart, stop };
+  /** Time Status (`POST /apiv2/time/status`): a read, so resent freely; -4 when the address is not registered. */
+  async function status(
+    address: string,
+    options: { timeoutMs?: number } = {},
+  ): Promise<HostReply<HostStatus>> {
+    const endpoint = "host.status";
+    checkAddress(endpoint, address);
+    const reply = await post(endpoint, "/apiv2/time/status", { address }, true, options);
+    return unwrap(endpoint, reply, hostStatusSchema);
+  }
+
+  return { add, infinityStart, stop, status };
 }
 
 export type HostModeApi = ReturnType<typeof createHostModeApi>;

@@ -345,3 +345,46 @@ describe("host.stop", () => {
     ).toHaveLength(1);
   });
 });
+
+describe("host.status (Time Status)", () => {
+  it("reports infinity as active with unlimited (null) cycles and the order id; inactive after a stop", async () => {
+    const address = await registered(freshAddress());
+    const inactive = await api().status(address);
+    expect(inactive.data).toMatchObject({ address, status: "inactive", order_id: null });
+    const started = await api().infinityStart(address);
+    const active = await api().status(address);
+    expect(active.data).toMatchObject({
+      address,
+      status: "active",
+      mode: "infinity",
+      cycles_ordered: null,
+      cycles_remaining: null,
+      order_id: started.data.order_id,
+    });
+    await api().stop(address);
+    expect((await api().status(address)).data).toMatchObject({ status: "inactive", order_id: null });
+    const [call] = kit.sandbox.calls("host.status");
+    expect(call).toMatchObject({ method: "POST", path: "/apiv2/time/status", body: { address } });
+  });
+
+  it("answers -4 for an address that is not registered, or is another account's; no balance minimum", async () => {
+    const theirs = freshAddress();
+    await kit.client({ apiKey: otherAccount().apiKey }).hostMode.add({ address: theirs });
+    kit.sandbox.account.balanceSun = 0;
+    expect(await rejection(api().status(freshAddress()))).toMatchObject({ code: -4, httpStatus: 200 });
+    expect(await rejection(api().status(theirs))).toMatchObject({ code: -4 });
+  });
+
+  it("reads a reply leniently: unknown fields ignored, a numeric status and missing fields kept as absent", async () => {
+    const address = await registered(freshAddress());
+    kit.sandbox.inject("host.status", {
+      kind: "reply",
+      reply: {
+        status: 200,
+        json: { code: 0, msg: "ok", data: { status: 0, cycle_set: 0, mode: 7, extra: [1] } },
+      },
+    });
+    const read = await api().status(address);
+    expect(read.data).toEqual({ status: 0 });
+  });
+});

@@ -7,7 +7,14 @@ import { actorKey } from "../invocation.js";
 import type { Reply } from "../reply.js";
 import type { LiveQuote } from "../spend/decide-at-confirm.js";
 import { auditSpend } from "../spend/record.js";
-import { approvalTrail, describeSpend, expiredLine, renderClosed, renderRequest } from "./render.js";
+import {
+  approvalTrail,
+  describeSpend,
+  expiredLine,
+  nothingDone,
+  renderClosed,
+  renderRequest,
+} from "./render.js";
 import {
   APPROVE_KIND,
   type ApprovalRequest,
@@ -233,8 +240,8 @@ export const rejectAction: ActionHandler = {
     );
     const who = whoName(ctx.invocation.actor);
     const line = own
-      ? `Withdrawn by ${who} at ${formatEpoch(at)}. Nothing was ordered.`
-      : `Rejected by ${who} at ${formatEpoch(at)}. Nothing was ordered.`;
+      ? `Withdrawn by ${who} at ${formatEpoch(at)}. ${nothingDone(request)}`
+      : `Rejected by ${who} at ${formatEpoch(at)}. ${nothingDone(request)}`;
     return renderClosed(line, request);
   },
 };

@@ -12,6 +12,8 @@ export function describeSpend(request: Pick<ApprovalRequest, "spend" | "payload"
     return `a payout run of ${formatCount(run.energy ?? 0)} energy to ${formatCount(run.items?.length ?? 0)} addresses (1 hour, one orchestrator order)`;
   }
   if (request.spend === "host") return `Host Mode (infinity) for ${p.address ?? "?"}`;
+  if (request.spend === "subuser")
+    return `deleting sub-user ${(request.payload as { userId?: number }).userId ?? "?"}`;
   const rental = p.route === "orchestrator" ? "1 hour, through the orchestrator" : "5 minutes";
   return `${formatCount(p.amount ?? 0)} energy for ${p.address ?? "?"} (${rental})`;
 }
@@ -31,18 +33,22 @@ export function renderRequest(request: ApprovalRequest, now: number, note?: stri
         ),
       ]
     : [];
-  return publicReply(`Approval needed: ${who} asks for ${what}, ${formatAmount(request.quoteTrx)}`, [
+  const deletion = request.spend === "subuser";
+  const cost = deletion ? "" : `, ${formatAmount(request.quoteTrx)}`;
+  return publicReply(`Approval needed: ${who} asks for ${what}${cost}`, [
     header("Approval needed"),
     ...moved,
     ...(note === undefined ? [] : [text(note)]),
     fields(
       ["Asked by", who],
       ["What", what],
-      ["Quote", formatAmount(request.quoteTrx)],
+      ...(deletion ? [] : [["Quote", formatAmount(request.quoteTrx)] as [string, string]]),
       ["Expires", `${formatEpoch(request.expiresAt)} (in ${minutesLeft(request, now)} min)`],
     ),
     text(
-      `A spend at or above the approval threshold needs a second person: any other operator or admin may approve. ${who} may not approve their own request.`,
+      deletion
+        ? `Deleting a sub-user is irreversible and needs a second person (OPS_APPROVAL_TRX is set): any other admin may approve. ${who} may not approve their own request.`
+        : `A spend at or above the approval threshold needs a second person: any other operator or admin may approve. ${who} may not approve their own request.`,
     ),
     buttons(
       { label: "Approve", token: request.tokens.approve, style: "primary" },
@@ -59,8 +65,13 @@ export function renderClosed(line: string, request: ApprovalRequest): Reply {
   ]);
 }
 
+/** "Nothing was ordered." / "Nothing was deleted.": what a closed request left undone. */
+export const nothingDone = (request: Pick<ApprovalRequest, "spend">): string =>
+  request.spend === "subuser" ? "Nothing was deleted." : "Nothing was ordered.";
+
 export function expiredLine(request: ApprovalRequest): string {
-  return `This approval request expired at ${formatEpoch(request.expiresAt)}; the buttons no longer work and nothing was ordered. Run the command again to ask anew.`;
+  const undone = request.spend === "subuser" ? "nothing was deleted" : "nothing was ordered";
+  return `This approval request expired at ${formatEpoch(request.expiresAt)}; the buttons no longer work and ${undone}. Run the command again to ask anew.`;
 }
 
 /** Appended to the order's own reply: who asked and who approved, when. */

@@ -10,6 +10,7 @@ import {
   type ConversationRef,
   conversationRefSchema,
 } from "../invocation.js";
+import type { Role } from "../roles.js";
 
 /**
  * An approval request: a spend at or above OPS_APPROVAL_TRX that its requester confirmed and
@@ -29,12 +30,16 @@ export const LATE_CLICK_MS = 24 * 60 * 60_000;
 /** The record stays readable a while after it is decided (late clicks, the digest, support). */
 const KEEP_MS = 7 * 24 * 60 * 60_000;
 
-export type SpendKind = "energy" | "host" | "payout";
+export type SpendKind = "energy" | "host" | "payout" | "subuser";
+
+/** Who may approve: any other operator or admin, but only another admin for a sub-user deletion. */
+export const approverRole = (spend: SpendKind | undefined): Role =>
+  spend === "subuser" ? "admin" : "operator";
 export type RequestState = "pending" | "approved" | "rejected" | "expired" | "refused";
 
 export const approvalRequestSchema = z.object({
   id: z.string(),
-  spend: z.enum(["energy", "host", "payout"]),
+  spend: z.enum(["energy", "host", "payout", "subuser"]),
   /** The confirm payload of the spend, as quoted for this round. */
   payload: z.unknown(),
   quoteTrx: z.string(),
@@ -61,16 +66,25 @@ export const ttlOf = (deps: Pick<CoreDeps, "settings">): number =>
 
 export const selfApprovalLine =
   "You asked for this spend, so another operator or admin must approve it. Nothing was done; the buttons stay for them.";
+export const selfDeletionApprovalLine =
+  "You asked for this deletion, so another admin must approve it. Nothing was done; the buttons stay for them.";
 
 /** One round of Approve / Reject buttons, in a group of their own. */
 export async function createRound(
   deps: Pick<CoreDeps, "store" | "now">,
-  input: { id: string; round: number; requester: Actor; conversation: ConversationRef; ttlMs: number },
+  input: {
+    id: string;
+    round: number;
+    requester: Actor;
+    conversation: ConversationRef;
+    ttlMs: number;
+    spend?: SpendKind;
+  },
 ): Promise<ApprovalRequest["tokens"]> {
   const group = newActionGroup();
   const common = {
     payload: { requestId: input.id, round: input.round },
-    role: "operator" as const,
+    role: approverRole(input.spend),
     conversation: input.conversation,
     createdBy: input.requester,
     ttlMs: input.ttlMs + LATE_CLICK_MS,
@@ -81,7 +95,10 @@ export async function createRound(
     createAction(deps.store, {
       ...common,
       kind: APPROVE_KIND,
-      notBy: { actor: actorKey(input.requester), line: selfApprovalLine },
+      notBy: {
+        actor: actorKey(input.requester),
+        line: input.spend === "subuser" ? selfDeletionApprovalLine : selfApprovalLine,
+      },
     }),
     createAction(deps.store, { ...common, kind: REJECT_KIND }),
   ]);

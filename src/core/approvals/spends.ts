@@ -8,6 +8,8 @@ import { livePayout, payoutSpend, placePayout } from "../payout/confirm-payout.j
 import { payoutConfirmPayloadSchema } from "../payout/payout-payload.js";
 import type { Reply } from "../reply.js";
 import { type ConfirmDecision, decideAtConfirm, type LiveQuote } from "../spend/decide-at-confirm.js";
+import { subuserDeleteAction } from "../subuser/delete-subuser.js";
+import { subuserDeletePayloadSchema } from "../subuser/subuser-payload.js";
 import { followUpConversation } from "../threads/follow-ups.js";
 import type { ApprovalRequest, SpendKind } from "./request.js";
 
@@ -73,6 +75,19 @@ const RUNNERS: Record<SpendKind, SpendRunner> = {
     live: (payload, quote) =>
       livePayout(payoutConfirmPayloadSchema.parse(payload), quote as Parameters<typeof livePayout>[1]),
     place: (ctx, who, payload) => placePayout(ctx, who, payoutConfirmPayloadSchema.parse(payload)),
+  },
+  // A deletion has no price, address or cap: nothing to decide again but the approval itself.
+  subuser: {
+    decide: async () => ({
+      kind: "go",
+      quote: { costTrx: "0" },
+      verdicts: [],
+      warnings: [],
+      repeated: false,
+    }),
+    live: (payload) => subuserDeletePayloadSchema.parse(payload),
+    // The Delete sub-user handler itself, as the requester; an approval's click passes its gate.
+    place: (ctx, _who, payload) => subuserDeleteAction.run(ctx, subuserDeletePayloadSchema.parse(payload)),
   },
 };
 

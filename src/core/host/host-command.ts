@@ -14,17 +14,23 @@ import { hostFailureLine } from "./host-errors.js";
 import { recordHostEvent } from "./host-events.js";
 import { HOST_CONFIRM_KIND, type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
 import { NO_CALLBACK_WARNING, renderHostQuote, renderHostStopped } from "./host-render.js";
+import { hostStatusReply } from "./host-status-action.js";
 
 const USAGE =
-  "use host start <address> or host stop <address>, e.g. host start TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+  "use host start <address>, host stop <address> or host status <address>, e.g. host start TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 
-/** `host start|stop <address>`: Host Mode in infinity mode. Start quotes and needs Confirm; stop spends nothing. */
+/**
+ * `host start|stop|status <address>`: Host Mode in infinity mode. Start quotes and needs Confirm;
+ * stop spends nothing; status (anyone's) reads the service's Time Status beside the bot's record.
+ */
 export const hostCommand: CommandDefinition = {
   verb: "host",
-  subverbs: ["start", "stop"],
-  role: "operator",
-  summary: "Host Mode in infinity mode: start shows the cycle prices and needs Confirm, stop ends it",
-  usage: "host start|stop <address>",
+  subverbs: ["start", "stop", "status"],
+  role: "viewer",
+  subverbRoles: { start: "operator", stop: "operator" },
+  summary:
+    "Host Mode in infinity mode: start shows the cycle prices and needs Confirm, stop ends it, status shows its state",
+  usage: "host start|stop|status <address>",
   example: "host start TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
   async run(ctx) {
     const [text, ...extra] = ctx.args;
@@ -32,6 +38,7 @@ export const hostCommand: CommandDefinition = {
     if (extra.length > 0) return errorReply(`host ${ctx.subverb} takes one address: ${USAGE}`);
     const address = parseTronAddress(text);
     if (!address.ok) return errorReply(address.error);
+    if (ctx.subverb === "status") return hostStatusReply(ctx.deps, ctx.invocation, address.value);
     return ctx.subverb === "stop" ? runStop(ctx, address.value) : runStart(ctx, address.value);
   },
 };

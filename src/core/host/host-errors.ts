@@ -5,7 +5,7 @@ import { toUserLine } from "../errors.js";
  * One line per failed Host Mode call. Every Host Mode refusal charges nothing: cycles are charged
  * only as they are delegated, after a successful start.
  */
-export type HostStep = "add" | "start" | "stop";
+export type HostStep = "add" | "start" | "stop" | "status";
 
 const KEY_CHECK = "an admin should check SERVICE_API_KEY and SERVICE_REAL_IP";
 
@@ -76,6 +76,8 @@ function unknownOutcome(error: ServiceError, address: string, step: HostStep): s
   }
   if (step === "stop")
     return `The service gave no readable answer; run host stop ${address} again (stopping twice is harmless).`;
+  if (step === "status")
+    return `The service gave no readable answer to the status request for ${address}; run host status ${address} again.`;
   return `The service gave no readable answer while registering ${address}; nothing was started. Try again.`;
 }
 
@@ -84,8 +86,8 @@ export function hostFailureLine(error: unknown, address: string, step: HostStep)
   const unknown = unknownOutcome(error, address, step);
   if (unknown !== undefined) return unknown;
   const reason = negativeLine(error, address, step) ?? beforeEndpointLine(error);
-  const what = step === "stop" ? "Not stopped" : "Not started";
-  const charged = step === "stop" ? "" : " Nothing was charged.";
+  const what = { stop: "Not stopped", status: "No status", add: "Not started", start: "Not started" }[step];
+  const charged = step === "stop" || step === "status" ? "" : " Nothing was charged.";
   if (reason !== undefined) return `${what}: ${reason}.${charged}`;
   return `${what}: ${toUserLine(error).replace(/\.$/, "")}.${charged}`;
 }

@@ -11,6 +11,7 @@ import { expectationKeys } from "../notifications/expectations.js";
 import { findOrigin } from "../origins.js";
 import { countHostCycle } from "../spend/host-cycles.js";
 import { recordHostEvent } from "./host-events.js";
+import { noteHostRunCycle } from "./host-ledger.js";
 import { renderHostCycle, renderHostPaused } from "./host-notices-render.js";
 
 /** Host Mode callbacks: to the conversation that started Host Mode for the address. */
@@ -28,6 +29,8 @@ export const hostCycle: NotificationDefinition<HostCycle> = {
     await noteHostCycle(deps, n);
     // What the cycle charged counts toward the daily cap of whoever started Host Mode.
     await countHostCycle(deps, n);
+    // `host status`: cycles seen and TRX charged since the start.
+    await noteHostRunCycle(deps, n);
   },
   render: renderHostCycle,
   digestNouns: { "Host Mode delegation": ["Host Mode delegation", "Host Mode delegations"] },

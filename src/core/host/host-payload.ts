@@ -10,6 +10,10 @@ export const hostConfirmPayloadSchema = z.object({
 });
 export type HostConfirmPayload = z.infer<typeof hostConfirmPayloadSchema>;
 
+/** The Status button: Time Status beside the bot's own record, in place of the message that carries it. */
+export const HOST_STATUS_KIND = "host.status";
+export const hostStatusPayloadSchema = hostConfirmPayloadSchema.pick({ address: true });
+
 /** `${PUBLIC_URL}/callbacks/host/${HOST_CALLBACK_TOKEN}`, or undefined without PUBLIC_URL. Secret: never shown. */
 export function hostCallbackUrl(
   settings: Pick<CoreSettings, "publicUrl" | "hostCallbackToken">,

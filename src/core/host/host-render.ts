@@ -82,7 +82,14 @@ export function renderHostQuote(view: HostQuoteView): Reply {
 
 export function renderHostStarted(
   started: HostInfinityStarted,
-  options: { callback: boolean; by: string; message: string },
+  options: {
+    callback: boolean;
+    by: string;
+    message: string;
+    /** What Time Status said right after the start. */
+    check?: string;
+    statusToken?: string;
+  },
 ): Reply {
   const blocks: Block[] = [
     header("Host Mode started"),
@@ -97,7 +104,9 @@ export function renderHostStarted(
         : "Each delegation cycle is charged as it happens.",
     ),
   ];
+  if (options.check !== undefined) blocks.push(text(options.check));
   if (!options.callback) blocks.push(text(`Warning: ${NO_CALLBACK_WARNING}`));
+  if (options.statusToken) blocks.push(buttons({ label: "Status", token: options.statusToken }));
   blocks.push(
     context(`${options.message}. Started by ${options.by}. Stop with: host stop ${started.address}`),
   );

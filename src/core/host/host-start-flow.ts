@@ -5,14 +5,17 @@ import { type Confirmed, whoName } from "../energy/energy-payload.js";
 import { outcomeLine } from "../energy/energy-render.js";
 import { markHostActive } from "../home.js";
 import { rememberOrigin } from "../origins.js";
-import type { Reply } from "../reply.js";
+import { buttons, type Reply, text } from "../reply.js";
 import { holdFirstCycle } from "../spend/host-cycles.js";
 import { auditSpend } from "../spend/record.js";
 import { releaseSpend } from "../spend/reservation.js";
 import { autoWatch } from "../watch/hooks.js";
 import { recordHostEvent } from "./host-events.js";
+import { noteHostRunStarted } from "./host-ledger.js";
 import { type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
 import { renderHostStarted } from "./host-render.js";
+import { readHostStatus, START_CHECK_TIMEOUT_MS, startCheckLine } from "./host-status.js";
+import { createStatusButton } from "./host-status-action.js";
 
 /**
  * One Host Mode start of a confirmation, shared by the Confirm, its recovery after a crash and
@@ -67,6 +70,8 @@ async function afterStart(deps: CoreDeps, who: Confirmed, p: HostConfirmPayload)
     // The first cycle is charged moments after the start: its hold stays until its callback says
     // what it cost; later cycles count toward the starter's day as they are charged.
     await holdFirstCycle(deps, p.address, who.confirmationId, who.actor);
+    // What `host status` shows beside the service's reading: who started it, and since when.
+    await noteHostRunStarted(deps, p.address, who);
   } catch (error) {
     deps.logger.error({ err: error, address: p.address }, "Host Mode started, but its bookkeeping failed");
   }
@@ -91,7 +96,27 @@ export async function hostStartedNow(
     callback: hostCallbackUrl(deps.settings) !== undefined,
     by: whoName(who.actor),
     message: started.message,
+    ...(await startCheck(deps, who, p.address)),
   });
+}
+
+/**
+ * Time Status read right after the start, to say on the start message that it took effect, and
+ * the Status button that reads it again later. Host Mode runs whatever happens here.
+ */
+async function startCheck(
+  deps: CoreDeps,
+  who: Confirmed,
+  address: string,
+): Promise<{ check: string; statusToken?: string }> {
+  const reading = await readHostStatus(deps, address, { timeoutMs: START_CHECK_TIMEOUT_MS, maxAttempts: 1 });
+  const check = startCheckLine(reading, address);
+  try {
+    return { check, statusToken: await createStatusButton(deps, who.conversation, who.actor, address) };
+  } catch (error) {
+    deps.logger.warn({ err: error, address }, "Host Mode started, but its Status button was not made");
+    return { check };
+  }
 }
 
 /** A repeated start answered "already active" or "open order": an earlier send of this confirmation started it. */
@@ -104,7 +129,11 @@ export async function hostStartedBefore(
   await afterStart(deps, who, p);
   const line = `Host Mode is active for ${p.address}: ${how} (confirmed by ${whoName(who.actor)}). Stop with: host stop ${p.address}`;
   await auditSpend(deps, { ...hostAuditBase(who, p), result: "ok", message: line });
-  return outcomeLine(line);
+  const { check, statusToken } = await startCheck(deps, who, p.address);
+  const reply = outcomeLine(line);
+  reply.blocks.push(text(check));
+  if (statusToken) reply.blocks.push(buttons({ label: "Status", token: statusToken }));
+  return reply;
 }
 
 /** Nothing was started, so nothing was charged: the hold is given back. */

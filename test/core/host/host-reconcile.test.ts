@@ -6,7 +6,7 @@ import { findOrigin } from "../../../src/core/origins.js";
 import type { Reply } from "../../../src/core/reply.js";
 import { spentTodaySun } from "../../../src/core/spend/spend-guard.js";
 import { SUN_PER_TRX } from "../../../src/sandbox/accounts.js";
-import { channel, operator, replyText } from "../../support/core-harness.js";
+import { channel, operator, replyButtons, replyText } from "../../support/core-harness.js";
 import { freshAddress, quote, type SpendHarness, useSpendHarness } from "../../support/spend-harness.js";
 
 /**
@@ -63,6 +63,9 @@ describe("host start: a lost answer is reconciled", () => {
       `Host Mode is active for ${address}: the start sent for this confirmation went through`,
     );
     expect(replyText(outcome)).not.toContain("not known");
+    // Time Status confirms it, and the outcome offers Status like any start message.
+    expect(replyText(outcome)).toContain("Confirmed by Time Status: active, infinity");
+    expect(replyButtons(outcome).map((b) => b.label)).toEqual(["Status"]);
     // Asked once more: the service answered -5 (already active), no second infinity order.
     expect(h.sandbox.calls("host.infinitystart").map((c) => c.status)).toEqual([-1, 200]);
     expect(h.sandbox.energy.hostAddresses().filter((e) => e.address === address)).toHaveLength(1);

@@ -156,6 +156,7 @@ describe("features", () => {
       "watch",
       "audit",
       "setup",
+      "subuser",
     ]);
   });
 

@@ -54,7 +54,7 @@ export function createHostMode(
   };
 
   /** The checks every Host Mode endpoint shares, in the order the service applies them. */
-  function endpoint(kind: "add" | "start" | "stop", handler: EndpointHandler) {
+  function endpoint(kind: "add" | "start" | "stop" | "status", handler: EndpointHandler) {
     return (req: SandboxRequest): SandboxReply => {
       const raw = readJson(req);
       if (req.rawBody.length > 0 && !isRecord(raw)) {
@@ -67,8 +67,8 @@ export function createHostMode(
       }
       if (!auth.ok && auth.reason === "blocked") return detailReply(403, 1005, "API key is blocked");
       if (!auth.ok) return fail({ code: -1, msg: "Invalid API key or IP not in whitelist" });
-      // Stop is available regardless of balance; add and infinitystart need the 4 TRX minimum.
-      if (kind !== "stop" && auth.account.balanceSun < MIN_BALANCE_SUN) {
+      // Add and infinitystart need the 4 TRX minimum; stop (and the status read) do not.
+      if ((kind === "add" || kind === "start") && auth.account.balanceSun < MIN_BALANCE_SUN) {
         return detailReply(402, 1004, "Balance below the 4 TRX minimum");
       }
       const problems = typeProblems(body, kind === "add");
@@ -127,6 +127,26 @@ export function createHostMode(
     });
   };
 
+  /**
+   * Time Status: the spec shows `status`, `mode`, `cycles_ordered` and `cycles_remaining` (null:
+   * unlimited, as in infinity mode) and the order id; an address that is not this account's answers
+   * -4 like infinitystart and stop. No other fields are invented.
+   */
+  const status: EndpointHandler = (account, _body, address) => {
+    const entry = ownEntry(account, address);
+    if (!entry) return fail(NOT_FOUND);
+    const infinity = entry.status === "active" && entry.mode === "infinity";
+    return ok("Host mode status", {
+      address,
+      status: entry.status,
+      mode: entry.mode,
+      cycles_ordered: infinity ? null : 0,
+      cycles_remaining: infinity ? null : 0,
+      order_id: entry.orderId,
+      timestamp: isoUtc(ctx.now()),
+    });
+  };
+
   const route = (path: string, name: string, handler: (req: SandboxRequest) => SandboxReply): Route => ({
     method: "POST",
     pattern: path,
@@ -141,6 +161,7 @@ export function createHostMode(
       route("/apiv2/time/add", "host.add", endpoint("add", add)),
       route("/apiv2/time/infinitystart", "host.infinitystart", endpoint("start", infinityStart)),
       route("/apiv2/time/stop", "host.stop", endpoint("stop", stop)),
+      route("/apiv2/time/status", "host.status", endpoint("status", status)),
     ],
     control: cycles.control,
   };
