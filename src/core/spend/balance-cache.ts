@@ -11,6 +11,7 @@ import {
   startBalanceRefresh,
   within,
 } from "./balance-refresh.js";
+import { SUN_PER_TRX } from "./trx.js";
 
 /**
  * The account balance for quotes, which never wait on `userinfo`'s 6 reads a minute: the last
@@ -23,7 +24,6 @@ import {
  */
 export const BALANCE_FRESH_MS = 15_000;
 const FIRST_READ_WAIT_MS = 1_500;
-const SUN_PER_TRX = 1_000_000;
 
 export type Balance =
   | {
