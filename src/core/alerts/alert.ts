@@ -149,7 +149,8 @@ export async function updateAlert(
 ): Promise<{ ok: true; alert: AlertRecord } | { ok: false; line: string; alert: AlertRecord | null }> {
   for (let attempt = 0; attempt < 8; attempt += 1) {
     const current = await readAlert(store, id);
-    if (current === null) return { ok: false, line: "This alert is no longer kept (alerts last 30 days).", alert: null };
+    if (current === null)
+      return { ok: false, line: "This alert is no longer kept (alerts last 30 days).", alert: null };
     const next = change(current);
     if ("refused" in next) return { ok: false, line: next.refused, alert: current };
     const versioned = { ...next, version: current.version + 1 };

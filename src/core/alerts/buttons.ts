@@ -5,7 +5,15 @@ import { type Actor, actorKey, conversationKey } from "../invocation.js";
 import { context, publicReply, type Reply, text } from "../reply.js";
 import { type AlertRecord, recordMessage, type Transition, updateAlert } from "./alert.js";
 import { contentsOf, refreshMessages } from "./raise.js";
-import { ACK_KIND, type AlertOp, opButtons, RESOLVE_KIND, renderAlert, SNOOZE_KIND, whenOf } from "./render.js";
+import {
+  ACK_KIND,
+  type AlertOp,
+  opButtons,
+  RESOLVE_KIND,
+  renderAlert,
+  SNOOZE_KIND,
+  whenOf,
+} from "./render.js";
 import { SNOOZE_MS } from "./settings.js";
 
 /**
@@ -15,7 +23,12 @@ import { SNOOZE_MS } from "./settings.js";
  * is decided once. The reply takes the place of the pressed message; the alert's other messages
  * (copies, the escalation's target) are edited through the notifier.
  */
-const payloadSchema = z.object({ ids: z.array(z.string().regex(/^[A-Za-z0-9_-]{12}$/)).min(1).max(200) });
+const payloadSchema = z.object({
+  ids: z
+    .array(z.string().regex(/^[A-Za-z0-9_-]{12}$/))
+    .min(1)
+    .max(200),
+});
 
 const nameOf = (actor: Actor): string => actor.displayName ?? actorKey(actor);
 
@@ -98,7 +111,10 @@ async function one(ctx: ActionContext, id: string, op: AlertOp): Promise<Reply> 
   const reply = await renderAlert(deps, done.alert, content, invocation.conversation);
   if (done.ok) return reply;
   // Someone else changed it first: the message shows the state it is in, and says so.
-  return { ...reply, blocks: [...reply.blocks.slice(0, -1), context(done.line ?? ""), ...reply.blocks.slice(-1)] };
+  return {
+    ...reply,
+    blocks: [...reply.blocks.slice(0, -1), context(done.line ?? ""), ...reply.blocks.slice(-1)],
+  };
 }
 
 /** A digest's buttons: every alert it lists. */
@@ -114,7 +130,8 @@ async function many(ctx: ActionContext, ids: readonly string[], op: AlertOp): Pr
   const now = deps.now();
   const verb = op === "ack" ? "acknowledged" : op === "snooze" ? "snoozed for an hour" : "resolved";
   const head = `${changed.length} of ${ids.length} alerts ${verb} by ${nameOf(invocation.actor)} at ${whenOf(now, now)}`;
-  const left = op === "resolve" ? [] : op === "ack" ? (["snooze", "resolve"] as AlertOp[]) : (["resolve"] as AlertOp[]);
+  const left =
+    op === "resolve" ? [] : op === "ack" ? (["snooze", "resolve"] as AlertOp[]) : (["resolve"] as AlertOp[]);
   const controls = await opButtons(deps, invocation.conversation, ids, left, {
     snooze: "Snooze all 1h",
     resolve: "Resolve all",

@@ -37,7 +37,10 @@ export function alertLine(alert: AlertRecord, now: number): string {
 }
 
 /** Open and snoozed alerts, newest first; with `all`, the last day's resolved ones too. */
-export async function listAlerts(deps: Pick<CoreDeps, "store" | "now">, all: boolean): Promise<AlertRecord[]> {
+export async function listAlerts(
+  deps: Pick<CoreDeps, "store" | "now">,
+  all: boolean,
+): Promise<AlertRecord[]> {
   const now = deps.now();
   const active = await readAlerts(deps.store, await deps.store.setMembers(ACTIVE_KEY));
   const live = active.filter((a) => a.state !== "resolved");
@@ -55,7 +58,8 @@ export async function listAlerts(deps: Pick<CoreDeps, "store" | "now">, all: boo
 export const alertsCommand: CommandDefinition = {
   verb: "alerts",
   role: "viewer",
-  summary: "open alerts, newest first: what, since when, acknowledged by whom (`all`: the last day's resolved too)",
+  summary:
+    "open alerts, newest first: what, since when, acknowledged by whom (`all`: the last day's resolved too)",
   usage: "alerts [all]",
   example: "alerts",
   async run({ args, deps }) {
@@ -72,7 +76,10 @@ export const alertsCommand: CommandDefinition = {
       return publicReply(line, [text(line)]);
     }
     const { shown, more } = capList(alerts, MAX_LISTED);
-    const blocks: Block[] = [header(`${title}: ${alerts.length}`), text(shown.map((a) => alertLine(a, now)).join("\n"))];
+    const blocks: Block[] = [
+      header(`${title}: ${alerts.length}`),
+      text(shown.map((a) => alertLine(a, now)).join("\n")),
+    ];
     if (more > 0) blocks.push(context(moreLine(more)));
     return publicReply(`${title}: ${alerts.length}`, blocks);
   },
@@ -106,10 +113,14 @@ export const unsubscribeCommand: CommandDefinition = {
   async run({ args, deps, invocation }) {
     const kind = args[0]?.toLowerCase();
     if (args.length !== 1 || kind === undefined || !isSubscriptionKind(kind)) {
-      return errorReply(`Unsubscribe from one of ${SUBSCRIPTION_KINDS.join(", ")}, such as: unsubscribe alerts.`);
+      return errorReply(
+        `Unsubscribe from one of ${SUBSCRIPTION_KINDS.join(", ")}, such as: unsubscribe alerts.`,
+      );
     }
     const removed = await unsubscribe(deps.store, kind, invocation.conversation);
-    const line = removed ? `Unsubscribed: no more copies of ${kind} notifications here.` : `Not subscribed to ${kind} here.`;
+    const line = removed
+      ? `Unsubscribed: no more copies of ${kind} notifications here.`
+      : `Not subscribed to ${kind} here.`;
     return publicReply(line, [text(line)]);
   },
 };

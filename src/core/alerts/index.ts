@@ -1,5 +1,5 @@
 export * from "./alert.js";
 export { alertDigestBlocks, alertPosted } from "./posted.js";
-export { clearAlert, clearAlertOf, raiseAlert, type AlertPost, type RaiseAlertInput } from "./raise.js";
+export { type AlertPost, clearAlert, clearAlertOf, type RaiseAlertInput, raiseAlert } from "./raise.js";
 export { type AlertSettings, alertSettingsOf } from "./settings.js";
 export { postCopies, type SubscriptionKind } from "./subscriptions.js";

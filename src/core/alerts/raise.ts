@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
-import { decodeReply, type EncodedReply, encodeReply } from "../reply-codec.js";
 import type { Reply } from "../reply.js";
+import { decodeReply, type EncodedReply, encodeReply } from "../reply-codec.js";
 import {
   type AlertKind,
   type AlertRecord,
@@ -124,7 +124,10 @@ export async function contentsOf(
 }
 
 /** A conversation from its key (`platform:id[:thread]`), the destinations' own ref when it is one. */
-export function conversationOfKey(key: string, known: readonly ConversationRef[]): ConversationRef | undefined {
+export function conversationOfKey(
+  key: string,
+  known: readonly ConversationRef[],
+): ConversationRef | undefined {
   const found = known.find((c) => conversationKey(c) === key);
   if (found) return found;
   const [platform, id, threadId] = key.split(":");
@@ -193,7 +196,10 @@ export async function reraiseAlert(deps: CoreDeps, id: string, until: number): P
           ...alert,
           state: alert.ackedBy ? "acknowledged" : "open",
           snoozedUntil: undefined,
-          history: [...alert.history, { what: "re-raised", at: deps.now(), by: "the bot", note: "snooze over" }],
+          history: [
+            ...alert.history,
+            { what: "re-raised", at: deps.now(), by: "the bot", note: "snooze over" },
+          ],
         },
   );
   if (!result.ok) return;

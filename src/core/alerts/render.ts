@@ -22,7 +22,7 @@ const LABEL_OF: Record<AlertOp, string> = { ack: "Ack", snooze: "Snooze 1h", res
 /** Short times read best in a channel: "11:52 UTC" today, the full date otherwise. */
 export const whenOf = (ms: number, now: number): string => {
   const full = formatEpoch(ms);
-  return full.slice(0, 10) === formatEpoch(now).slice(0, 10) ? full.slice(11, 16) + " UTC" : full;
+  return full.slice(0, 10) === formatEpoch(now).slice(0, 10) ? `${full.slice(11, 16)} UTC` : full;
 };
 
 /** The operations that still make sense in a state. */

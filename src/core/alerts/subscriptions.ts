@@ -26,7 +26,11 @@ export async function subscribe(store: Store, kind: SubscriptionKind, c: Convers
   return had === null;
 }
 
-export async function unsubscribe(store: Store, kind: SubscriptionKind, c: ConversationRef): Promise<boolean> {
+export async function unsubscribe(
+  store: Store,
+  kind: SubscriptionKind,
+  c: ConversationRef,
+): Promise<boolean> {
   const key = conversationKey(whole(c));
   const had = await store.hashGet(SUBS_KEY(kind), key);
   if (had !== null) await store.hashDel(SUBS_KEY(kind), key);
@@ -49,7 +53,8 @@ export async function subscribers(store: Store, kind: SubscriptionKind): Promise
 export async function subscriptionsOf(store: Store, c: ConversationRef): Promise<SubscriptionKind[]> {
   const key = conversationKey(whole(c));
   const found: SubscriptionKind[] = [];
-  for (const kind of SUBSCRIPTION_KINDS) if ((await store.hashGet(SUBS_KEY(kind), key)) !== null) found.push(kind);
+  for (const kind of SUBSCRIPTION_KINDS)
+    if ((await store.hashGet(SUBS_KEY(kind), key)) !== null) found.push(kind);
   return found;
 }
 
@@ -79,7 +84,11 @@ export async function postCopies(
   try {
     const { replaces: _r, replacesOriginal: _o, ...copy } = reply;
     for (const target of await copyTargets(deps.store, kind, posted)) {
-      await deps.notifier.post(target, { ...copy, visibility: "public" }, `${dedupKey}:copy:${conversationKey(target)}`);
+      await deps.notifier.post(
+        target,
+        { ...copy, visibility: "public" },
+        `${dedupKey}:copy:${conversationKey(target)}`,
+      );
     }
   } catch (error) {
     deps.logger.warn({ err: error, kind }, "could not post copies to subscribed conversations");

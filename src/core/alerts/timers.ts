@@ -75,7 +75,8 @@ async function escalationReply(
   const mentions = mentionsFor(oncall, conversation.platform);
   const href = messageId === undefined ? undefined : messageLink(conversation, messageId);
   const name: Span = href ? link(`alert ${alert.id}`, href) : plain(`alert ${alert.id}`);
-  const who: Span[] = mentions.length > 0 ? [...mentions, plain(": ")] : [plain("Nobody is on call (OPS_ONCALL): ")];
+  const who: Span[] =
+    mentions.length > 0 ? [...mentions, plain(": ")] : [plain("Nobody is on call (OPS_ONCALL): ")];
   const line = `Escalated: ${alert.title} — open ${minutes} min, not acknowledged.`;
   const controls = await opButtons(deps, conversation, [alert.id], opsFor(alert));
   return publicReply(line, [
