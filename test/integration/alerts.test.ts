@@ -3,6 +3,8 @@ import { readAlert } from "../../src/core/alerts/alert.js";
 import { listAlerts } from "../../src/core/alerts/commands.js";
 import { checkRunway } from "../../src/core/runway/check.js";
 import { createTrackedHandlers } from "../../src/core/tracking-registry.js";
+import { recheckDenyList } from "../../src/core/watch/recheck.js";
+import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import { buttonLabels, messageText } from "../adapters/slack/harness.js";
 import { buttonData, callbackUpdate } from "../adapters/telegram/updates.js";
 import type { FakeSlackMessage } from "../fakes/slack-api.js";
@@ -14,6 +16,7 @@ import {
   OPERATOR,
   TELEGRAM_SECRET,
   TG_CHAT,
+  TG_OPERATOR,
   type World,
 } from "../support/app-world.js";
 import { testRedis } from "../support/redis.js";
@@ -313,3 +316,93 @@ describe("alerts on Telegram", () => {
     expect(world.telegram?.calls("editMessageText").length).toBeGreaterThanOrEqual(1);
   }, 30_000);
 });
+
+describe("an alert storm", () => {
+  /** Slack: at most 50 blocks and 3000 characters a section; Telegram: 4096 characters a message. */
+  const SLACK_MAX_BLOCKS = 50;
+  const TELEGRAM_MAX_CHARS = 4096;
+
+  it("a deny-list change that alerts 100 watched addresses coalesces per channel, within each platform's limits", async () => {
+    const world = await createWorld({ telegram: true, redis: { url: redis.url, prefix: redis.prefix } });
+    const bot = await world.start();
+    const addresses = Array.from({ length: 100 }, (_, i) => tronAddress(`alert-storm-${process.pid}-${i}`));
+    const slack = { platform: "slack" as const, id: "C0OPS" };
+    const telegram = { platform: "telegram" as const, id: String(TG_CHAT) };
+    for (const address of addresses) {
+      for (const [conversation, userId] of [
+        [slack, OPERATOR.id],
+        [telegram, String(TG_OPERATOR.id)],
+      ] as const) {
+        const reply = await bot.app.core.handle({
+          kind: "command",
+          actor: { platform: conversation.platform, userId },
+          conversation,
+          text: `watch add ${address}`,
+        });
+        expect(reply.summary).toMatch(/Watching/);
+      }
+    }
+    for (const address of addresses) world.sandbox.screening.setCategory(address, "aml_risk");
+    const result = await recheckDenyList(bot.app.deps);
+    expect(result.changed).toBe(100);
+
+    const slackStorm = () =>
+      world.slack.channelMessages("C0OPS").filter((m) => /Watchlist|alerts above/.test(messageText(m)));
+    const seenOnSlack = () => addresses.filter((a) => slackStorm().some((m) => messageText(m).includes(a)));
+    await eventually(() => seenOnSlack().length === 100, "all 100 alerts on Slack", 20_000);
+    const tgStorm = () =>
+      (world.telegram?.messages(TG_CHAT) ?? []).filter((m) => /Watchlist|alerts above/.test(m.text));
+    const seenOnTelegram = () => addresses.filter((a) => tgStorm().some((m) => m.text.includes(a)));
+    await eventually(() => seenOnTelegram().length === 100, "all 100 alerts on Telegram", 30_000);
+
+    // Coalesced: a handful of messages per channel (one per send slot while the alerts are raised),
+    // not one per address.
+    expect(slackStorm().length).toBeLessThanOrEqual(10);
+    for (const message of slackStorm()) {
+      expect(message.blocks?.length ?? 0).toBeLessThanOrEqual(SLACK_MAX_BLOCKS);
+      for (const block of message.blocks ?? []) {
+        const text = (block as { text?: { text?: string } }).text?.text ?? "";
+        expect(text.length).toBeLessThanOrEqual(3000);
+      }
+    }
+    expect(tgStorm().length).toBeLessThanOrEqual(15);
+    for (const message of tgStorm()) expect(message.html.length).toBeLessThanOrEqual(TELEGRAM_MAX_CHARS);
+
+    // Every alert stays owned: an alert posted alone has its own buttons, a digest's act on all it lists.
+    const ackCount = (l: string): number => (l === "Ack" ? 1 : Number(/^Ack all (\d+)$/.exec(l)?.[1] ?? 0));
+    const owned = slackStorm()
+      .flatMap((m) => buttonLabels(m))
+      .reduce((n, l) => n + ackCount(l), 0);
+    expect(owned).toBe(100);
+    const tgOwned = tgStorm()
+      .flatMap((m) => labels(m))
+      .reduce((n, l) => n + ackCount(l), 0);
+    expect(tgOwned).toBe(100);
+    const digest = structuredClone(
+      slackStorm()
+        .filter((m) => buttonLabels(m).some((l) => /^Ack all \d+$/.test(l)))
+        .sort(
+          (a, b) =>
+            buttonLabels(b).reduce((n, l) => n + ackCount(l), 0) -
+            buttonLabels(a).reduce((n, l) => n + ackCount(l), 0),
+        )[0],
+    );
+    expect(digest).toBeDefined();
+    const label = buttonLabels(digest).find((l) => /^Ack all/.test(l)) ?? "";
+    const listed = ackCount(label);
+    expect(listed).toBeGreaterThan(1);
+    await bot.click(digest as FakeSlackMessage, label);
+    await eventually(
+      () =>
+        world.slack
+          .channelMessages("C0OPS")
+          .find((m) => m.ts === digest?.ts && /alerts acknowledged by olga/.test(messageText(m))),
+      "the digest acknowledged in place",
+    );
+    const acknowledged = (await listAlerts(bot.app.deps, false)).filter((a) => a.state === "acknowledged");
+    expect(acknowledged).toHaveLength(listed);
+  }, 90_000);
+});
+
+const labels = (m: FakeMessage | undefined) =>
+  (m?.replyMarkup?.inline_keyboard ?? []).flat().map((b) => b.text);
