@@ -150,6 +150,12 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
     operators: config.roles.operators,
     explorerTxUrl: EXPLORER_TX_URL,
     watch: config.watch,
+    alerts: {
+      ...(config.escalation.escalateMin !== undefined && {
+        escalateMs: config.escalation.escalateMin * 60_000,
+      }),
+      oncall: config.escalation.oncall,
+    },
     ...(config.testing?.intentRecoverMs && {
       intents: { recoverAfterMs: config.testing.intentRecoverMs, leaseMs: config.testing.intentRecoverMs },
     }),

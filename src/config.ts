@@ -59,6 +59,8 @@ export interface Config {
   /** Entries as written: `slack:<user id>` or `telegram:<user id>`. */
   roles: { admins: string[]; operators: string[] };
   alerts: { slackChannel?: string; telegramChat?: number };
+  /** OPS_ESCALATE_MIN (unset: no escalation) and OPS_ONCALL (as written). */
+  escalation: { escalateMin?: number; oncall: string[] };
   webhookSecrets: { orders: string[]; reports: string[] };
   /** Unset: generated once and kept in the store. */
   hostCallbackToken?: string;
@@ -198,6 +200,11 @@ const envSchema = z.object({
   ),
   OPS_RUNWAY_INTERVAL_MIN: rule("must be a whole number of minutes from 1 to 1440", wholeFrom(1, 1440)),
   OPS_DIGEST_AT: rule("must be a UTC time HH:MM from 00:00 to 23:59, such as 08:30", utcClock),
+  OPS_ESCALATE_MIN: rule("must be a whole number of minutes from 1 to 10080", wholeFrom(1, 10_080)),
+  OPS_ONCALL: rule(
+    "must be a comma list of slack:<user id>, slack:<user group id> (S…) or telegram:@<username>",
+    list(matching(/^(slack:[UWS][A-Z0-9]{2,}|telegram:@[A-Za-z0-9_]{5,32})$/)),
+  ),
   OPS_WATCH_INTERVAL_S: rule("must be a whole number of seconds, at least 5", (raw) => {
     const n = integer(raw);
     return n !== undefined && n >= 5 ? n : undefined;
@@ -287,6 +294,7 @@ function toConfig(env: Env): Config {
       : undefined,
     roles: { admins: env.OPS_ADMINS ?? [], operators: env.OPS_OPERATORS ?? [] },
     alerts: { slackChannel: env.ALERT_SLACK_CHANNEL, telegramChat: env.ALERT_TELEGRAM_CHAT },
+    escalation: { escalateMin: env.OPS_ESCALATE_MIN, oncall: env.OPS_ONCALL ?? [] },
     webhookSecrets: {
       orders: [...new Set(env.ORDER_WEBHOOK_SECRETS ?? [])],
       reports: [...new Set(env.REPORT_WEBHOOK_SECRETS ?? [])],

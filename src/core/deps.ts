@@ -1,6 +1,7 @@
 import type { Clock } from "../clock.js";
 import type { ServiceClient } from "../service/client.js";
 import type { Store } from "../store/store.js";
+import type { AlertSettings } from "./alerts/settings.js";
 import type { Logger } from "./logger.js";
 import type { CoreObserver } from "./observer.js";
 import type { JobScheduler, Notifier } from "./ports.js";
@@ -33,6 +34,8 @@ export interface CoreSettings {
   explorerTxUrl: string;
   /** Watchlists (OPS_WATCH_*); unset: the defaults of CONTRACT.md. */
   watch?: WatchSettings;
+  /** Alerts (OPS_ESCALATE_MIN, OPS_ONCALL); unset: no escalation. */
+  alerts?: AlertSettings;
   /** Timings of durable actions (src/core/intents/); defaults when unset. */
   intents?: IntentTimings;
 }

@@ -1,5 +1,6 @@
 import type { NotificationEvent } from "../service/webhook-events.js";
 import { accountFeature } from "./account/feature.js";
+import { alertsFeature } from "./alerts/feature.js";
 import { cancelActionHandler } from "./actions.js";
 import { approvalsFeature } from "./approvals/feature.js";
 import { auditFeature } from "./audit/feature.js";
@@ -43,6 +44,7 @@ export const features = [
   statementFeature,
   digestFeature,
   watchFeature,
+  alertsFeature,
   auditFeature,
   setupFeature,
   approvalsFeature,

@@ -43,6 +43,8 @@ function handlers(
     "recover-intent": handle,
     "reconcile-order5m": handle,
     "reconcile-host-start": handle,
+    "alert-escalate": handle,
+    "alert-unsnooze": handle,
   };
 }
 

@@ -33,6 +33,7 @@ describe("loadConfig", () => {
       telegram: undefined,
       roles: { admins: [], operators: [] },
       alerts: { slackChannel: undefined, telegramChat: undefined },
+      escalation: { escalateMin: undefined, oncall: [] },
       webhookSecrets: { orders: [], reports: [] },
       hostCallbackToken: undefined,
       limits: { maxOrderTrx: undefined, dailyLimitTrx: undefined },
@@ -243,6 +244,21 @@ describe("loadConfig", () => {
         "OPS_OPERATORS: must be a comma list of slack:<user id> or telegram:<user id>",
       );
     }
+  });
+
+  it("reads OPS_ESCALATE_MIN and OPS_ONCALL, and refuses what they do not accept", () => {
+    expect(
+      loadConfig({ OPS_ESCALATE_MIN: "15", OPS_ONCALL: "slack:U0ONCALL,slack:S0TEAM,telegram:@oncall_ops" })
+        .escalation,
+    ).toEqual({ escalateMin: 15, oncall: ["slack:U0ONCALL", "slack:S0TEAM", "telegram:@oncall_ops"] });
+    expect(refusal({ OPS_ESCALATE_MIN: "0" })).toBe(
+      "OPS_ESCALATE_MIN: must be a whole number of minutes from 1 to 10080",
+    );
+    expect(refusal({ OPS_ESCALATE_MIN: "2.5" })).toMatch(/^OPS_ESCALATE_MIN: /);
+    expect(refusal({ OPS_ONCALL: "telegram:1234" })).toBe(
+      "OPS_ONCALL: must be a comma list of slack:<user id>, slack:<user group id> (S…) or telegram:@<username>",
+    );
+    expect(refusal({ OPS_ONCALL: "slack:#ops" })).toMatch(/^OPS_ONCALL: /);
   });
 
   it("reads the alert destinations", () => {

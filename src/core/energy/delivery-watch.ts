@@ -1,3 +1,4 @@
+import { raiseAlert } from "../alerts/raise.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
 import type { PollAnswer } from "../poll.js";
@@ -41,9 +42,7 @@ export async function watchDelivery(
 
 type WatchJob = Extract<TrackedJob, { kind: "watch-delivery" }>;
 
-export function createWatchDeliveryHandler(
-  deps: Pick<CoreDeps, "store" | "notifier" | "logger">,
-): (job: WatchJob) => Promise<PollAnswer> {
+export function createWatchDeliveryHandler(deps: CoreDeps): (job: WatchJob) => Promise<PollAnswer> {
   return async (job) => {
     if (await wasDelivered(deps.store, job.orderId)) return { done: true };
     deps.logger.warn(
@@ -65,7 +64,20 @@ export function createWatchDeliveryHandler(
       ),
     ]);
     const alert = `Delivery not confirmed after ${minutes} min: energy order ${job.orderId} to ${job.address} (details in the order's thread).`;
-    await deps.notifier.post(job.conversation, { ...reply, alert }, deliveryWatchJobId(job.orderId));
+    await raiseAlert(deps, {
+      key: deliveryWatchJobId(job.orderId),
+      kind: "delivery.unconfirmed",
+      subject: { type: "order", id: job.orderId },
+      severity: "warning",
+      posts: [
+        {
+          conversation: job.conversation,
+          reply: { ...reply, alert },
+          dedupKey: deliveryWatchJobId(job.orderId),
+        },
+      ],
+      alsoFor: "deliveries",
+    });
     return { done: true };
   };
 }

@@ -33,8 +33,14 @@ export const DIGEST_LIMITS: Record<Platform, DigestLimits> = {
   console: { maxChars: 20_000, blockChars: 20_000 },
 };
 
-/** Files and buttons cannot be folded into a list: such a notice is posted on its own. */
+/**
+ * Files and buttons cannot be folded into a list: such a notice is posted on its own. An alert
+ * whose only buttons are its own (Ack, Snooze, Resolve) can: the digest carries buttons for all
+ * the alerts it lists (src/core/alerts/digest-buttons.ts, added by the notify worker).
+ */
 export function canDigest(reply: Reply): boolean {
+  if (reply.alertOf?.digestible && reply.replaces === undefined)
+    return reply.blocks.every((b) => b.type !== "file");
   return reply.blocks.every((b) => b.type !== "file" && b.type !== "buttons");
 }
 

@@ -1,4 +1,5 @@
 import { COMPLIANCE_BATCH_MAX, type ComplianceVerdict } from "../../service/compliance.js";
+import { raiseAlert } from "../alerts/raise.js";
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
 import { guardHost } from "./host-guard.js";
@@ -135,6 +136,7 @@ async function postChange(
 ): Promise<void> {
   const watchers = await watchersOf(deps.store, address);
   const guard = next.blocked ? await guardHost(deps, address, next.category, next.seq, watchers) : {};
+  const posts = [];
   for (const conversation of watchers) {
     const entry = await readWatch(deps.store, conversation, address);
     const token = guard.stopTokens?.get(conversationKey(conversation));
@@ -146,8 +148,16 @@ async function postChange(
       ...(guard.hostLine && { hostLine: guard.hostLine }),
       ...(token && { stopToken: token }),
     });
-    await deps.notifier.post(conversation, reply, changeKey(address, next.seq, conversation));
+    posts.push({ conversation, reply, dedupKey: changeKey(address, next.seq, conversation) });
   }
+  await raiseAlert(deps, {
+    key: `watch:${address}:${next.seq}`,
+    kind: guard.hostLine ? "host.blocked" : "watch.verdict",
+    subject: { type: "address", id: address },
+    severity: next.blocked ? "critical" : "warning",
+    posts,
+    alsoFor: "watch",
+  });
 }
 
 const changeKey = (address: string, seq: number, conversation: ConversationRef): string =>

@@ -154,6 +154,10 @@ describe("features", () => {
       "statement",
       "digest",
       "watch",
+      "alerts",
+      "subscribe",
+      "unsubscribe",
+      "subscriptions",
       "audit",
       "setup",
     ]);
