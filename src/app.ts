@@ -143,6 +143,7 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
     dailyLimitTrx: config.limits.dailyLimitTrx,
     approvalTrx: config.money.approvalTrx,
     approvalTtlMs: config.money.approvalTtlMin * 60_000,
+    scheduleGraceMs: config.money.scheduleGraceMin * 60_000,
     // Whoever holds the local terminal holds the process: the console user is an admin.
     admins: consoleEnabled(config)
       ? [...config.roles.admins, `console:${consoleActor().userId}`]

@@ -96,6 +96,8 @@ export interface MoneyConfig {
   runwayIntervalMin: number;
   /** OPS_DIGEST_AT as minutes after 00:00 UTC; unset: no scheduled digest. */
   digestAtMin?: number;
+  /** OPS_SCHEDULE_GRACE_MIN: how late a missed standing-order run may still be done. */
+  scheduleGraceMin: number;
 }
 
 /** Set only by the fault-injection tests (test/faults/): OPSBOT_TEST_* variables. */
@@ -117,6 +119,7 @@ export class ConfigError extends Error {
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_APPROVAL_TTL_MIN = 15;
 export const DEFAULT_RUNWAY_INTERVAL_MIN = 15;
+export const DEFAULT_SCHEDULE_GRACE_MIN = 10;
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /** A string variable checked and converted by `parse`; `undefined` from it means the rule failed. */
@@ -200,6 +203,7 @@ const envSchema = z.object({
   ),
   OPS_RUNWAY_INTERVAL_MIN: rule("must be a whole number of minutes from 1 to 1440", wholeFrom(1, 1440)),
   OPS_DIGEST_AT: rule("must be a UTC time HH:MM from 00:00 to 23:59, such as 08:30", utcClock),
+  OPS_SCHEDULE_GRACE_MIN: rule("must be a whole number of minutes from 0 to 1440", wholeFrom(0, 1440)),
   OPS_ESCALATE_MIN: rule("must be a whole number of minutes from 1 to 10080", wholeFrom(1, 10_080)),
   OPS_ONCALL: rule(
     "must be a comma list of slack:<user id>, slack:<user group id> (S…) or telegram:@<username>",
@@ -308,6 +312,7 @@ function toConfig(env: Env): Config {
       runwayAlertHours: env.OPS_RUNWAY_ALERT_HOURS,
       runwayIntervalMin: env.OPS_RUNWAY_INTERVAL_MIN ?? DEFAULT_RUNWAY_INTERVAL_MIN,
       digestAtMin: env.OPS_DIGEST_AT,
+      scheduleGraceMin: env.OPS_SCHEDULE_GRACE_MIN ?? DEFAULT_SCHEDULE_GRACE_MIN,
     },
     logLevel: env.LOG_LEVEL ?? "info",
     watch: {

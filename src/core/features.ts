@@ -18,6 +18,7 @@ import { helpCommand } from "./help.js";
 import { hostFeature } from "./host/feature.js";
 import { intentsFeature } from "./intents/feature.js";
 import { pasteCheckFeature } from "./paste-check/feature.js";
+import { scheduleFeature } from "./schedule/feature.js";
 import { screeningFeature } from "./screening/feature.js";
 import { setupFeature } from "./setup/feature.js";
 import { statementFeature } from "./statement/feature.js";
@@ -40,6 +41,7 @@ export const features = [
   complianceFeature,
   energyFeature,
   hostFeature,
+  scheduleFeature,
   accountFeature,
   statementFeature,
   digestFeature,

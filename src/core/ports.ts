@@ -56,6 +56,8 @@ export type TrackedJob =
   | { kind: "reconcile-order5m"; confirmationId: string; conversation: ConversationRef; attempt?: number }
   /** Asks infinitystart again until the outcome of a confirmed Host Mode start is known. */
   | { kind: "reconcile-host-start"; confirmationId: string; conversation: ConversationRef; attempt?: number }
+  /** One occurrence of a standing order, its job id derived from it (src/core/schedule/). */
+  | { kind: "schedule-run"; scheduleId: string; occurrence: number; attempt?: number }
   /** Escalates an alert still unacknowledged after OPS_ESCALATE_MIN (src/core/alerts/). */
   | { kind: "alert-escalate"; alertId: string; attempt?: number }
   /** Brings a snoozed alert back when its snooze is over, unless it was resolved. */

@@ -39,6 +39,7 @@ function handlers(
     "poll-screening": handle,
     "poll-statement": handle,
     "poll-orchestrator": handle,
+    "schedule-run": handle,
     "watch-delivery": handle,
     "recover-intent": handle,
     "reconcile-order5m": handle,

@@ -44,6 +44,7 @@ describe("loadConfig", () => {
         runwayAlertHours: undefined,
         runwayIntervalMin: 15,
         digestAtMin: undefined,
+        scheduleGraceMin: 10,
       },
       logLevel: "info",
       watch: { intervalMs: 60_000, autoWatch: true, hostAutostop: false, scoreDelta: 1 },
@@ -328,9 +329,20 @@ describe("loadConfig", () => {
         runwayAlertHours: 1.5,
         runwayIntervalMin: 5,
         digestAtMin: 8 * 60 + 30,
+        scheduleGraceMin: 10,
       });
       expect(loadConfig({ OPS_DIGEST_AT: "00:00" }).money.digestAtMin).toBe(0);
       expect(loadConfig({ OPS_DIGEST_AT: "23:59" }).money.digestAtMin).toBe(23 * 60 + 59);
+    });
+
+    it("reads OPS_SCHEDULE_GRACE_MIN and refuses what it does not accept", () => {
+      expect(loadConfig({ OPS_SCHEDULE_GRACE_MIN: "0" }).money.scheduleGraceMin).toBe(0);
+      expect(loadConfig({ OPS_SCHEDULE_GRACE_MIN: "30" }).money.scheduleGraceMin).toBe(30);
+      for (const bad of ["-1", "2.5", "1441", "ten"]) {
+        expect(refusal({ OPS_SCHEDULE_GRACE_MIN: bad })).toBe(
+          "OPS_SCHEDULE_GRACE_MIN: must be a whole number of minutes from 0 to 1440",
+        );
+      }
     });
 
     it.each([

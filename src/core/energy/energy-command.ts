@@ -1,6 +1,7 @@
 import { CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { errorReply, type Reply } from "../reply.js";
+import { cheapestOffer, findCheaperLater, nowCheapestLine } from "../schedule/cheapest.js";
 import { balanceCovers, getBalance } from "../spend/balance-cache.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteEnergy } from "../spend/quote.js";
@@ -18,13 +19,15 @@ export const energyCommand: CommandDefinition = {
   role: "operator",
   summary:
     "rent energy for an address (5 minutes; above 650,000 through the orchestrator): a quote, then Confirm",
-  usage: "energy <address> <amount>",
+  usage: "energy <address> <amount> [cheapest]",
   example: "energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k",
   run: runEnergy,
 };
 
 async function runEnergy(ctx: CommandContext): Promise<Reply> {
-  const parsed = parseEnergyArgs(ctx.args);
+  // `… cheapest`: the price now against the cheapest period of the next 24 hours (src/core/schedule/).
+  const cheapest = ctx.args.length === 3 && ctx.args[2]?.toLowerCase() === "cheapest";
+  const parsed = parseEnergyArgs(cheapest ? ctx.args.slice(0, 2) : ctx.args);
   if (!parsed.ok) return errorReply(parsed.error);
   const { address, amount } = parsed.value;
   const { deps } = ctx;
@@ -42,7 +45,7 @@ async function runEnergy(ctx: CommandContext): Promise<Reply> {
   });
   if (!spend.ok) return errorReply(spend.line);
   const balance = await getBalance(deps);
-  const view = {
+  const view: { notice?: string } & Omit<Parameters<typeof renderEnergyQuote>[0], "notice"> = {
     quote,
     balance,
     denyList: denyListText(preflight.verdict),
@@ -63,6 +66,19 @@ async function runEnergy(ctx: CommandContext): Promise<Reply> {
     unitPriceSun: quote.unitPriceSun,
     periodLabel: quote.periodLabel,
   };
+  if (cheapest) {
+    const later = await findCheaperLater(deps, quote);
+    if (later)
+      return cheapestOffer(deps, {
+        quote,
+        later,
+        order: payload,
+        conversation,
+        actor,
+        denyList: view.denyList,
+      });
+    view.notice = nowCheapestLine(quote);
+  }
   const { tokens } = await createActionGroup(deps.store, { conversation, createdBy: actor, now: deps.now }, [
     { kind: ENERGY_CONFIRM_KIND, payload, role: "operator" },
     { kind: CANCEL_KIND, payload: {}, role: "operator" },
