@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createScheduleRunHandler } from "../../src/core/schedule/occurrences.js";
+import { nextOccurrence } from "../../src/core/schedule/recurrence.js";
+import { tronAddress } from "../../src/sandbox/families/energy/common.js";
+import { messageText } from "../adapters/slack/harness.js";
+import type { FakeSlackMessage } from "../fakes/slack-api.js";
+import { type Bot, createWorld, eventually, TG_CHAT, type World } from "../support/app-world.js";
+import { testRedis } from "../support/redis.js";
+import { quietPeriod } from "../webhooks/bot.js";
+
+/**
+ * Standing orders through the whole bot (`startApp`) on a real Redis, real Bolt and grammY against
+ * the fake chat APIs, the sandbox over HTTP. The occurrence's job is driven directly on each
+ * instance at its minute (no real minute is waited); the run goes through the queue (BullMQ) and
+ * the durable Confirm path, and its outcome lands in the thread of the confirmed message.
+ */
+const redis = testRedis();
+afterEach(() => redis.cleanup());
+
+const CHANNEL = "C0OPS";
+/** Six hours from now, so the planned job does not fire by itself during the test. */
+const atMin = Math.floor(((Date.now() + 6 * 3_600_000) % 86_400_000) / 60_000);
+const AT = `${String(Math.floor(atMin / 60)).padStart(2, "0")}:${String(atMin % 60).padStart(2, "0")}`;
+const occurrence = () => nextOccurrence({ atMin, repeat: { kind: "daily" } }, Date.now()) ?? 0;
+
+async function createSlack(world: World, bot: Bot, address: string): Promise<FakeSlackMessage> {
+  await bot.command(`/schedule energy ${address} 65k at ${AT}`);
+  const quote = structuredClone(
+    await eventually(
+      () => world.slack.channelMessages(CHANNEL).find((m) => /Confirm standing order/.test(messageText(m))),
+      "the standing order's quote",
+    ),
+  );
+  await bot.click(quote, /^Confirm/);
+  await eventually(
+    () =>
+      world.slack
+        .channelMessages(CHANNEL)
+        .find((m) => m.ts === quote.ts && /Standing order S1 created/.test(messageText(m))),
+    "the created line in place of the quote",
+  );
+  return quote;
+}
+
+/** The occurrence's job, as the queue runs it, on `bot` at its minute plus `lateMs`. */
+const drive = (bot: Bot, at: number, lateMs = 1_000) =>
+  createScheduleRunHandler({ ...bot.app.deps, now: () => at + lateMs })({
+    kind: "schedule-run",
+    scheduleId: "S1",
+    occurrence: at,
+  });
+
+const runs = (world: World) =>
+  world.slack.channelMessages(CHANNEL).filter((m) => /Standing order S1, run of/.test(messageText(m)));
+
+describe("standing orders on Slack, two instances, one Redis", () => {
+  it("an occurrence driven on both instances at once orders once and posts once, in the thread", async () => {
+    const world = await createWorld({ redis: { url: redis.url, prefix: redis.prefix } });
+    const [a, b] = [await world.start(), await world.start()];
+    const quote = await createSlack(world, a, tronAddress("schedule-two-instances"));
+    const at = occurrence();
+    await Promise.all([drive(a, at), drive(b, at)]);
+    const outcome = await eventually(() => runs(world)[0], "the run's outcome");
+    expect(outcome.threadTs).toBe(quote.ts);
+    expect(messageText(outcome)).toMatch(/Energy delegated/);
+    await quietPeriod(1_000);
+    expect(world.sandbox.calls("order5m.create")).toHaveLength(1);
+    expect(runs(world)).toHaveLength(1);
+  });
+
+  it("a restart between runs keeps the standing order: the new instance lists it and carries out the next run", async () => {
+    const world = await createWorld({ redis: { url: redis.url, prefix: redis.prefix } });
+    const a = await world.start();
+    const quote = await createSlack(world, a, tronAddress("schedule-restart"));
+    await a.stop();
+    const b = await world.start();
+    await b.command("/schedule list");
+    const listed = await eventually(
+      () => world.slack.channelMessages(CHANNEL).find((m) => /Standing orders \(UTC\)/.test(messageText(m))),
+      "the list after the restart",
+    );
+    expect(messageText(listed)).toMatch(
+      new RegExp(`S1 · 65,000 energy to T\\w+ · daily at ${AT} UTC · next `),
+    );
+    await drive(b, occurrence());
+    const outcome = await eventually(() => runs(world)[0], "the run's outcome after the restart");
+    expect(outcome.threadTs).toBe(quote.ts);
+    expect(world.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
+});
+
+describe("standing orders on Telegram", () => {
+  it("is confirmed with the inline button and its run replies to the confirmed message", async () => {
+    const world = await createWorld({ telegram: true, redis: { url: redis.url, prefix: redis.prefix } });
+    const bot = await world.start();
+    const tg = world.telegram!;
+    await bot.say(
+      `/schedule energy ${tronAddress("schedule-telegram")} 65k at ${AT} mon,tue,wed,thu,fri,sat,sun`,
+    );
+    const quote = await eventually(
+      () =>
+        tg
+          .messages(TG_CHAT)
+          .find((m) => m.replyMarkup?.inline_keyboard.flat().some((b) => /Confirm/.test(b.text))),
+      "the quote",
+    );
+    expect(quote.text).toContain(`daily at ${AT} UTC`);
+    await bot.tap(quote, /Confirm/);
+    await eventually(
+      () => tg.messages(TG_CHAT).find((m) => /Standing order S1 created/.test(m.text)),
+      "the created line",
+    );
+    await drive(bot, occurrence());
+    const outcome = await eventually(
+      () => tg.messages(TG_CHAT).find((m) => /Standing order S1, run of/.test(m.text)),
+      "the run's outcome",
+    );
+    expect(outcome.replyTo).toBe(quote.message_id);
+    expect(world.sandbox.calls("order5m.create")).toHaveLength(1);
+    await bot.say("/schedule energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k at 25:00");
+    await eventually(
+      () => tg.messages(TG_CHAT).find((m) => /"25:00" is not a time/.test(m.text)),
+      "the refusal",
+    );
+  });
+});
