@@ -73,6 +73,11 @@ describe("standing orders on Slack, two instances, one Redis", () => {
     const a = await world.start();
     const quote = await createSlack(world, a, tronAddress("schedule-restart"));
     await a.stop();
+    // While no instance is up, the occurrence waits in Redis as a delayed BullMQ job.
+    const at = occurrence();
+    const jobs = `${redis.prefix}jobs:tracked`;
+    const jobId = encodeURIComponent(`schedule-run:S1:${at}`);
+    expect(await redis.connect().zscore(`${jobs}:delayed`, jobId)).not.toBeNull();
     const b = await world.start();
     await b.command("/schedule list");
     const listed = await eventually(
@@ -82,7 +87,7 @@ describe("standing orders on Slack, two instances, one Redis", () => {
     expect(messageText(listed)).toMatch(
       new RegExp(`S1 · 65,000 energy to T\\w+ · daily at ${AT} UTC · next `),
     );
-    await drive(b, occurrence());
+    await drive(b, at);
     const outcome = await eventually(() => runs(world)[0], "the run's outcome after the restart");
     expect(outcome.threadTs).toBe(quote.ts);
     expect(world.sandbox.calls("order5m.create")).toHaveLength(1);
