@@ -1,6 +1,10 @@
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { type App, startApp } from "../../src/app.js";
+import { loadConfig } from "../../src/config.js";
 import { createScheduleRunHandler } from "../../src/core/schedule/occurrences.js";
 import { nextOccurrence } from "../../src/core/schedule/recurrence.js";
+import { createLogger } from "../../src/log.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import { messageText } from "../adapters/slack/harness.js";
 import type { FakeSlackMessage } from "../fakes/slack-api.js";
@@ -43,8 +47,8 @@ async function createSlack(world: World, bot: Bot, address: string): Promise<Fak
 }
 
 /** The occurrence's job, as the queue runs it, on `bot` at its minute plus `lateMs`. */
-const drive = (bot: Bot, at: number, lateMs = 1_000) =>
-  createScheduleRunHandler({ ...bot.app.deps, now: () => at + lateMs })({
+const drive = (bot: Bot | App, at: number, lateMs = 1_000) =>
+  createScheduleRunHandler({ ...("app" in bot ? bot.app : bot).deps, now: () => at + lateMs })({
     kind: "schedule-run",
     scheduleId: "S1",
     occurrence: at,
@@ -126,6 +130,56 @@ describe("standing orders on Telegram", () => {
     await eventually(
       () => tg.messages(TG_CHAT).find((m) => /"25:00" is not a time/.test(m.text)),
       "the refusal",
+    );
+  });
+});
+
+describe("standing orders on the console (the demo: no Redis, in-process store and queue)", () => {
+  let app: App | undefined;
+  afterEach(async () => {
+    await app?.stop();
+    app = undefined;
+  });
+
+  it("creates with the numbered Confirm, runs once at its minute, lists, pauses; cheapest answers", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let printed = "";
+    stdout.on("data", (chunk: Buffer) => {
+      printed += chunk.toString("utf8");
+    });
+    app = await startApp({
+      config: { ...loadConfig({}), port: 0 },
+      logger: createLogger({ level: "silent" }),
+      stdin,
+      stdout,
+    });
+    const address = tronAddress("schedule-console");
+    stdin.write(`schedule energy ${address} 65k at ${AT} max 100\n`);
+    await eventually(() => /\[1\] Confirm standing order/.test(printed), "the quote with numbered buttons");
+    stdin.write("1\n");
+    await eventually(() => printed.includes("Standing order S1 created"), "the created line");
+    const at = occurrence();
+    const running = app;
+    await Promise.all([drive(running, at), drive(running, at)]);
+    await eventually(() => printed.includes("Standing order S1, run of"), "the run's outcome");
+    await quietPeriod(500);
+    expect(printed.match(/Standing order S1, run of/g)).toHaveLength(1);
+    expect(app.sandbox?.calls("order5m.create")).toHaveLength(1);
+    stdin.write("schedule list\n");
+    await eventually(
+      () => /S1 · 65,000 energy to T\w+ · daily at \d\d:\d\d UTC, max 100 SUN · next /.test(printed),
+      "the list",
+    );
+    stdin.write("schedule pause S1\n");
+    await eventually(() => printed.includes("Standing order S1 paused by"), "the pause");
+    stdin.write(`energy ${address} 65k cheapest\n`);
+    await eventually(
+      () =>
+        /Schedule at \d\d:\d\d \(saves [\d.]+ TRX\)|is the cheapest period of the next 24 hours/.test(
+          printed,
+        ),
+      "the cheapest answer",
     );
   });
 });
