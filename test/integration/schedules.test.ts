@@ -6,7 +6,7 @@ import { createScheduleRunHandler } from "../../src/core/schedule/occurrences.js
 import { nextOccurrence } from "../../src/core/schedule/recurrence.js";
 import { createLogger } from "../../src/log.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
-import { messageText } from "../adapters/slack/harness.js";
+import { buttonLabels, messageText } from "../adapters/slack/harness.js";
 import type { FakeSlackMessage } from "../fakes/slack-api.js";
 import { type Bot, createWorld, eventually, TG_CHAT, type World } from "../support/app-world.js";
 import { testRedis } from "../support/redis.js";
@@ -95,6 +95,49 @@ describe("standing orders on Slack, two instances, one Redis", () => {
     const outcome = await eventually(() => runs(world)[0], "the run's outcome after the restart");
     expect(outcome.threadTs).toBe(quote.ts);
     expect(world.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
+});
+
+describe("energy … cheapest on Slack", () => {
+  it("offers Schedule at the cheaper period's start (a one-off standing order), and says so when now is cheapest", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const world = await createWorld({ sandbox: { now: () => Date.parse(`${today}T12:00:00Z`) } });
+    const bot = await world.start();
+    await bot.command(`/energy ${tronAddress("cheapest-slack")} 65k cheapest`);
+    const offer = structuredClone(
+      await eventually(
+        () =>
+          world.slack
+            .channelMessages(CHANNEL)
+            .find((m) => /Schedule at/.test(JSON.stringify(m.blocks ?? []))),
+        "the offer",
+      ),
+    );
+    expect(buttonLabels(offer)).toEqual([
+      "Order now 3.12 TRX",
+      "Schedule at 00:01 (saves 0.52 TRX)",
+      "Cancel",
+    ]);
+    expect(messageText(offer)).toContain("2.6 TRX (Night 00-06, 40 SUN per energy");
+    await bot.click(offer, /^Schedule at/);
+    const created = await eventually(
+      () =>
+        world.slack
+          .channelMessages(CHANNEL)
+          .find((m) => m.ts === offer.ts && /Standing order S1 created/.test(messageText(m))),
+      "the one-off standing order in place of the offer",
+    );
+    expect(messageText(created)).toMatch(/once on \d{4}-\d\d-\d\d at 00:01 UTC, max 40 SUN per energy/);
+    expect(world.sandbox.calls("order5m.create")).toEqual([]);
+
+    // Another bot (the price list is cached for its period), its service in the night period.
+    const night = await createWorld({ sandbox: { now: () => Date.parse(`${today}T02:00:00Z`) } });
+    await (await night.start()).command(`/energy ${tronAddress("cheapest-slack-now")} 65k cheapest`);
+    const normal = await eventually(
+      () => night.slack.channelMessages(CHANNEL).find((m) => /is the cheapest period/.test(messageText(m))),
+      "the normal quote",
+    );
+    expect(buttonLabels(normal)).toEqual(["Confirm 2.6 TRX", "Cancel"]);
   });
 });
 
