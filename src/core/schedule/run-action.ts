@@ -1,19 +1,19 @@
 import { z } from "zod";
 import { costTrx } from "../../service/pricing.js";
-import { raiseAlert } from "../alerts/index.js";
 import { askApproval } from "../approvals/gate.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import { energySpend, livePayload, placeEnergy } from "../energy/confirm-energy.js";
 import type { Confirmed, EnergyConfirmPayload } from "../energy/energy-payload.js";
 import { outcomeLine } from "../energy/energy-render.js";
 import { UserError } from "../errors.js";
-import { context, publicReply, type Reply, text } from "../reply.js";
+import { context, type Reply } from "../reply.js";
 import { decideAtConfirm } from "../spend/decide-at-confirm.js";
 import { buildEnergyQuote, type EnergyQuote } from "../spend/quote.js";
 import { auditSpend } from "../spend/record.js";
 import { SCHEDULE_RUN_KIND } from "./occurrences.js";
+import { pauseBlockedOrder } from "./pause-blocked.js";
 import { whenText } from "./recurrence.js";
-import { readOrder, readState, type StandingOrder, saveLast, setState } from "./standing-orders.js";
+import { readOrder, readState, type StandingOrder, saveLast } from "./standing-orders.js";
 
 /**
  * One run of a standing order, carried out as a durable action (never a button: the occurrence
@@ -124,20 +124,6 @@ const scheduled = (order: StandingOrder, quote: EnergyQuote): EnergyConfirmPaylo
 
 /** The address is on the deny list: the standing order is paused, with an alert where it lives. */
 async function pauseBlocked(ctx: ActionContext, order: StandingOrder, line: string): Promise<Reply> {
-  const { deps } = ctx;
-  await setState(deps.store, order.id, {
-    state: "paused",
-    by: "the bot",
-    why: "address blocked",
-    at: deps.now(),
-  });
-  const said = `Standing order ${order.id} (energy for ${order.address}) is paused: its address is on the deny list. ${line} Resume it with schedule resume ${order.id} once the address is cleared, or remove it.`;
-  await raiseAlert(deps, {
-    key: `schedule-blocked:${order.id}:${ctx.record.confirmationId}`,
-    kind: "schedule.paused",
-    subject: { type: "address", id: order.address },
-    severity: "critical",
-    posts: [{ conversation: order.conversation, reply: publicReply(said, [text(said)]) }],
-  });
+  await pauseBlockedOrder(ctx.deps, order, line, ctx.record.confirmationId);
   return outcomeLine(`${line} Standing order ${order.id} is paused.`);
 }

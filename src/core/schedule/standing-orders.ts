@@ -51,6 +51,11 @@ const stateKey = (id: string) => `schedule:${id}:state`;
 const lastKey = (id: string) => `schedule:${id}:last`;
 const listKey = (c: ConversationRef) => `schedules:${conversationKey({ platform: c.platform, id: c.id })}`;
 const SEQ_KEY = "schedule:seq";
+/** The standing orders of an address, so a deny-list change can pause them. */
+const addressKey = (address: string) => `schedules:address:${address}`;
+
+export const idsForAddress = (store: Store, address: string): Promise<string[]> =>
+  store.setMembers(addressKey(address));
 
 export const timingOf = (order: StandingOrder): Timing => ({ atMin: order.atMin, repeat: order.repeat });
 
@@ -89,10 +94,12 @@ export async function createOrder(store: Store, order: StandingOrder, by: string
   await setJson(store, orderKey(order.id), order);
   await setState(store, order.id, { state: "active", by, at: order.createdAt });
   await store.setAdd(listKey(order.conversation), order.id);
+  await store.setAdd(addressKey(order.address), order.id);
 }
 
 export async function deleteOrder(store: Store, order: StandingOrder): Promise<void> {
   await store.setRemove(listKey(order.conversation), order.id);
+  await store.setRemove(addressKey(order.address), order.id);
   await Promise.all([orderKey, stateKey, lastKey].map((key) => store.del(key(order.id))));
 }
 

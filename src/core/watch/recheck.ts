@@ -2,6 +2,7 @@ import { COMPLIANCE_BATCH_MAX, type ComplianceVerdict } from "../../service/comp
 import { raiseAlert } from "../alerts/raise.js";
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
+import { pauseOrdersOf } from "../schedule/pause-blocked.js";
 import { guardHost } from "./host-guard.js";
 import { renderChange } from "./render.js";
 import {
@@ -136,6 +137,8 @@ async function postChange(
 ): Promise<void> {
   const watchers = await watchersOf(deps.store, address);
   const guard = next.blocked ? await guardHost(deps, address, next.category, next.seq, watchers) : {};
+  if (next.blocked)
+    await pauseOrdersOf(deps, address, `The deny list now says ${next.category}.`, `watch-${next.seq}`);
   const posts = [];
   for (const conversation of watchers) {
     const entry = await readWatch(deps.store, conversation, address);

@@ -4,6 +4,7 @@ import { readAudit } from "../../../src/core/audit-log.js";
 import { isPosted } from "../../../src/core/intents/intent.js";
 import type { TrackedJob } from "../../../src/core/ports.js";
 import { createScheduleRunHandler, runConfirmationId } from "../../../src/core/schedule/occurrences.js";
+import { watchTick } from "../../../src/core/watch/index.js";
 import { admin, operator, replyText, viewer } from "../../support/core-harness.js";
 import {
   freshAddress,
@@ -162,7 +163,7 @@ describe("standing orders", () => {
     await drive(h, job as RunJob, (job as RunJob).occurrence);
     expect(h.sandbox.calls("order5m.create")).toEqual([]);
     const request = h.notifications.find((n) => /Approval needed/.test(replyText(n.reply)));
-    expect(request, replyText(h.notifications.at(-1)?.reply ?? { summary: "", blocks: [] })).toBeDefined();
+    expect(request, "the approval request").toBeDefined();
     if (!request) return;
     expect(replyText(request.reply)).toContain("Standing order S1, run of");
     await h.click(admin, tokenOf(request.reply, "Approve"), request.conversation);
@@ -241,6 +242,29 @@ describe("standing orders", () => {
     expect(replyText(await h.run(viewer, "schedule list"))).toMatch(
       /S1 \(paused: address blocked by the bot\)/,
     );
+  });
+});
+
+describe("a watched address of a standing order turns blocked", () => {
+  it("pauses the standing order at once, with one alert, before its next run", async () => {
+    const h = await setup();
+    const address = freshAddress("sched");
+    const { job } = await create(h, `${address} 65k at 18:30`);
+    await h.run(operator, `watch add ${address}`);
+    await watchTick(h.deps, []);
+    h.sandbox.screening.addToList("usdt_frozen", address);
+    await watchTick(h.deps, []);
+    await watchTick(h.deps, []);
+    await h.waitFor(
+      () => posted(h, /Standing order S1 \(energy for T\w+\) is paused/).length > 0,
+      "the alert",
+    );
+    expect(posted(h, /Standing order S1 \(energy for T\w+\) is paused: .*usdt_frozen/)).toHaveLength(1);
+    expect(replyText(await h.run(viewer, "schedule list"))).toMatch(
+      /S1 \(paused: address blocked by the bot\)/,
+    );
+    await drive(h, job as RunJob, (job as RunJob).occurrence);
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
   });
 });
 
