@@ -6,7 +6,9 @@ import { energySpend, livePayload, placeEnergy } from "../energy/confirm-energy.
 import type { Confirmed, EnergyConfirmPayload } from "../energy/energy-payload.js";
 import { outcomeLine } from "../energy/energy-render.js";
 import { UserError } from "../errors.js";
+import { actorKey } from "../invocation.js";
 import { context, type Reply } from "../reply.js";
+import { can, roleOf } from "../roles.js";
 import { decideAtConfirm } from "../spend/decide-at-confirm.js";
 import { buildEnergyQuote, type EnergyQuote } from "../spend/quote.js";
 import { auditSpend } from "../spend/record.js";
@@ -55,6 +57,13 @@ export const scheduleRunAction: ActionHandler = {
 
 async function decideAndOrder(ctx: ActionContext, order: StandingOrder): Promise<Reply> {
   const { deps } = ctx;
+  // A run spends as the person who created it: only while they may still spend.
+  if (!can(roleOf(order.createdBy, deps.settings), "operator")) {
+    const who = order.createdBy.displayName ?? actorKey(order.createdBy);
+    return outcomeLine(
+      `Skipped: ${who}, who created this standing order, is no longer an operator or admin (OPS_OPERATORS, OPS_ADMINS). Nothing was ordered; an operator can remove it and create it again.`,
+    );
+  }
   const cid = ctx.record.confirmationId;
   let aboveMax: string | undefined;
   const base = { address: order.address, amount: order.amount, scheduleId: order.id };

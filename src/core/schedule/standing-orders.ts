@@ -51,6 +51,10 @@ const stateKey = (id: string) => `schedule:${id}:state`;
 const lastKey = (id: string) => `schedule:${id}:last`;
 const listKey = (c: ConversationRef) => `schedules:${conversationKey({ platform: c.platform, id: c.id })}`;
 const SEQ_KEY = "schedule:seq";
+/** Every standing order, for the safety net that plans each one's next occurrence. */
+const ALL_KEY = "schedules:all";
+
+export const allOrderIds = (store: Store): Promise<string[]> => store.setMembers(ALL_KEY);
 /** The standing orders of an address, so a deny-list change can pause them. */
 const addressKey = (address: string) => `schedules:address:${address}`;
 
@@ -95,11 +99,13 @@ export async function createOrder(store: Store, order: StandingOrder, by: string
   await setState(store, order.id, { state: "active", by, at: order.createdAt });
   await store.setAdd(listKey(order.conversation), order.id);
   await store.setAdd(addressKey(order.address), order.id);
+  await store.setAdd(ALL_KEY, order.id);
 }
 
 export async function deleteOrder(store: Store, order: StandingOrder): Promise<void> {
   await store.setRemove(listKey(order.conversation), order.id);
   await store.setRemove(addressKey(order.address), order.id);
+  await store.setRemove(ALL_KEY, order.id);
   await Promise.all([orderKey, stateKey, lastKey].map((key) => store.del(key(order.id))));
 }
 

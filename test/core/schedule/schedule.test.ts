@@ -3,6 +3,7 @@ import { CLAIM_KEY } from "../../../src/core/actions.js";
 import { readAudit } from "../../../src/core/audit-log.js";
 import { isPosted } from "../../../src/core/intents/intent.js";
 import type { TrackedJob } from "../../../src/core/ports.js";
+import { ensureStandingOrders } from "../../../src/core/schedule/ensure.js";
 import { createScheduleRunHandler, runConfirmationId } from "../../../src/core/schedule/occurrences.js";
 import { watchTick } from "../../../src/core/watch/index.js";
 import { admin, operator, replyText, viewer } from "../../support/core-harness.js";
@@ -242,6 +243,31 @@ describe("standing orders", () => {
     expect(replyText(await h.run(viewer, "schedule list"))).toMatch(
       /S1 \(paused: address blocked by the bot\)/,
     );
+  });
+});
+
+describe("safety nets", () => {
+  it("a run whose creator is no longer an operator orders nothing", async () => {
+    const h = await setup();
+    const { job } = await create(h, `${freshAddress("sched")} 65k at 18:30`);
+    h.deps.settings.operators = [];
+    await drive(h, job as RunJob, (job as RunJob).occurrence);
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+    expect(
+      posted(h, /Skipped: slack:U0OPER, who created this standing order, is no longer an operator or admin/),
+    ).toHaveLength(1);
+  });
+
+  it("the periodic ensure plans the next occurrence of every active standing order, with the same job id", async () => {
+    const h = await setup();
+    const { job } = await create(h, `${freshAddress("sched")} 65k at 18:30`);
+    await create(h, `${freshAddress("sched")} 65k at 19:00`);
+    await h.run(operator, "schedule pause S2");
+    const before = h.scheduled.length;
+    expect(await ensureStandingOrders(h.deps)).toBe(1);
+    expect(h.scheduled.slice(before).map((s) => s.options.jobId)).toEqual([
+      `schedule-run:S1:${(job as RunJob).occurrence}`,
+    ]);
   });
 });
 
