@@ -19,7 +19,7 @@ export const energyCommand: CommandDefinition = {
   role: "operator",
   summary:
     "rent energy for an address (5 minutes; above 650,000 through the orchestrator): a quote, then Confirm",
-  usage: "energy <address> <amount> [cheapest]",
+  usage: "energy <address> <amount>",
   example: "energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k",
   run: runEnergy,
 };
