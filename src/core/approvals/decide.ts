@@ -136,8 +136,10 @@ export const approveAction: ActionHandler = {
     const decision = await decideApproved(deps, request);
     switch (decision.kind) {
       case "refused":
-        if (decision.reason === "prices" || decision.reason === "deny-list-unchecked")
-          return newRound(ctx, request, { failure: decision.line });
+        if (decision.reason === "prices")
+          return newRound(ctx, request, { failure: "the price list could not be read in time" });
+        if (decision.reason === "deny-list-unchecked")
+          return newRound(ctx, request, { failure: "the deny list could not be checked in time" });
         return refuse(ctx, request, decision.line);
       case "rose":
         return newRound(ctx, request, {

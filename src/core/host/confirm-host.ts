@@ -48,7 +48,8 @@ export { HOST_CONFIRM_KIND, type HostConfirmPayload, hostCallbackUrl, hostConfir
  * known yet, and the reconciler (reconcile-host-start.ts) asks again with backoff, reading the
  * spec's answers (-5 already active, -6 open order: it started), and posts the outcome.
  * Durable: a recovery after a crash starts again, and "already active" then means the run that
- * died had started it.
+ * died had started it. Whether to start is decided here, on the live first-cycle rate and deny
+ * list (src/core/spend/decide-at-confirm.ts): a rise starts nothing and shows the new quote.
  */
 export const hostConfirmAction: ActionHandler = {
   kind: HOST_CONFIRM_KIND,

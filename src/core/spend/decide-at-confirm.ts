@@ -7,6 +7,7 @@ import { getJson, setJsonIfNotExists } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
 import { noteRefusal } from "../digest/facts.js";
 import { toUserLine, UserError } from "../errors.js";
+import { clip } from "../format.js";
 import type { Actor } from "../invocation.js";
 import { type Balance, balanceCovers, getBalance } from "./balance-cache.js";
 import { refusalFor, type SpendWord, warningFor } from "./preflight.js";
@@ -81,7 +82,13 @@ export type ConfirmDecision<Q extends LiveQuote> =
     }
   | { kind: "rose"; quote: Q; byTrx: string; why: string; verdicts: ComplianceVerdict[]; warnings: string[] }
   | { kind: "approval"; quote: Q; verdicts: ComplianceVerdict[] }
-  | { kind: "refused"; reason: RefusalReason; line: string };
+  | {
+      kind: "refused";
+      reason: RefusalReason;
+      line: string;
+      /** For "deny-list": every verdict that blocks (a batch spend may drop them and quote again). */
+      blocked?: ComplianceVerdict[];
+    };
 
 type Deps = Pick<CoreDeps, "service" | "store" | "logger" | "now" | "settings" | "observer">;
 
@@ -98,7 +105,10 @@ export async function decideAtConfirm<Q extends LiveQuote>(
   const earlier = await getJson(deps.store, decisionKey(spend.confirmationId), storedSchema);
   if (earlier) return goAgain(deps, spend, earlier.quote as Q, earlier.fellByTrx);
   const [priced, checked] = await Promise.all([livePrice(deps, spend), denyCheck(deps, spend)]);
-  if (!checked.ok) return { kind: "refused", reason: checked.reason, line: checked.line };
+  if (!checked.ok) {
+    const { reason, line, blocked } = checked;
+    return { kind: "refused", reason, line, ...(blocked !== undefined && { blocked }) };
+  }
   if (!priced.ok) return { kind: "refused", reason: "prices", line: priced.line };
   const { quote } = priced;
   const { verdicts, warnings } = checked;
@@ -195,7 +205,7 @@ async function livePrice<Q extends LiveQuote>(deps: Deps, spend: ConfirmSpend<Q>
 
 type Checked =
   | { ok: true; verdicts: ComplianceVerdict[]; warnings: string[] }
-  | { ok: false; reason: RefusalReason; line: string };
+  | { ok: false; reason: RefusalReason; line: string; blocked?: ComplianceVerdict[] };
 
 async function denyCheck<Q extends LiveQuote>(deps: Deps, spend: ConfirmSpend<Q>): Promise<Checked> {
   const nothing = `Nothing was ${spend.word}.`;
@@ -211,11 +221,14 @@ async function denyCheck<Q extends LiveQuote>(deps: Deps, spend: ConfirmSpend<Q>
       line: `The deny list could not be checked just now (${toUserLine(error).replace(/\.$/, "")}), and the bot never spends on an unchecked address. ${nothing}`,
     };
   }
-  for (const verdict of verdicts) {
-    const refusal = verdict.category === "invalid" ? undefined : refusalFor(verdict, spend.word);
-    if (refusal === undefined) continue;
-    await noteRefusal(deps, verdict).catch(() => {});
-    return { ok: false, reason: "deny-list", line: `The address is now on the deny list. ${refusal}` };
+  const blocked = verdicts.filter((v) => v.category !== "invalid" && refusalFor(v, spend.word) !== undefined);
+  const [first] = blocked;
+  if (first !== undefined) {
+    await Promise.all(blocked.map((v) => noteRefusal(deps, v).catch(() => {})));
+    const code = first.reason_code === undefined ? "" : ` (reason ${clip(first.reason_code, 40)})`;
+    const more = blocked.length > 1 ? ` ${blocked.length - 1} more of its addresses are blocked too.` : "";
+    const line = `The address is now on the deny list${code}. ${refusalFor(first, spend.word)}${more}`;
+    return { ok: false, reason: "deny-list", line, blocked };
   }
   const unchecked = spend.addresses.filter(
     (a) => !verdicts.some((v) => v.address === a && v.category !== "invalid"),
