@@ -22,6 +22,7 @@ import {
 } from "../support/app-world.js";
 import { testRedis } from "../support/redis.js";
 import { quietPeriod } from "../webhooks/bot.js";
+import { delegationEvent } from "../webhooks/signed.js";
 
 /**
  * Alerts someone owns, end to end: the whole bot (`startApp`) on Redis, the sandbox's balance below
@@ -265,6 +266,53 @@ describe("alerts on Slack", () => {
     await quietPeriod(1_000);
     expect(slackAlerts(world, "C0COPY")).toHaveLength(1);
   }, 40_000);
+});
+
+describe("subscribe deliveries", () => {
+  it("copies every delivery notice, one with no known origin included, and stops after unsubscribe", async () => {
+    const world = await createWorld({
+      redis: { url: redis.url, prefix: redis.prefix },
+      env: { ALERT_SLACK_CHANNEL: ALERTS },
+    });
+    const bot = await world.start();
+    await bot.command("/subscribe deliveries", { channel: "C0COPY" });
+    await eventually(
+      () =>
+        world.slack
+          .channelMessages("C0COPY")
+          .find((m) => /Subscribed: copies of deliveries/.test(messageText(m))),
+      "subscribed",
+    );
+    const first = await bot.webhook(
+      "orders",
+      delegationEvent(31_001, "5MSUBONE", tronAddress("sub-deliveries-1")),
+    );
+    expect(first.status).toBe(200);
+    const copy = await eventually(
+      () => world.slack.channelMessages("C0COPY").find((m) => messageText(m).includes("5MSUBONE")),
+      "the copy of the delivery",
+    );
+    expect(messageText(copy)).not.toContain("Ack");
+    await eventually(
+      () => world.slack.channelMessages(ALERTS).find((m) => messageText(m).includes("5MSUBONE")),
+      "the original",
+    );
+
+    await bot.command("/unsubscribe deliveries", { channel: "C0COPY" });
+    await eventually(
+      () => world.slack.channelMessages("C0COPY").find((m) => /Unsubscribed/.test(messageText(m))),
+      "unsubscribed",
+    );
+    await bot.webhook("orders", delegationEvent(31_002, "5MSUBTWO", tronAddress("sub-deliveries-2")));
+    await eventually(
+      () => world.slack.channelMessages(ALERTS).find((m) => messageText(m).includes("5MSUBTWO")),
+      "the second original",
+    );
+    await quietPeriod(1_000);
+    expect(world.slack.channelMessages("C0COPY").filter((m) => messageText(m).includes("5MSUBTWO"))).toEqual(
+      [],
+    );
+  }, 30_000);
 });
 
 describe("the Slack App Home", () => {
