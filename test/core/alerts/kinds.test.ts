@@ -103,3 +103,52 @@ describe("every alert kind carries the alert's buttons", () => {
     expect(await listAlerts(deps, false)).toEqual([]);
   });
 });
+
+describe("escalation and snooze through the job system (delays scaled, never real minutes)", () => {
+  const ESCALATE_MS = 15 * 60_000;
+  it("an unacknowledged alert is escalated once, after OPS_ESCALATE_MIN; an acknowledged one never", async () => {
+    // 15 min × 0.0004 = 360 ms; 1 h of snooze = 1.44 s.
+    const h = await spend.setup({
+      timeScale: 0.0004,
+      settings: { alerts: { escalateMs: ESCALATE_MS, oncall: ["slack:U0ONCALL"] } },
+    });
+    const job = (orderId: string) => ({
+      kind: "watch-delivery" as const,
+      orderId,
+      address: freshAddress("esc"),
+      conversation: channel,
+    });
+    await createWatchDeliveryHandler(h.deps)(job("5MESC1"));
+    await createWatchDeliveryHandler(h.deps)(job("5MESC2"));
+    const raised = await listAlerts(h.deps, false);
+    const first = raised.find((a) => a.subject.id === "5MESC1");
+    const second = raised.find((a) => a.subject.id === "5MESC2");
+    const ack = h.notifications.find((n) => n.reply.alertOf?.id === second?.id)?.reply;
+    await h.click(operator, replyButtons(ack as Reply).find((b) => b.label === "Ack")?.token ?? "");
+    await h.waitFor(
+      () => h.notifications.some((n) => /has been open for/.test(replyText(n.reply))),
+      "the escalation",
+    );
+    await h.settle();
+    const escalations = h.notifications.filter((n) => /has been open for/.test(replyText(n.reply)));
+    expect(escalations).toHaveLength(1);
+    expect(replyText(escalations[0]!.reply)).toContain("5MESC1");
+    expect(h.scheduled.filter((s) => s.job.kind === "alert-escalate").map((s) => s.options)).toEqual([
+      { delayMs: ESCALATE_MS, jobId: `alert-escalate:${first?.id}` },
+      { delayMs: ESCALATE_MS, jobId: `alert-escalate:${second?.id}` },
+    ]);
+    // The Ack came before the job: the acknowledged alert's job ran and posted nothing.
+
+    // Snoozed: back after the (scaled) hour, as a new message with its buttons.
+    const snooze = h.notifications.find((n) => n.reply.alertOf?.id === first?.id)?.reply as Reply;
+    await h.click(operator, replyButtons(snooze).find((b) => b.label === "Snooze 1h")?.token ?? "");
+    await h.waitFor(
+      () => h.notifications.some((n) => n.dedupKey?.startsWith(`alert:${first?.id}:reraise:`) === true),
+      "the alert back after its snooze",
+      10_000,
+    );
+    const back = h.notifications.find((n) => n.dedupKey?.startsWith(`alert:${first?.id}:reraise:`));
+    expect(labels(back?.reply)).toEqual(OWN);
+    expect((await listAlerts(h.deps, false)).find((a) => a.id === first?.id)?.state).toBe("open");
+  });
+});
