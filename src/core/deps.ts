@@ -21,6 +21,11 @@ export interface CoreSettings {
   approvalTrx?: string;
   /** OPS_APPROVAL_TTL_MIN in milliseconds (default 15 minutes). */
   approvalTtlMs?: number;
+  /**
+   * How long a Confirm waits for the live price list and the deny-list check before it refuses
+   * (default CONFIRM_CHECK_MS of src/core/spend/decide-at-confirm.ts).
+   */
+  confirmCheckMs?: number;
   /** OPS_ADMINS: `slack:<id>` / `telegram:<id>`. */
   admins: string[];
   /** OPS_OPERATORS: `slack:<id>` / `telegram:<id>`. */

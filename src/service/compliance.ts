@@ -106,7 +106,10 @@ export function createComplianceApi(transport: Transport) {
         complianceStatsSchema,
       ),
     /** Up to 1000 addresses with `x-api-key`; results keep the request order, malformed ones come back `invalid`. */
-    batch: async (addresses: readonly string[]): Promise<ComplianceBatch> => {
+    batch: async (
+      addresses: readonly string[],
+      options: { timeoutMs?: number; maxLimiterWaitMs?: number } = {},
+    ): Promise<ComplianceBatch> => {
       if (addresses.length > COMPLIANCE_BATCH_MAX) {
         throw notSent(
           "compliance",
@@ -116,6 +119,7 @@ export function createComplianceApi(transport: Transport) {
       }
       return call(
         {
+          ...options,
           endpoint: "compliance.batch",
           method: "POST",
           path: "/apiv2/compliance/batch",

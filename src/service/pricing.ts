@@ -123,6 +123,8 @@ export type PricingFormat = "now" | "compact" | "short" | "short1h" | "count";
 export interface PricingQuery {
   /** Subset to fetch; default: everything except bandwidth (opt-in). */
   services?: readonly PricingServiceName[];
+  /** How long to wait for the answer (default 10 s): a Confirm's live read is bounded tighter. */
+  timeoutMs?: number;
 }
 
 /** The period marked current (falling back to `current_period`), or undefined when neither matches. */
@@ -183,7 +185,7 @@ export function createPricingApi(transport: Transport) {
       query: { services: query.services?.join(",") },
       headers: query.format ? { "x-format": query.format, accept: "text/plain" } : undefined,
       auth: "key+ip",
-      timeoutMs: 10_000,
+      timeoutMs: query.timeoutMs ?? 10_000,
       buckets: [],
       resendable: true,
     });

@@ -33,6 +33,9 @@ import {
  * its ENV, a Slack configuration pointed at a fake (so the console is off) and a free PORT. It
  * must answer /healthz 200, pass the HEALTHCHECK command, and exit 0 on SIGTERM.
  *
+ * `scripts/check-image.sh` (run by .ci/run) is the same check in shell, with the console demo instead
+ * of the Slack fake and as a non-root account; keep the two following the same instructions.
+ *
  * npm: node:20-bookworm-slim ships npm 10, which is what `npm ci` runs with in the image; the RUN
  * lines get that npm through a shim on PATH, whatever npm this machine has.
  */

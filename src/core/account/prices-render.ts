@@ -8,7 +8,6 @@ import {
   type PeriodicService,
   type PriceList,
   type PricingServiceName,
-  SUN_PER_TRX,
   usdOf,
 } from "../../service/pricing.js";
 import { clip, formatDecimal, formatTime } from "../format.js";
@@ -25,6 +24,7 @@ import {
   type Span,
   text,
 } from "../reply.js";
+import { SUN_PER_TRX } from "../spend/trx.js";
 
 /**
  * The price list as chat text. Everything comes from the list itself: periods, tiers, rates,

@@ -2,10 +2,10 @@ import { readAudit } from "../audit-log.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import { whoName } from "../energy/energy-payload.js";
 import { outcomeLine } from "../energy/energy-render.js";
-import { toUserLine } from "../errors.js";
 import { formatAmount, formatEpoch } from "../format.js";
 import { actorKey } from "../invocation.js";
 import type { Reply } from "../reply.js";
+import type { LiveQuote } from "../spend/decide-at-confirm.js";
 import { auditSpend } from "../spend/record.js";
 import { approvalTrail, describeSpend, expiredLine, renderClosed, renderRequest } from "./render.js";
 import {
@@ -18,14 +18,14 @@ import {
   saveRequest,
   ttlOf,
 } from "./request.js";
-import { carryOut, costRose, type Requote, requoteSpend } from "./spends.js";
+import { carryOut, decideApproved, livePayloadOf } from "./spends.js";
 
 /**
  * Approve and Reject. The core has claimed this round's button group before `run`, so one
  * decision per round whatever the clicks; the requester and viewers were refused before the claim
  * (the buttons stay usable for others).
  */
-type Open = { ok: true; request: ApprovalRequest } | { ok: false; reply: Reply };
+type Open = { ok: true; request: ApprovalRequest; carriedOn: boolean } | { ok: false; reply: Reply };
 
 async function openRequestOf(ctx: ActionContext, raw: unknown, verb: string): Promise<Open> {
   const { deps } = ctx;
@@ -36,6 +36,11 @@ async function openRequestOf(ctx: ActionContext, raw: unknown, verb: string): Pr
       ok: false,
       reply: outcomeLine("This approval request is unknown or too old; nothing was done."),
     };
+  }
+  // Approved in this very round: only a re-run of this click gets here (the core claims a round's
+  // buttons once), so the approved spend is carried on, never answered "nothing was done".
+  if (request.state === "approved" && request.round === payload.round && verb === "approve") {
+    return { ok: true, request, carriedOn: true };
   }
   if (request.state !== "pending" || request.round !== payload.round) {
     return {
@@ -48,7 +53,7 @@ async function openRequestOf(ctx: ActionContext, raw: unknown, verb: string): Pr
     await audit(ctx, request, `approval ${verb}`, "failed", `expired at ${formatEpoch(request.expiresAt)}`);
     return { ok: false, reply: renderClosed(expiredLine(request), request) };
   }
-  return { ok: true, request };
+  return { ok: true, request, carriedOn: false };
 }
 
 function audit(
@@ -127,55 +132,81 @@ export const approveAction: ActionHandler = {
     if (!open.ok) return open.reply;
     const { request } = open;
     const { deps } = ctx;
-    let requote: Requote;
-    try {
-      requote = await requoteSpend(request.spend, deps, request.payload);
-    } catch (error) {
-      deps.logger.warn(
-        { err: error, requestId: request.id },
-        "approval re-quote failed; buttons offered again",
-      );
-      return newRound(ctx, request, { failure: toUserLine(error) });
+    // The decision at this click, as the requester, the approval given (a re-run gets the stored one).
+    const decision = await decideApproved(deps, request);
+    switch (decision.kind) {
+      case "refused":
+        if (decision.reason === "prices")
+          return newRound(ctx, request, { failure: "the price list could not be read in time" });
+        if (decision.reason === "deny-list-unchecked")
+          return newRound(ctx, request, { failure: "the deny list could not be checked in time" });
+        return refuse(ctx, request, decision.line);
+      case "rose":
+        return newRound(ctx, request, {
+          costTrx: decision.quote.costTrx,
+          payload: livePayloadOf(request, decision.quote),
+        });
+      case "approval":
+        throw new Error(`approval request ${request.id}: an approved spend was sent for approval again`);
+      case "go":
+        return approveAndPlace(ctx, request, decision.quote, open.carriedOn);
     }
-    if (!requote.ok) {
-      await saveRequest(deps, {
-        ...request,
-        state: "refused",
-        decidedBy: ctx.invocation.actor,
-        decidedAt: deps.now(),
-      });
-      await audit(ctx, request, "approval approve", "failed", requote.line);
-      return renderClosed(requote.line, request);
-    }
-    if (costRose(request.quoteTrx, requote.costTrx))
-      return newRound(ctx, request, { costTrx: requote.costTrx, payload: requote.payload });
-    const at = deps.now();
-    const since = new Date(at).toISOString();
-    await saveRequest(deps, {
-      ...request,
-      state: "approved",
-      decidedBy: ctx.invocation.actor,
-      decidedAt: at,
-    });
-    // The order belongs to the requester (daily limit, audit, notifications); the seed is the request.
-    const asRequester: ActionContext = {
-      ...ctx,
-      invocation: { ...ctx.invocation, actor: request.requester, conversation: request.conversation },
-      record: { ...ctx.record, confirmationId: request.id, createdBy: actorKey(request.requester) },
-    };
-    const reply = await carryOut(request.spend, asRequester, requote.payload);
-    const orderIds = await orderIdsOf(ctx, request, since);
-    await audit(
-      ctx,
-      request,
-      "approval approve",
-      "ok",
-      `approved at ${formatEpoch(at)}, ${formatAmount(requote.costTrx)}: ${reply.summary}`,
-      orderIds,
-    );
-    return { ...reply, blocks: [...reply.blocks, approvalTrail(request, whoName(ctx.invocation.actor), at)] };
   },
 };
+
+/** The spend cannot go (blocked address, balance, caps): the request is closed with the line. */
+async function refuse(ctx: ActionContext, request: ApprovalRequest, line: string): Promise<Reply> {
+  const { deps } = ctx;
+  await saveRequest(deps, {
+    ...request,
+    state: "refused",
+    decidedBy: ctx.invocation.actor,
+    decidedAt: deps.now(),
+  });
+  await audit(ctx, request, "approval approve", "failed", line);
+  return renderClosed(line, request);
+}
+
+/**
+ * The decision said go (the live amount reserved): the request is saved approved with what is
+ * ordered, then the order is placed. A re-run after a crash (`carriedOn`) places it again with
+ * the same idempotency key (the service answers with the first order) or reconciles it.
+ */
+async function approveAndPlace(
+  ctx: ActionContext,
+  request: ApprovalRequest,
+  quote: LiveQuote,
+  carriedOn: boolean,
+): Promise<Reply> {
+  const { deps } = ctx;
+  const at = carriedOn ? (request.decidedAt ?? deps.now()) : deps.now();
+  const payload = carriedOn ? request.payload : livePayloadOf(request, quote);
+  const approved: ApprovalRequest = carriedOn
+    ? request
+    : {
+        ...request,
+        payload,
+        quoteTrx: quote.costTrx,
+        state: "approved",
+        decidedBy: ctx.invocation.actor,
+        decidedAt: at,
+      };
+  if (!carriedOn) await saveRequest(deps, approved);
+  const since = new Date(at).toISOString();
+  const reply = await carryOut(ctx, approved, payload);
+  const orderIds = await orderIdsOf(ctx, request, since);
+  const again = carriedOn ? " (carried on after a restart)" : "";
+  await audit(
+    ctx,
+    approved,
+    "approval approve",
+    "ok",
+    `approved at ${formatEpoch(at)}${again}, ${formatAmount(quote.costTrx)}: ${reply.summary}`,
+    orderIds,
+  );
+  const approverName = whoName(approved.decidedBy ?? ctx.invocation.actor);
+  return { ...reply, blocks: [...reply.blocks, approvalTrail(request, approverName, at)] };
+}
 
 export const rejectAction: ActionHandler = {
   kind: REJECT_KIND,

@@ -1,17 +1,16 @@
-import Big from "big.js";
 import type { ActionContext } from "../command.js";
 import { outcomeLine } from "../energy/energy-render.js";
 import { formatAmount } from "../format.js";
 import type { Reply } from "../reply.js";
 import { auditSpend } from "../spend/record.js";
 import { describeSpend, renderRequest } from "./render.js";
-import { APPROVE_KIND, openRequest, type SpendKind } from "./request.js";
+import { openRequest, type SpendKind } from "./request.js";
 
 /**
- * The one early branch of a spending Confirm: below OPS_APPROVAL_TRX (or unset) it answers
- * undefined and the Confirm goes on as before; at or above, the Confirm becomes an approval
- * request in the same conversation and its reply replaces the quote. The Approve handler runs the
- * same Confirm again with its own record kind, which passes straight through.
+ * A spending Confirm whose decision at Confirm (src/core/spend/decide-at-confirm.ts) said
+ * "approval" (the live amount is at or above OPS_APPROVAL_TRX) becomes an approval request in the
+ * same conversation, at the live amount, and its reply replaces the quote. The Approve handler
+ * decides again at its own click and places the order as the requester.
  */
 export interface GatedSpend {
   kind: SpendKind;
@@ -20,14 +19,7 @@ export interface GatedSpend {
   payload: unknown;
 }
 
-export function needsApproval(ctx: Pick<ActionContext, "deps" | "record">, quoteTrx: string): boolean {
-  if (ctx.record.kind === APPROVE_KIND) return false;
-  const threshold = ctx.deps.settings.approvalTrx;
-  return threshold !== undefined && new Big(quoteTrx).gte(threshold);
-}
-
-export async function approvalGate(ctx: ActionContext, spend: GatedSpend): Promise<Reply | undefined> {
-  if (!needsApproval(ctx, spend.quoteTrx)) return undefined;
+export async function askApproval(ctx: ActionContext, spend: GatedSpend): Promise<Reply> {
   const { deps } = ctx;
   const { actor, conversation } = ctx.invocation;
   const what = describeSpend({ spend: spend.kind, payload: spend.payload });

@@ -1,73 +1,85 @@
-import Big from "big.js";
-import type { ActionContext, ActionHandler } from "../command.js";
+import type { ActionContext } from "../command.js";
 import type { CoreDeps } from "../deps.js";
-import { energyConfirmAction } from "../energy/confirm-energy.js";
-import { energyConfirmPayloadSchema } from "../energy/energy-payload.js";
-import { hostConfirmAction, hostConfirmPayloadSchema } from "../host/confirm-host.js";
-import { preflightAddress } from "../spend/preflight.js";
-import { buildEnergyQuote, buildHostQuote, ROUTE_SERVICE } from "../spend/quote.js";
-import type { SpendKind } from "./request.js";
+import { energySpend, livePayload, placeEnergy } from "../energy/confirm-energy.js";
+import { type Confirmed, energyConfirmPayloadSchema } from "../energy/energy-payload.js";
+import { hostConfirmPayloadSchema, hostSpend, placeHostStart } from "../host/confirm-host.js";
+import { actorKey } from "../invocation.js";
+import type { Reply } from "../reply.js";
+import { type ConfirmDecision, decideAtConfirm, type LiveQuote } from "../spend/decide-at-confirm.js";
+import { followUpConversation } from "../threads/follow-ups.js";
+import type { ApprovalRequest, SpendKind } from "./request.js";
 
 /**
- * How an approved spend is quoted again and carried out. The re-quote reads the price list from
- * the service (not the bot's cached copy): the approver must see what the order costs now. The
- * order itself is placed by the spend's own Confirm handler, unchanged.
+ * How an approved spend is decided again and carried out. The decision is the Confirm's own
+ * (src/core/spend/decide-at-confirm.ts), made at the Approve click as the requester with the
+ * approval given: the live price (a rise asks again), the deny list, the balance and the
+ * requester's caps, reserved under the request id. The order is placed by the spend's own
+ * placement step, keyed by the request id: a re-run (a crash during the Approve) places it again
+ * with the same idempotency key, or finds it placed.
  */
-export type Requote =
-  | { ok: true; costTrx: string; payload: unknown }
-  | { ok: false; line: string; address: string };
-
-type Deps = Pick<CoreDeps, "service" | "logger" | "now" | "store">;
+type Deps = Pick<CoreDeps, "service" | "store" | "logger" | "now" | "settings" | "observer">;
 
 interface SpendRunner {
-  requote(deps: Deps, payload: unknown): Promise<Requote>;
-  confirm: ActionHandler;
+  decide(deps: Deps, request: ApprovalRequest): Promise<ConfirmDecision<LiveQuote>>;
+  /** The request's payload at the live quote. */
+  live(payload: unknown, quote: LiveQuote): unknown;
+  place(ctx: ActionContext, who: Confirmed, payload: unknown): Promise<Reply>;
 }
 
 const RUNNERS: Record<SpendKind, SpendRunner> = {
   energy: {
-    async requote(deps, raw) {
-      const p = energyConfirmPayloadSchema.parse(raw);
-      const preflight = await preflightAddress(deps, p.address);
-      if (!preflight.ok) return { ok: false, line: preflight.line, address: p.address };
-      const list = await deps.service.pricing.get({ services: [ROUTE_SERVICE[p.route]] });
-      const quote = buildEnergyQuote(list, p.address, p.amount);
-      const payload = {
-        ...p,
-        quoteTrx: quote.costTrx,
-        unitPriceSun: quote.unitPriceSun,
-        periodLabel: quote.periodLabel,
-      };
-      return { ok: true, costTrx: quote.costTrx, payload };
-    },
-    confirm: energyConfirmAction,
+    decide: (deps, request) =>
+      decideAtConfirm(
+        deps,
+        energySpend(
+          request.id,
+          request.requester,
+          energyConfirmPayloadSchema.parse(request.payload),
+          "approved",
+        ),
+      ),
+    live: (payload, quote) =>
+      livePayload(energyConfirmPayloadSchema.parse(payload), quote as Parameters<typeof livePayload>[1]),
+    place: (ctx, who, payload) => placeEnergy(ctx, who, energyConfirmPayloadSchema.parse(payload)),
   },
   host: {
-    async requote(deps, raw) {
-      const p = hostConfirmPayloadSchema.parse(raw);
-      const preflight = await preflightAddress(deps, p.address, "started");
-      if (!preflight.ok) return { ok: false, line: preflight.line, address: p.address };
-      const list = await deps.service.pricing.get({ services: ["host"] });
-      const host = list.data.services.host;
-      if (!host) throw new Error("the price list has no Host Mode rates right now; try again later");
-      const quote = buildHostQuote(host, deps.now());
-      return {
-        ok: true,
-        costTrx: quote.firstCycleTrx,
-        payload: { ...p, firstCycleTrx: quote.firstCycleTrx },
-      };
-    },
-    confirm: hostConfirmAction,
+    decide: (deps, request) =>
+      decideAtConfirm(
+        deps,
+        hostSpend(
+          deps,
+          request.id,
+          request.requester,
+          hostConfirmPayloadSchema.parse(request.payload),
+          "approved",
+        ),
+      ),
+    live: (payload, quote) => ({ ...hostConfirmPayloadSchema.parse(payload), firstCycleTrx: quote.costTrx }),
+    place: (ctx, who, payload) => placeHostStart(ctx, who, hostConfirmPayloadSchema.parse(payload)),
   },
 };
 
-export const requoteSpend = (kind: SpendKind, deps: Deps, payload: unknown): Promise<Requote> =>
-  RUNNERS[kind].requote(deps, payload);
+export const decideApproved = (deps: Deps, request: ApprovalRequest): Promise<ConfirmDecision<LiveQuote>> =>
+  RUNNERS[request.spend].decide(deps, request);
 
-/** True when the new cost is above what was approved. */
-export const costRose = (approvedTrx: string, nowTrx: string): boolean => new Big(nowTrx).gt(approvedTrx);
+export const livePayloadOf = (request: ApprovalRequest, quote: LiveQuote): unknown =>
+  RUNNERS[request.spend].live(request.payload, quote);
 
-/** Runs the spend's own Confirm, as its requester, seeded with the request id. */
-export function carryOut(kind: SpendKind, ctx: ActionContext, payload: unknown) {
-  return RUNNERS[kind].confirm.run(ctx, payload);
+/**
+ * Places the approved spend as its requester (their daily limit, audit and notifications), seeded
+ * with the request id.
+ */
+export function carryOut(ctx: ActionContext, request: ApprovalRequest, payload: unknown): Promise<Reply> {
+  const asRequester: ActionContext = {
+    ...ctx,
+    invocation: { ...ctx.invocation, actor: request.requester, conversation: request.conversation },
+    record: { ...ctx.record, confirmationId: request.id, createdBy: actorKey(request.requester) },
+  };
+  const who: Confirmed = {
+    confirmationId: request.id,
+    actor: request.requester,
+    conversation: request.conversation,
+    followUp: followUpConversation(asRequester.invocation),
+  };
+  return RUNNERS[request.spend].place(asRequester, who, payload);
 }

@@ -58,7 +58,7 @@ function savingBlocks(saving: Saving): Block[] {
   return [
     fields(["Saving against burning TRX", `${trx(saving.savedTrx)} (${formatDecimal(percent)}%)`]),
     context(
-      `How: burning TRX for ${formatCount(saving.energy)} energy costs ${formatCount(saving.energy)} × ${saving.feeSun} SUN (the service's network_energy_fee) = ${trx(saving.burnTrx)}; the bot paid ${trx(saving.paidTrx)} for it (5-minute orders at what they paid, orchestrator orders at their quote); the saving is the difference.`,
+      `How: burning TRX for ${formatCount(saving.energy)} energy costs ${formatCount(saving.energy)} × ${saving.feeSun} SUN (the service's network_energy_fee) = ${trx(saving.burnTrx)}; the bot paid ${trx(saving.paidTrx)} for it (5-minute orders at what they paid, orchestrator orders at what was charged for the energy delivered); the saving is the difference.`,
     ),
   ];
 }

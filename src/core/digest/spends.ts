@@ -4,9 +4,10 @@ import type { Fact } from "./facts.js";
 
 /**
  * Money out of the account, read from the day's facts: 5-minute energy orders at what they paid,
- * orchestrator orders at their accepted quote (the service charges them chunk by chunk), Host
- * Mode cycles at what each callback says was charged, screenings at their TRX price. Host Mode
- * starts are not counted: their first cycle arrives as a callback like every other.
+ * orchestrator orders at what their final poll says was charged (the energy delivered, at the
+ * price decided at Confirm; written whichever path tracked the order, reconciled ones included),
+ * Host Mode cycles at what each callback says was charged, screenings at their TRX price. Host
+ * Mode starts are not counted: their first cycle arrives as a callback like every other.
  */
 export type SpendKind = "energy" | "orchestrator" | "host" | "screening";
 export const SPEND_KINDS: readonly SpendKind[] = ["energy", "orchestrator", "host", "screening"];
@@ -27,17 +28,20 @@ export interface EnergyBought {
 }
 
 const PAID = /\bpaid ([\d.]+) TRX\b/;
+const CHARGED = /\bcharged ([\d.]+) TRX\b/;
 const DELEGATED = /(\d+) of \d+ energy delegated/;
 
 function auditSpend(entry: AuditEntry): Spend | undefined {
   const base = { at: entry.at, who: entry.actor };
+  const message = entry.message ?? "";
+  // A partial or failed orchestrator order was charged for what it delivered.
+  if (entry.verb === "energy" && message.startsWith("orchestrator final")) {
+    const charged = CHARGED.exec(message)?.[1];
+    return charged === undefined ? undefined : { ...base, kind: "orchestrator", trx: new Big(charged) };
+  }
   if (entry.result !== "ok") return undefined;
   if (entry.verb === "energy") {
-    const message = entry.message ?? "";
-    if (message.startsWith("orchestrator final")) return undefined;
-    if (message.startsWith("orchestrator accepted")) {
-      return { ...base, kind: "orchestrator", trx: new Big(entry.quoteTrx ?? "0") };
-    }
+    if (message.startsWith("orchestrator accepted")) return undefined;
     return { ...base, kind: "energy", trx: new Big(PAID.exec(message)?.[1] ?? entry.quoteTrx ?? "0") };
   }
   if (entry.verb === "screen" && entry.quoteTrx && !/not charged/.test(entry.message ?? "")) {
@@ -75,8 +79,11 @@ export function energyBoughtOf(facts: readonly Fact[]): EnergyBought[] {
       quotes.set(`${entry.actor}:${entry.address}:${entry.amount}`, new Big(entry.quoteTrx ?? "0"));
     } else if (message.startsWith("orchestrator final")) {
       const delegated = Number(DELEGATED.exec(message)?.[1] ?? "0");
+      const charged = CHARGED.exec(message)?.[1];
       const paid =
-        quotes.get(`${entry.actor}:${entry.address}:${entry.amount}`) ?? new Big(entry.quoteTrx ?? "0");
+        charged !== undefined
+          ? new Big(charged)
+          : (quotes.get(`${entry.actor}:${entry.address}:${entry.amount}`) ?? new Big(entry.quoteTrx ?? "0"));
       if (delegated > 0) bought.push({ at: entry.at, energy: delegated, paidTrx: paid });
     } else if (entry.result === "ok") {
       const paid = new Big(PAID.exec(message)?.[1] ?? entry.quoteTrx ?? "0");

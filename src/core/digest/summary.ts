@@ -2,6 +2,7 @@ import Big from "big.js";
 import type { CoreDeps } from "../deps.js";
 import { wasDelivered } from "../energy/delivery-watch.js";
 import { readAccount } from "../runway/account.js";
+import { SUN_PER_TRX } from "../spend/trx.js";
 import { type Fact, hostStarters, readFacts } from "./facts.js";
 import { energyBoughtOf, type Spend, spendsOf } from "./spends.js";
 
@@ -28,8 +29,6 @@ export interface Digest {
   approvals: Map<string, number>;
   saving: Saving;
 }
-
-const SUN_PER_TRX = 1_000_000;
 
 function unconfirmedCandidates(facts: readonly Fact[]) {
   return facts.flatMap((f) => {

@@ -6,7 +6,7 @@ import { expectNotifications } from "../notifications/expectations.js";
 import type { Reply } from "../reply.js";
 import { auditSpend } from "../spend/record.js";
 import { withResend } from "../spend/resend.js";
-import { releaseSpend, settleSpend } from "../spend/reservation.js";
+import { releaseSpend } from "../spend/reservation.js";
 import { autoWatch } from "../watch/hooks.js";
 import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "./energy-errors.js";
 import { auditBase, type Confirmed, type EnergyConfirmPayload, whoName } from "./energy-payload.js";
@@ -15,9 +15,10 @@ import { trackOrchestrator } from "./orchestrator-tracking.js";
 
 /**
  * Confirm of an order above one 5-minute order: one orchestrator order for the address, keyed by
- * the confirmation. Nothing is charged at acceptance; the quote stays counted against the daily
- * limit (the real charges arrive chunk by chunk), and a poll job follows the order. When the
- * answer is lost, the poll looks the order up by its key and settles or releases the hold.
+ * the confirmation. Nothing is charged at acceptance; the live quote stays held against the daily
+ * limit (the real charges arrive chunk by chunk), and a poll job follows the order: its final poll
+ * settles the hold at the energy delivered, at the unit price decided at Confirm, whichever path
+ * tracked it (accepted, or reconciled after a lost answer). A never-accepted order releases it.
  */
 export async function confirmOrchestrator(
   ctx: ActionContext,
@@ -34,6 +35,7 @@ export async function confirmOrchestrator(
     address: p.address,
     amount: p.amount,
     quoteTrx: p.quoteTrx,
+    unitPriceSun: p.unitPriceSun,
     confirmationId,
   };
   await expectNotifications(ctx.deps, conversation, {
@@ -67,7 +69,6 @@ export async function confirmOrchestrator(
   const requestId = String(accepted.detail.data.requestId);
   try {
     await trackOrchestrator(deps, { idempotencyKey, conversation, context });
-    await settleSpend(deps, confirmationId, actor, p.quoteTrx);
     await autoWatch(deps, conversation, p.address, actor);
   } catch (error) {
     deps.logger.error(

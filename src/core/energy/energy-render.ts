@@ -49,6 +49,8 @@ export interface QuoteView {
   refusal?: string;
   /** Extra warnings (spam sender). */
   warnings?: string[];
+  /** A line above the quote: why this quote took the place of the one confirmed (the price rose). */
+  notice?: string;
 }
 
 function rentalText(quote: EnergyQuote): string {
@@ -85,6 +87,7 @@ export function renderEnergyQuote(view: QuoteView): Reply {
   const { quote } = view;
   const blocks: Block[] = [
     header("Energy quote"),
+    ...(view.notice === undefined ? [] : [text(view.notice)]),
     fields(
       ["Address", code(quote.address)],
       ["Energy", formatCount(quote.amount)],

@@ -1,6 +1,8 @@
+import Big from "big.js";
 import { z } from "zod";
 import { isServiceError } from "../../service/errors.js";
 import { ORCHESTRATOR_FINAL_STATES, type OrchestratorStatus } from "../../service/orchestrator.js";
+import { costTrx } from "../../service/pricing.js";
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
@@ -11,6 +13,7 @@ import type { TrackedJob } from "../ports.js";
 import { publicReply, text } from "../reply.js";
 import { auditSpend } from "../spend/record.js";
 import { releaseSpend, settleSpend } from "../spend/reservation.js";
+import { sunToTrx, trxToSun } from "../spend/trx.js";
 import { renderOrchestratorSummary } from "./energy-render.js";
 
 /**
@@ -25,6 +28,8 @@ export const orchestratorContextSchema = z.object({
   address: z.string(),
   amount: z.number().int(),
   quoteTrx: z.string(),
+  /** SUN per energy unit decided at Confirm: delivered energy is recorded at it. */
+  unitPriceSun: z.number().optional(),
   /** The confirmation whose spend hold this order settles (absent in contexts stored before holds). */
   confirmationId: z.string().optional(),
 });
@@ -87,7 +92,7 @@ const isFinal = (status: OrchestratorStatus): boolean =>
   status.data.items.every((item) => ORCHESTRATOR_FINAL_STATES.has(item.status));
 
 export function createPollOrchestratorHandler(
-  deps: Pick<CoreDeps, "service" | "store" | "notifier" | "logger" | "now" | "settings">,
+  deps: Pick<CoreDeps, "service" | "store" | "notifier" | "logger" | "now" | "settings" | "observer">,
   options: PollOrchestratorOptions = {},
 ): (job: PollJob) => Promise<PollAnswer> {
   const delayFor =
@@ -120,7 +125,6 @@ export function createPollOrchestratorHandler(
       if (context?.confirmationId) await releaseSpend(deps, context.confirmationId);
       return { done: true };
     }
-    await settleFound(deps, key);
     await rememberOrderIds(deps, status, job.conversation);
     if (isFinal(status)) {
       await deps.notifier.post(
@@ -128,7 +132,7 @@ export function createPollOrchestratorHandler(
         renderOrchestratorSummary(status, deps.settings.explorerTxUrl),
         orchestratorDedupKey(key),
       );
-      await auditFinal(deps, job, status);
+      await settleFinal(deps, job, status);
       for (const item of status.data.items)
         await forgetOrchestratorExpectation(deps.store, {
           address: item.receiveAddress,
@@ -147,29 +151,53 @@ export function createPollOrchestratorHandler(
   };
 }
 
-/** The order exists: its quote counts toward the daily cap (once; a no-op after the Confirm settled it). */
-async function settleFound(deps: Pick<CoreDeps, "store" | "now">, key: string): Promise<void> {
-  const context = await getJson(deps.store, contextKey(key), orchestratorContextSchema);
-  if (context?.confirmationId)
-    await settleSpend(deps, context.confirmationId, context.actor, context.quoteTrx);
+/**
+ * What the service charged for the order's energy: the energy delivered at the unit price decided
+ * at Confirm (the status reply names no price); without that price, the quote in proportion.
+ */
+export function chargedTrx(context: OrchestratorContext, status: OrchestratorStatus): string {
+  const items = status.data.items;
+  const delivered = items.reduce((n, i) => n + i.energy.delegated, 0);
+  const requested = items.reduce((n, i) => n + i.energy.requested, 0);
+  if (context.unitPriceSun !== undefined) return costTrx(context.unitPriceSun, delivered);
+  if (requested === 0) return "0";
+  return sunToTrx(trxToSun(context.quoteTrx).times(delivered).div(requested).round(0, Big.roundUp));
+}
+
+/**
+ * The order is final: the hold becomes what was charged (once, whichever poll gets here), and the
+ * audit line names it, so the digest, the daily total and the runway count the charge.
+ */
+async function settleFinal(
+  deps: Pick<CoreDeps, "store" | "now" | "logger" | "observer">,
+  job: PollJob,
+  status: OrchestratorStatus,
+): Promise<void> {
+  const context = await getJson(deps.store, contextKey(job.idempotencyKey), orchestratorContextSchema);
+  const charged = context ? chargedTrx(context, status) : undefined;
+  if (context?.confirmationId && charged !== undefined)
+    await settleSpend(deps, context.confirmationId, context.actor, charged);
+  await auditFinal(deps, job, status, context, charged);
 }
 
 async function auditFinal(
   deps: Pick<CoreDeps, "store" | "now" | "logger">,
   job: PollJob,
   status: OrchestratorStatus,
+  context: OrchestratorContext | null,
+  charged: string | undefined,
 ): Promise<void> {
-  const context = await getJson(deps.store, contextKey(job.idempotencyKey), orchestratorContextSchema);
   const items = status.data.items;
   const delivered = items.reduce((n, i) => n + i.energy.delegated, 0);
   const requested = items.reduce((n, i) => n + i.energy.requested, 0);
+  const paid = charged === undefined ? "" : `; charged ${charged} TRX`;
   await auditSpend(deps, {
     actor: context?.actor ?? "unknown",
     conversation: job.conversation,
     verb: "energy",
     ...(context && { address: context.address, amount: String(context.amount), quoteTrx: context.quoteTrx }),
     result: items.every((i) => i.status === "completed") ? "ok" : "failed",
-    message: `orchestrator final: ${items.map((i) => i.status).join(",")}; ${delivered} of ${requested} energy delegated`,
+    message: `orchestrator final: ${items.map((i) => i.status).join(",")}; ${delivered} of ${requested} energy delegated${paid}`,
     orderIds: items.flatMap((i) => i.energy.orderIds),
   });
 }

@@ -53,7 +53,14 @@ async function runStart(ctx: CommandContext, address: string): Promise<Reply> {
   const balance = await getBalance(deps);
   const warnings = preflight.warning === undefined ? [] : [preflight.warning];
   if (hostCallbackUrl(deps.settings) === undefined) warnings.push(NO_CALLBACK_WARNING);
-  const view = { address, quote, balance, denyList: denyListText(preflight.verdict), warnings };
+  const view = {
+    address,
+    quote,
+    balance,
+    denyList: denyListText(preflight.verdict),
+    warnings,
+    ...(deps.settings.dailyLimitTrx !== undefined && { dailyLimitTrx: deps.settings.dailyLimitTrx }),
+  };
   if (balanceCovers(balance, quote.firstCycleTrx) === false) {
     return renderHostQuote({
       ...view,

@@ -9,6 +9,7 @@ import { markHostStopped } from "../home.js";
 import type { NotificationDefinition } from "../notifications/definition.js";
 import { expectationKeys } from "../notifications/expectations.js";
 import { findOrigin } from "../origins.js";
+import { countHostCycle } from "../spend/host-cycles.js";
 import { recordHostEvent } from "./host-events.js";
 import { renderHostCycle, renderHostPaused } from "./host-notices-render.js";
 
@@ -23,7 +24,11 @@ export const hostCycle: NotificationDefinition<HostCycle> = {
   key: (n) => `host:${n.order_id}`,
   origin: (deps, n) => findOrigin(deps.store, "host", n.address),
   expects: (n) => expectationKeys(["host", n.address]),
-  onReceipt: (deps, n) => noteHostCycle(deps, n),
+  onReceipt: async (deps, n) => {
+    await noteHostCycle(deps, n);
+    // What the cycle charged counts toward the daily cap of whoever started Host Mode.
+    await countHostCycle(deps, n);
+  },
   render: renderHostCycle,
   digestNouns: { "Host Mode delegation": ["Host Mode delegation", "Host Mode delegations"] },
 };

@@ -27,6 +27,17 @@ export interface HostQuoteView {
   warnings: string[];
   tokens?: { confirm: string; cancel: string };
   refusal?: string;
+  /** OPS_DAILY_LIMIT_TRX, when set: the cycles count toward the starter's daily limit. */
+  dailyLimitTrx?: string;
+  /** A line above the quote: why this quote took the place of the one confirmed (the price rose). */
+  notice?: string;
+}
+
+/** The quote says that the cycles count toward the daily limit of the person who starts Host Mode. */
+export function cyclesCapLine(dailyLimitTrx: string | undefined): string {
+  return dailyLimitTrx === undefined
+    ? "Each cycle counts toward your spending of the UTC day as it is charged (no daily limit is set)."
+    : `Each cycle counts toward your daily limit of ${formatAmount(dailyLimitTrx)} (OPS_DAILY_LIMIT_TRX) as it is charged; once it is reached, your other spends are refused until 00:00 UTC, while the cycles go on until host stop.`;
 }
 
 function cycleLines(q: HostQuote): string[] {
@@ -44,6 +55,7 @@ export function renderHostQuote(view: HostQuoteView): Reply {
   const { quote } = view;
   const blocks: Block[] = [
     header("Host Mode (infinity): start?"),
+    ...(view.notice === undefined ? [] : [text(view.notice)]),
     fields(
       ["Address", code(view.address)],
       ["First cycle", formatAmount(quote.firstCycleTrx)],
@@ -51,6 +63,7 @@ export function renderHostQuote(view: HostQuoteView): Reply {
       ["Deny list", view.denyList],
     ),
     text(cycleLines(quote).join(" ")),
+    text(cyclesCapLine(view.dailyLimitTrx)),
   ];
   for (const warning of view.warnings) blocks.push(text(`Warning: ${warning}`));
   if (view.refusal !== undefined) blocks.push(text(view.refusal));

@@ -6,8 +6,9 @@ import { outcomeLine } from "../energy/energy-render.js";
 import { markHostActive } from "../home.js";
 import { rememberOrigin } from "../origins.js";
 import type { Reply } from "../reply.js";
+import { holdFirstCycle } from "../spend/host-cycles.js";
 import { auditSpend } from "../spend/record.js";
-import { releaseSpend, settleSpend } from "../spend/reservation.js";
+import { releaseSpend } from "../spend/reservation.js";
 import { autoWatch } from "../watch/hooks.js";
 import { recordHostEvent } from "./host-events.js";
 import { type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
@@ -63,8 +64,9 @@ async function afterStart(deps: CoreDeps, who: Confirmed, p: HostConfirmPayload)
       confirmationId: who.confirmationId,
     });
     await autoWatch(deps, who.conversation, p.address, who.actor);
-    // The first cycle is charged moments after the start; later cycles are not known in advance.
-    await settleSpend(deps, who.confirmationId, who.actor, p.firstCycleTrx);
+    // The first cycle is charged moments after the start: its hold stays until its callback says
+    // what it cost; later cycles count toward the starter's day as they are charged.
+    await holdFirstCycle(deps, p.address, who.confirmationId, who.actor);
   } catch (error) {
     deps.logger.error({ err: error, address: p.address }, "Host Mode started, but its bookkeeping failed");
   }

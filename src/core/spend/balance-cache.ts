@@ -11,6 +11,7 @@ import {
   startBalanceRefresh,
   within,
 } from "./balance-refresh.js";
+import { sunToTrx, trxToSun } from "./trx.js";
 
 /**
  * The account balance for quotes, which never wait on `userinfo`'s 6 reads a minute: the last
@@ -23,7 +24,6 @@ import {
  */
 export const BALANCE_FRESH_MS = 15_000;
 const FIRST_READ_WAIT_MS = 1_500;
-const SUN_PER_TRX = 1_000_000;
 
 export type Balance =
   | {
@@ -43,14 +43,14 @@ export type Balance =
 
 /** Counts a recorded spend against the last reading (SUN, rounded up: never overstates the balance). */
 export async function noteSpend(deps: { store: Store }, amountTrx: string): Promise<void> {
-  const sun = new Big(amountTrx).times(SUN_PER_TRX).round(0, Big.roundUp).toNumber();
+  const sun = trxToSun(amountTrx).toNumber();
   if (sun > 0) await deps.store.incrBy(SPENT_KEY, sun);
 }
 
 /** The reading as a balance: minus the spends recorded since, flagged estimated when it is not current. */
 export function estimateFrom(snapshot: Snapshot, spentSunNow: number, now: number): Balance {
   const spentSun = snapshot.spentSun === undefined ? 0 : Math.max(0, spentSunNow - snapshot.spentSun);
-  const spentSinceTrx = new Big(spentSun).div(SUN_PER_TRX).toFixed();
+  const spentSinceTrx = sunToTrx(spentSun);
   // A JSON number; String() of a double gives its shortest exact decimal form.
   const balanceTrx = new Big(String(snapshot.info.stats.balance)).minus(spentSinceTrx).toFixed();
   const estimated = spentSun > 0 || now - snapshot.fetchedAt >= BALANCE_FRESH_MS;

@@ -2,6 +2,7 @@ import Big from "big.js";
 import type { CoreDeps } from "../deps.js";
 import { type Actor, actorKey } from "../invocation.js";
 import { noteSpend } from "./balance-cache.js";
+import { hostCyclesNote } from "./host-cycles-note.js";
 import {
   dailyRefusal,
   perOrderRefusal,
@@ -60,7 +61,10 @@ export async function reserveSpend(deps: Deps, input: ReserveSpendInput): Promis
     if (limit === undefined) await store.incrBy(key, sun, SPEND_TTL_MS);
     else {
       const reserved = await store.reserveWithin(key, sun, toSafeSun(trxToSun(limit), limit), SPEND_TTL_MS);
-      if (!reserved.ok) return { ok: false, line: dailyRefusal(quote, new Big(reserved.total), limit) };
+      if (!reserved.ok) {
+        const line = dailyRefusal(quote, new Big(reserved.total), limit);
+        return { ok: false, line: `${line}${await hostCyclesNote(deps, input.actor)}` };
+      }
     }
   }
   const hold: Hold = { key, sun: String(sun) };

@@ -3,13 +3,16 @@ import type { Clock } from "../../clock.js";
 import type { Store } from "../../store/store.js";
 import { type Actor, actorKey } from "../invocation.js";
 import type { CoreObserver } from "../observer.js";
+import { hostCyclesNote } from "./host-cycles-note.js";
+import { SUN_PER_TRX, sunToTrx, trxToSun } from "./trx.js";
+
+export { SUN_PER_TRX, sunToTrx, trxToSun };
 
 /**
  * Spending caps: OPS_MAX_ORDER_TRX per order and OPS_DAILY_LIMIT_TRX per user per UTC day.
  * Totals are integer SUN in the store (atomic INCRBY); TRX strings are converted with big.js,
  * so no float ever touches money.
  */
-export const SUN_PER_TRX = 1_000_000;
 /** A day key lives past its UTC day (clock skew between instances, late recordings). */
 export const SPEND_TTL_MS = 48 * 60 * 60_000;
 
@@ -25,16 +28,6 @@ const keyOf = (actor: Actor | string): string => (typeof actor === "string" ? ac
 /** `spend:<actorKey>:<YYYY-MM-DD>` of the UTC day of `at`. */
 export const spendKey = (actor: Actor | string, at: number): string =>
   `spend:${keyOf(actor)}:${new Date(at).toISOString().slice(0, 10)}`;
-
-/** A TRX decimal string as integer SUN; a fraction of a SUN counts as a whole one (caps err safe). */
-export function trxToSun(trx: string): Big {
-  const sun = new Big(trx).times(SUN_PER_TRX).round(0, Big.roundUp);
-  if (sun.lt(0)) throw new RangeError(`negative TRX amount: ${trx}`);
-  return sun;
-}
-
-/** Integer SUN as a TRX decimal string without exponent: 1500000 → "1.5". */
-export const sunToTrx = (sun: Big | number | string): string => new Big(sun).div(SUN_PER_TRX).toFixed();
 
 /** Integer SUN the actor has recorded today (UTC). */
 export async function spentTodaySun(store: Store, actor: Actor | string, now: Clock): Promise<Big> {
@@ -61,7 +54,8 @@ export async function checkSpend(input: CheckSpendInput): Promise<SpendCheck> {
   const limit = trxToSun(settings.dailyLimitTrx);
   const spent = await spentTodaySun(input.store, input.actor, input.now);
   if (spent.plus(quote).lte(limit)) return { ok: true };
-  return { ok: false, line: dailyRefusal(quote, spent, settings.dailyLimitTrx) };
+  const cycles = await hostCyclesNote({ store: input.store, now: input.now }, input.actor);
+  return { ok: false, line: `${dailyRefusal(quote, spent, settings.dailyLimitTrx)}${cycles}` };
 }
 
 /** The line of a quote above OPS_MAX_ORDER_TRX, or undefined when it is within. */

@@ -1,11 +1,10 @@
-import Big from "big.js";
 import type { Store } from "../../store/store.js";
+import { sunToTrx, trxToSun } from "../spend/trx.js";
 
 /**
  * The monthly budget of scheduled re-screens (OPS_WATCH_BUDGET_TRX), counted in SUN per UTC month
  * in the store, so every instance spends from one budget.
  */
-const SUN_PER_TRX = 1_000_000;
 /** A month's counter outlives the month, so `watch list` can still show it on the 1st. */
 const BUDGET_TTL_MS = 40 * 24 * 3_600_000;
 
@@ -13,8 +12,8 @@ export const monthOf = (ms: number): string => new Date(ms).toISOString().slice(
 const USED_KEY = (month: string) => `watch:budget:${month}`;
 const TOLD_KEY = (month: string) => `watch:budget-told:${month}`;
 
-export const toSun = (trx: string): number => Number(new Big(trx).times(SUN_PER_TRX).round(0, Big.roundUp));
-export const sunToTrx = (sun: number): string => new Big(sun).div(SUN_PER_TRX).toString();
+export const toSun = (trx: string): number => trxToSun(trx).toNumber();
+export { sunToTrx };
 
 export async function budgetUsedSun(store: Store, now: number): Promise<number> {
   return Number((await store.get(USED_KEY(monthOf(now)))) ?? "0");

@@ -54,6 +54,29 @@ describe("slack buttons: energy quote → Confirm", () => {
     expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
   });
 
+  it("a price rise since the quote orders nothing: the new quote with fresh buttons takes the quote's place", async () => {
+    const h = await startSlackHarness();
+    const quote = await quoteEnergy(h);
+    expect(buttonLabels(quote)).toEqual(["Confirm 3.12 TRX", "Cancel"]);
+    h.sandbox.prices.raiseEnergy(10);
+    await h.click(quote, /^Confirm/);
+    await h.settle();
+
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+    const moved = current(h, quote);
+    expect(messageText(moved)).toContain("The price rose by 0.65 TRX (3.12 → 3.77 TRX)");
+    expect(messageText(moved)).toContain("Nothing was ordered");
+    expect(buttonLabels(moved)).toEqual(["Confirm 3.77 TRX", "Cancel"]);
+    expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
+
+    // The fresh Confirm, pressed where it is shown, orders at the new price.
+    await h.click(structuredClone(moved) as FakeSlackMessage, /^Confirm/);
+    await h.settle();
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    expect(messageText(current(h, quote))).toMatch(/\*Paid\*\n3\.77 TRX \(quoted 3\.77 TRX\)/);
+    expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
+  });
+
   it("a second click on the spent buttons says 'Already handled.' to that user only, and orders nothing", async () => {
     const h = await startSlackHarness();
     const quote = await quoteEnergy(h);

@@ -56,6 +56,28 @@ describe("telegram buttons: energy quote → Confirm", () => {
     expect(h.sandbox.calls("order5m.create")[0]?.body).toMatchObject({ receiveAddress: address });
   });
 
+  it("a price rise since the quote orders nothing: the new quote with fresh buttons replaces the quote", async () => {
+    const h = await startTelegramHarness();
+    const quote = await quoteEnergy(h);
+    h.sandbox.prices.raiseEnergy(10);
+    await h.click(quote, /^Confirm/);
+    await h.settle();
+
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+    const [moved] = h.fake.messages(GROUP_CHAT).filter((m) => m.message_id === quote.message_id);
+    expect(moved?.text).toContain("The price rose by 0.65 TRX (3.12 → 3.77 TRX)");
+    const keyboard = moved?.replyMarkup?.inline_keyboard.flat() ?? [];
+    expect(keyboard.map((b) => b.text)).toEqual(["Confirm 3.77 TRX", "Cancel"]);
+    expect(h.fake.calls("editMessageText")[0]?.params).toMatchObject({ message_id: quote.message_id });
+
+    await h.click(structuredClone(moved!), /^Confirm/);
+    await h.settle();
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    const [after] = h.fake.messages(GROUP_CHAT).filter((m) => m.message_id === quote.message_id);
+    expect(after?.text).toMatch(/^Energy delegated\nOrder: 5M/);
+    expect(after?.text).toContain("Paid: 3.77 TRX");
+  });
+
   it("a second click on the spent button is answered 'Already handled.' and orders nothing", async () => {
     const h = await startTelegramHarness();
     const quote = await quoteEnergy(h);

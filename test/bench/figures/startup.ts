@@ -6,7 +6,7 @@ import { max, median, ratio, round } from "../support/stats.js";
 import type { World } from "../support/world.js";
 
 /**
- * Figure 6: spawn `npm start` as the README runs it after `npm install` (its prestart only checks
+ * Figure 6: spawn `npm start` as the README runs it after `npm ci` (its prestart only checks
  * that the build is current; the build itself ran at install), Slack HTTP mode + Telegram webhook
  * mode against the fakes, Redis, the service → first 200 from /healthz, polled every 5 ms; RUNS
  * cold starts, each

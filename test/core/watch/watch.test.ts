@@ -175,7 +175,9 @@ describe("deny-list watch", () => {
     later = 122_000;
     await watchTick(h.deps, ALERTS);
     expect(replyText(await h.run(viewer, "watch list"))).toMatch(new RegExp(`${address} — clean; by auto`));
-    expect(h.sandbox.calls("compliance.batch")).toHaveLength(1);
+    // One batch call is the Confirm's live deny-list check (200/s per key, never the open
+    // lookup's slot), the other the tick's first verdict for the new watch.
+    expect(h.sandbox.calls("compliance.batch")).toHaveLength(2);
     expect(alerts(h)).toEqual([]);
   });
 
