@@ -365,6 +365,7 @@ describe("the Slack App Home", () => {
     expect(home).toContain(LOW);
     expect(home).toContain("Host Mode");
     expect(home).toMatch(/Balance/);
+    expect(home).toMatch(/Runway/);
     expect(buttonLabels(homeOf(world, OPERATOR.id))).toEqual(["Ack", "Snooze 1h", "Resolve"]);
 
     await pressInHome(bot, world, "Ack");
