@@ -1,7 +1,7 @@
 import type { NotificationEvent } from "../service/webhook-events.js";
 import { accountFeature } from "./account/feature.js";
-import { alertsFeature } from "./alerts/feature.js";
 import { cancelActionHandler } from "./actions.js";
+import { alertsFeature } from "./alerts/feature.js";
 import { approvalsFeature } from "./approvals/feature.js";
 import { auditFeature } from "./audit/feature.js";
 import { complianceFeature } from "./compliance/feature.js";

@@ -6,6 +6,7 @@ import { createTrackedHandlers } from "../../src/core/tracking-registry.js";
 import { recheckDenyList } from "../../src/core/watch/recheck.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import { buttonLabels, messageText } from "../adapters/slack/harness.js";
+import { FORM, findButton, homeOpenedBody, type Signed, signedHeaders } from "../adapters/slack/payloads.js";
 import { buttonData, callbackUpdate } from "../adapters/telegram/updates.js";
 import type { FakeSlackMessage } from "../fakes/slack-api.js";
 import type { FakeMessage } from "../fakes/telegram-api.js";
@@ -21,6 +22,7 @@ import {
 } from "../support/app-world.js";
 import { testRedis } from "../support/redis.js";
 import { quietPeriod } from "../webhooks/bot.js";
+import { delegationEvent } from "../webhooks/signed.js";
 
 /**
  * Alerts someone owns, end to end: the whole bot (`startApp`) on Redis, the sandbox's balance below
@@ -264,6 +266,131 @@ describe("alerts on Slack", () => {
     await quietPeriod(1_000);
     expect(slackAlerts(world, "C0COPY")).toHaveLength(1);
   }, 40_000);
+});
+
+describe("subscribe deliveries", () => {
+  it("copies every delivery notice, one with no known origin included, and stops after unsubscribe", async () => {
+    const world = await createWorld({
+      redis: { url: redis.url, prefix: redis.prefix },
+      env: { ALERT_SLACK_CHANNEL: ALERTS },
+    });
+    const bot = await world.start();
+    await bot.command("/subscribe deliveries", { channel: "C0COPY" });
+    await eventually(
+      () =>
+        world.slack
+          .channelMessages("C0COPY")
+          .find((m) => /Subscribed: copies of deliveries/.test(messageText(m))),
+      "subscribed",
+    );
+    const first = await bot.webhook(
+      "orders",
+      delegationEvent(31_001, "5MSUBONE", tronAddress("sub-deliveries-1")),
+    );
+    expect(first.status).toBe(200);
+    const copy = await eventually(
+      () => world.slack.channelMessages("C0COPY").find((m) => messageText(m).includes("5MSUBONE")),
+      "the copy of the delivery",
+    );
+    expect(messageText(copy)).not.toContain("Ack");
+    await eventually(
+      () => world.slack.channelMessages(ALERTS).find((m) => messageText(m).includes("5MSUBONE")),
+      "the original",
+    );
+
+    await bot.command("/unsubscribe deliveries", { channel: "C0COPY" });
+    await eventually(
+      () => world.slack.channelMessages("C0COPY").find((m) => /Unsubscribed/.test(messageText(m))),
+      "unsubscribed",
+    );
+    await bot.webhook("orders", delegationEvent(31_002, "5MSUBTWO", tronAddress("sub-deliveries-2")));
+    await eventually(
+      () => world.slack.channelMessages(ALERTS).find((m) => messageText(m).includes("5MSUBTWO")),
+      "the second original",
+    );
+    await quietPeriod(1_000);
+    expect(world.slack.channelMessages("C0COPY").filter((m) => messageText(m).includes("5MSUBTWO"))).toEqual(
+      [],
+    );
+  }, 30_000);
+});
+
+describe("the Slack App Home", () => {
+  const post = (bot: Bot, signed: Signed) =>
+    fetch(`${bot.origin}/slack/events`, {
+      method: "POST",
+      headers: { "content-type": signed.contentType, ...signedHeaders(signed.raw) },
+      body: signed.raw,
+    });
+  const homeOf = (world: World, user: string): FakeSlackMessage => ({
+    ts: "",
+    channel: "",
+    text: "",
+    via: "home",
+    edits: 0,
+    blocks: (world.slack.home(user)?.blocks as Record<string, unknown>[] | undefined) ?? [],
+  });
+  /** A press on a button of the user's Home view (Slack sends a view container, no channel). */
+  const pressInHome = (bot: Bot, world: World, label: string) => {
+    const payload = {
+      type: "block_actions",
+      user: { id: OPERATOR.id, username: OPERATOR.name, name: OPERATOR.name, team_id: world.slack.teamId },
+      api_app_id: "A0OPSBOT",
+      token: "verification-token",
+      container: { type: "view", view_id: "V0HOME" },
+      view: { id: "V0HOME", type: "home", blocks: homeOf(world, OPERATOR.id).blocks },
+      trigger_id: `${Date.now()}.home`,
+      team: { id: world.slack.teamId, domain: "fake" },
+      actions: [
+        {
+          ...findButton(homeOf(world, OPERATOR.id), label),
+          block_id: "b1",
+          action_ts: `${Date.now() / 1000}`,
+        },
+      ],
+    };
+    return post(bot, {
+      raw: new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      contentType: FORM,
+    });
+  };
+
+  it("shows open alerts with their buttons, balance and Host Mode; a press there acts; a change elsewhere republishes it", async () => {
+    const world = await lowBalanceWorld();
+    const bot = await world.start();
+    const alert = structuredClone(await eventually(() => slackAlerts(world)[0], "the runway alert"));
+    await post(bot, homeOpenedBody(OPERATOR, world.slack.teamId));
+    await eventually(() => /Alerts \(1 open/.test(messageText(homeOf(world, OPERATOR.id))), "the home view");
+    const home = messageText(homeOf(world, OPERATOR.id));
+    expect(home).toContain(LOW);
+    expect(home).toContain("Host Mode");
+    expect(home).toMatch(/Balance/);
+    expect(home).toMatch(/Runway/);
+    expect(buttonLabels(homeOf(world, OPERATOR.id))).toEqual(["Ack", "Snooze 1h", "Resolve"]);
+
+    await pressInHome(bot, world, "Ack");
+    await eventually(
+      () => /acknowledged by olga/.test(messageText(homeOf(world, OPERATOR.id))),
+      "the home after Ack",
+    );
+    await eventually(
+      () =>
+        /acknowledged by olga/.test(
+          messageText(world.slack.channelMessages(ALERTS).find((m) => m.ts === alert.ts)),
+        ),
+      "the alert's message edited after the Ack in the home",
+    );
+    const acked = structuredClone(
+      world.slack.channelMessages(ALERTS).find((m) => m.ts === alert.ts) as FakeSlackMessage,
+    );
+
+    // Resolved in the channel: the home is published again without anyone opening it.
+    await bot.click(acked, "Resolve");
+    await eventually(
+      () => /Alerts: none open/.test(messageText(homeOf(world, OPERATOR.id))),
+      "the home refreshed",
+    );
+  }, 30_000);
 });
 
 describe("alerts on Telegram", () => {

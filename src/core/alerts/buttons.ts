@@ -3,7 +3,7 @@ import type { ActionContext, ActionHandler } from "../command.js";
 import type { CoreDeps } from "../deps.js";
 import { type Actor, actorKey, conversationKey } from "../invocation.js";
 import { context, publicReply, type Reply, text } from "../reply.js";
-import { type AlertRecord, recordMessage, type Transition, updateAlert } from "./alert.js";
+import { type AlertRecord, messagesOf, recordMessage, type Transition, updateAlert } from "./alert.js";
 import { contentsOf, refreshMessages } from "./raise.js";
 import {
   ACK_KIND,
@@ -106,7 +106,11 @@ async function one(ctx: ActionContext, id: string, op: AlertOp): Promise<Reply> 
   const done = await applyOp(deps, id, op, invocation.actor, pressed);
   if (done.alert === null) return publicReply(done.line ?? "This alert is gone.", [text(done.line ?? "")]);
   const where = conversationKey(invocation.conversation);
-  if (pressed !== undefined) await recordMessage(deps.store, id, invocation.conversation, pressed);
+  // The first message seen for the conversation stays the one later changes edit (a press on
+  // the escalation must not take the alert's own message's place).
+  if (pressed !== undefined && !(await messagesOf(deps.store, id)).has(where)) {
+    await recordMessage(deps.store, id, invocation.conversation, pressed);
+  }
   const content = (await contentsOf(deps, id)).get(where)?.reply ?? publicReply(done.alert.title, []);
   const reply = await renderAlert(deps, done.alert, content, invocation.conversation);
   if (done.ok) return reply;

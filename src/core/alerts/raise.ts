@@ -16,6 +16,7 @@ import {
   readAlert,
   updateAlert,
 } from "./alert.js";
+import { refreshHomes } from "./home.js";
 import { renderAlert } from "./render.js";
 import { alertSettingsOf } from "./settings.js";
 import { copyTargets, type SubscriptionKind } from "./subscriptions.js";
@@ -67,7 +68,10 @@ export async function raiseAlert(deps: CoreDeps, input: RaiseAlertInput): Promis
   const alert = created ? record : ((await readAlert(deps.store, id)) ?? record);
   const posts = [...input.posts, ...(first ? await copiesOf(deps, input, first) : [])];
   for (const post of posts) await postAlert(deps, alert, post);
-  if (created) await scheduleEscalation(deps, alert);
+  if (created) {
+    await scheduleEscalation(deps, alert);
+    await refreshHomes(deps, `${id}:v${alert.version}`);
+  }
   return alert;
 }
 
@@ -141,6 +145,7 @@ export function conversationOfKey(
  * repeated changes nothing, and a message the platform no longer edits becomes a new one.
  */
 export async function refreshMessages(deps: CoreDeps, alert: AlertRecord, skip?: string): Promise<void> {
+  await refreshHomes(deps, `${alert.id}:v${alert.version}`);
   const messages = await messagesOf(deps.store, alert.id);
   const contents = await contentsOf(deps, alert.id);
   for (const [key, messageId] of messages) {
@@ -204,6 +209,7 @@ export async function reraiseAlert(deps: CoreDeps, id: string, until: number): P
   );
   if (!result.ok) return;
   const alert = result.alert;
+  await refreshHomes(deps, `${id}:v${alert.version}`);
   const contents = await contentsOf(deps, id);
   const messages = await messagesOf(deps.store, id);
   for (const [key, { conversation, reply }] of contents) {

@@ -46,7 +46,7 @@ export function stateLine(alert: AlertRecord, now: number): string {
   const at = whenOf(last?.at ?? alert.raisedAt, now);
   switch (alert.state) {
     case "open":
-      return `Alert ${alert.id} · open since ${whenOf(alert.raisedAt, now)} · not acknowledged yet`;
+      return `Alert ${alert.id} · ${alert.severity} · open since ${whenOf(alert.raisedAt, now)} · not acknowledged yet`;
     case "acknowledged":
       return `Alert ${alert.id} · acknowledged by ${by} at ${at}`;
     case "snoozed":

@@ -40,19 +40,14 @@ export function messageLink(conversation: ConversationRef, messageId: string): s
 export async function escalate(deps: CoreDeps, id: string): Promise<"escalated" | "not needed"> {
   const alert = await readAlert(deps.store, id);
   if (alert === null || alert.state !== "open") return "not needed";
-  if (!(await deps.store.setIfNotExists(ESCALATED_KEY(id), String(deps.now()), ALERT_TTL_MS))) {
-    return "not needed";
-  }
-  const marked = await updateAlert(deps.store, id, (a) => ({
-    ...a,
-    history: [...a.history, { what: "escalated", at: deps.now(), by: "the bot" }],
-  }));
-  const current = marked.ok ? marked.alert : alert;
+  if ((await deps.store.get(ESCALATED_KEY(id))) !== null) return "not needed";
+  // Posted before the mark: a crash in between posts again on the job's retry, and the notifier's
+  // dedup key (one per alert and conversation) keeps that, and a second instance, to one message.
   const messages = await messagesOf(deps.store, id);
   const { oncall } = alertSettingsOf(deps.settings);
   for (const conversation of alert.destinations) {
     const messageId = messages.get(conversationKey(conversation));
-    const reply = await escalationReply(deps, current, conversation, oncall, messageId);
+    const reply = await escalationReply(deps, alert, conversation, oncall, messageId);
     // On Telegram the escalation answers the alert's message, which links them in the chat.
     const where: ConversationRef =
       conversation.platform === "telegram" && messageId !== undefined
@@ -60,6 +55,13 @@ export async function escalate(deps: CoreDeps, id: string): Promise<"escalated" 
         : conversation;
     await deps.notifier.post(where, reply, `alert-escalate:${id}:${conversationKey(conversation)}`);
   }
+  if (!(await deps.store.setIfNotExists(ESCALATED_KEY(id), String(deps.now()), ALERT_TTL_MS))) {
+    return "not needed";
+  }
+  await updateAlert(deps.store, id, (a) => ({
+    ...a,
+    history: [...a.history, { what: "escalated", at: deps.now(), by: "the bot" }],
+  }));
   deps.logger.warn({ alertId: id, kind: alert.kind }, "alert escalated: nobody acknowledged it in time");
   return "escalated";
 }

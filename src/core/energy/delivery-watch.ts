@@ -1,4 +1,4 @@
-import { raiseAlert } from "../alerts/raise.js";
+import { clearAlertOf, raiseAlert } from "../alerts/raise.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
 import type { PollAnswer } from "../poll.js";
@@ -20,6 +20,12 @@ const deliveredKey = (orderId: string): string => `delivered:${orderId}`;
 /** Marks an order as delivered (called by the webhook listener on `delegation.confirmed`). */
 export async function markDelivered(store: CoreDeps["store"], orderId: string): Promise<void> {
   await store.set(deliveredKey(orderId), "1", DELIVERED_TTL_MS);
+}
+
+/** The confirmation came after all: marked, and an alert raised for it says so in place. */
+export async function deliveryConfirmed(deps: CoreDeps, orderId: string): Promise<void> {
+  await markDelivered(deps.store, orderId);
+  await clearAlertOf(deps, "delivery.unconfirmed", orderId, "the service confirmed the delivery later");
 }
 
 export async function wasDelivered(store: CoreDeps["store"], orderId: string): Promise<boolean> {

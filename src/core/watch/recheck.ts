@@ -1,5 +1,5 @@
 import { COMPLIANCE_BATCH_MAX, type ComplianceVerdict } from "../../service/compliance.js";
-import { raiseAlert } from "../alerts/raise.js";
+import { clearAlertOf, raiseAlert } from "../alerts/raise.js";
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
 import { pauseOrdersOf } from "../schedule/pause-blocked.js";
@@ -153,11 +153,17 @@ async function postChange(
     });
     posts.push({ conversation, reply, dedupKey: changeKey(address, next.seq, conversation) });
   }
+  // Off the deny list: the alert of the change that put it there says so in place.
+  if (!next.blocked && previous.blocked) {
+    const note = `off the deny list: ${next.category}`;
+    await clearAlertOf(deps, "host.blocked", address, note);
+    await clearAlertOf(deps, "watch.verdict", address, note);
+  }
   await raiseAlert(deps, {
     key: `watch:${address}:${next.seq}`,
     kind: guard.hostLine ? "host.blocked" : "watch.verdict",
     subject: { type: "address", id: address },
-    severity: next.blocked ? "critical" : "warning",
+    severity: next.blocked ? "critical" : "info",
     posts,
     alsoFor: "watch",
   });
