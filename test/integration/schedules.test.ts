@@ -8,7 +8,7 @@ import { createLogger } from "../../src/log.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import { buttonLabels, messageText } from "../adapters/slack/harness.js";
 import type { FakeSlackMessage } from "../fakes/slack-api.js";
-import { type Bot, createWorld, eventually, TG_CHAT, type World } from "../support/app-world.js";
+import { ADMIN, type Bot, createWorld, eventually, TG_CHAT, type World } from "../support/app-world.js";
 import { testRedis } from "../support/redis.js";
 import { quietPeriod } from "../webhooks/bot.js";
 
@@ -95,6 +95,48 @@ describe("standing orders on Slack, two instances, one Redis", () => {
     const outcome = await eventually(() => runs(world)[0], "the run's outcome after the restart");
     expect(outcome.threadTs).toBe(quote.ts);
     expect(world.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
+});
+
+describe("standing orders on Slack: approval at run time, a blocked address", () => {
+  it("a run at or above OPS_APPROVAL_TRX posts Approve/Reject in the thread; another person's Approve orders once", async () => {
+    const world = await createWorld({ env: { OPS_APPROVAL_TRX: "1" } });
+    const bot = await world.start();
+    const quote = await createSlack(world, bot, tronAddress("schedule-approval"));
+    await drive(bot, occurrence());
+    const request = structuredClone(
+      await eventually(
+        () => world.slack.channelMessages(CHANNEL).find((m) => /Approval needed/.test(messageText(m))),
+        "the approval request",
+      ),
+    );
+    expect(request.threadTs).toBe(quote.ts);
+    expect(messageText(request)).toContain("Standing order S1, run of");
+    expect(buttonLabels(request)).toEqual(["Approve", "Reject"]);
+    expect(world.sandbox.calls("order5m.create")).toEqual([]);
+    await bot.click(request, "Approve", { user: ADMIN });
+    await eventually(() => world.sandbox.calls("order5m.create").length === 1, "the order after Approve");
+    await quietPeriod(500);
+    expect(world.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
+
+  it("a run for an address now on the deny list pauses the standing order, with an alert carrying Ack", async () => {
+    const world = await createWorld();
+    const bot = await world.start();
+    const address = tronAddress("schedule-blocked");
+    await createSlack(world, bot, address);
+    world.sandbox.screening.addToList("aml_risk", address);
+    await drive(bot, occurrence());
+    const alert = await eventually(
+      () =>
+        world.slack
+          .channelMessages(CHANNEL)
+          .find((m) => /Standing order S1 \(energy for/.test(messageText(m))),
+      "the alert",
+    );
+    expect(alert.threadTs).toBeUndefined();
+    expect(buttonLabels(alert)).toEqual(expect.arrayContaining(["Ack", "Resolve"]));
+    expect(world.sandbox.calls("order5m.create")).toEqual([]);
   });
 });
 
