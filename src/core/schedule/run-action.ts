@@ -42,8 +42,10 @@ export const scheduleRunAction: ActionHandler = {
     const title = `Standing order ${scheduleId}, run of ${whenText(occurrence)}`;
     if (!order) return outcomeLine(`${title}: the standing order was removed. Nothing was ordered.`);
     const state = await readState(deps.store, scheduleId);
+    // A recovered run may have ordered before its process died: it goes on (same key) whatever
+    // was changed since, so the order it may have placed is reconciled, never left unknown.
     const reply =
-      state?.state === "active"
+      state?.state === "active" || ctx.recovered === true
         ? await decideAndOrder(ctx, order)
         : outcomeLine(`The standing order is paused. Nothing was ordered.`);
     await saveLast(deps.store, scheduleId, {
@@ -58,7 +60,7 @@ export const scheduleRunAction: ActionHandler = {
 async function decideAndOrder(ctx: ActionContext, order: StandingOrder): Promise<Reply> {
   const { deps } = ctx;
   // A run spends as the person who created it: only while they may still spend.
-  if (!can(roleOf(order.createdBy, deps.settings), "operator")) {
+  if (ctx.recovered !== true && !can(roleOf(order.createdBy, deps.settings), "operator")) {
     const who = order.createdBy.displayName ?? actorKey(order.createdBy);
     return outcomeLine(
       `Skipped: ${who}, who created this standing order, is no longer an operator or admin (OPS_OPERATORS, OPS_ADMINS). Nothing was ordered; an operator can remove it and create it again.`,
