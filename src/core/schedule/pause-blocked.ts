@@ -16,7 +16,7 @@ export async function pauseBlockedOrder(
   occasion: string,
 ): Promise<boolean> {
   const state = await readState(deps.store, order.id);
-  if (state?.state === "paused") return false;
+  if (state?.state !== "active") return false;
   await setState(deps.store, order.id, {
     state: "paused",
     by: "the bot",

@@ -40,14 +40,16 @@ export const scheduleRunAction: ActionHandler = {
     const { deps } = ctx;
     const order = await readOrder(deps.store, scheduleId);
     const title = `Standing order ${scheduleId}, run of ${whenText(occurrence)}`;
-    if (!order) return outcomeLine(`${title}: the standing order was removed. Nothing was ordered.`);
+    if (!order) return outcomeLine(`${title}: the standing order no longer exists. Nothing was ordered.`);
     const state = await readState(deps.store, scheduleId);
     // A recovered run may have ordered before its process died: it goes on (same key) whatever
     // was changed since, so the order it may have placed is reconciled, never left unknown.
     const reply =
       state?.state === "active" || ctx.recovered === true
         ? await decideAndOrder(ctx, order)
-        : outcomeLine(`The standing order is paused. Nothing was ordered.`);
+        : outcomeLine(
+            `The standing order ${state?.state === "removed" ? "was removed" : "is paused"}. Nothing was ordered.`,
+          );
     await saveLast(deps.store, scheduleId, {
       occurrence,
       at: deps.now(),

@@ -176,7 +176,7 @@ async function change(
       );
     }
     case "remove": {
-      await deleteOrder(deps.store, order);
+      await deleteOrder(deps.store, order, who, deps.now());
       const next = nextOccurrence(timingOf(order), deps.now());
       if (next !== undefined) await deps.jobs.cancel?.(runJobId(order.id, next)).catch(() => {});
       return done(`Standing order ${order.id} removed by ${who}.`);

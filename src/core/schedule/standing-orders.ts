@@ -36,7 +36,7 @@ export const standingOrderSchema = z.object({
 export type StandingOrder = z.infer<typeof standingOrderSchema>;
 
 const stateSchema = z.object({
-  state: z.enum(["active", "paused"]),
+  state: z.enum(["active", "paused", "removed"]),
   by: z.string().optional(),
   why: z.string().optional(),
   at: z.number(),
@@ -102,12 +102,20 @@ export async function createOrder(store: Store, order: StandingOrder, by: string
   await store.setAdd(ALL_KEY, order.id);
 }
 
-export async function deleteOrder(store: Store, order: StandingOrder): Promise<void> {
+/**
+ * Removed: unlisted at once; the record stays two days marked "removed", so a run that was
+ * already under way when it was removed (recovered after a crash) can still reconcile its order.
+ */
+export async function deleteOrder(store: Store, order: StandingOrder, by: string, at: number): Promise<void> {
   await store.setRemove(listKey(order.conversation), order.id);
   await store.setRemove(addressKey(order.address), order.id);
   await store.setRemove(ALL_KEY, order.id);
-  await Promise.all([orderKey, stateKey, lastKey].map((key) => store.del(key(order.id))));
+  await setJson(store, orderKey(order.id), order, REMOVED_TTL_MS);
+  await setJson(store, stateKey(order.id), { state: "removed", by, at }, REMOVED_TTL_MS);
+  await store.del(lastKey(order.id));
 }
+
+const REMOVED_TTL_MS = 48 * 60 * 60_000;
 
 /** The order when it belongs to this conversation's channel or chat (ids are not secrets, but not shared). */
 export async function orderHere(
@@ -116,7 +124,7 @@ export async function orderHere(
   id: string,
 ): Promise<StandingOrder | null> {
   const order = await readOrder(store, id);
-  if (!order) return null;
+  if (!order || (await readState(store, id))?.state === "removed") return null;
   return order.conversation.platform === conversation.platform && order.conversation.id === conversation.id
     ? order
     : null;
