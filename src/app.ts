@@ -143,6 +143,7 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
     dailyLimitTrx: config.limits.dailyLimitTrx,
     approvalTrx: config.money.approvalTrx,
     approvalTtlMs: config.money.approvalTtlMin * 60_000,
+    scheduleGraceMs: config.money.scheduleGraceMin * 60_000,
     // Whoever holds the local terminal holds the process: the console user is an admin.
     admins: consoleEnabled(config)
       ? [...config.roles.admins, `console:${consoleActor().userId}`]
@@ -150,6 +151,12 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
     operators: config.roles.operators,
     explorerTxUrl: EXPLORER_TX_URL,
     watch: config.watch,
+    alerts: {
+      ...(config.escalation.escalateMin !== undefined && {
+        escalateMs: config.escalation.escalateMin * 60_000,
+      }),
+      oncall: config.escalation.oncall,
+    },
     ...(config.testing?.intentRecoverMs && {
       intents: { recoverAfterMs: config.testing.intentRecoverMs, leaseMs: config.testing.intentRecoverMs },
     }),

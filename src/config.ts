@@ -59,6 +59,8 @@ export interface Config {
   /** Entries as written: `slack:<user id>` or `telegram:<user id>`. */
   roles: { admins: string[]; operators: string[] };
   alerts: { slackChannel?: string; telegramChat?: number };
+  /** OPS_ESCALATE_MIN (unset: no escalation) and OPS_ONCALL (as written). */
+  escalation: { escalateMin?: number; oncall: string[] };
   webhookSecrets: { orders: string[]; reports: string[] };
   /** Unset: generated once and kept in the store. */
   hostCallbackToken?: string;
@@ -94,6 +96,8 @@ export interface MoneyConfig {
   runwayIntervalMin: number;
   /** OPS_DIGEST_AT as minutes after 00:00 UTC; unset: no scheduled digest. */
   digestAtMin?: number;
+  /** OPS_SCHEDULE_GRACE_MIN: how late a missed standing-order run may still be done. */
+  scheduleGraceMin: number;
 }
 
 /** Set only by the fault-injection tests (test/faults/): OPSBOT_TEST_* variables. */
@@ -115,6 +119,7 @@ export class ConfigError extends Error {
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_APPROVAL_TTL_MIN = 15;
 export const DEFAULT_RUNWAY_INTERVAL_MIN = 15;
+export const DEFAULT_SCHEDULE_GRACE_MIN = 10;
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /** A string variable checked and converted by `parse`; `undefined` from it means the rule failed. */
@@ -198,6 +203,12 @@ const envSchema = z.object({
   ),
   OPS_RUNWAY_INTERVAL_MIN: rule("must be a whole number of minutes from 1 to 1440", wholeFrom(1, 1440)),
   OPS_DIGEST_AT: rule("must be a UTC time HH:MM from 00:00 to 23:59, such as 08:30", utcClock),
+  OPS_SCHEDULE_GRACE_MIN: rule("must be a whole number of minutes from 0 to 1440", wholeFrom(0, 1440)),
+  OPS_ESCALATE_MIN: rule("must be a whole number of minutes from 1 to 10080", wholeFrom(1, 10_080)),
+  OPS_ONCALL: rule(
+    "must be a comma list of slack:<user id>, slack:<user group id> (S…) or telegram:@<username>",
+    list(matching(/^(slack:[UWS][A-Z0-9]{2,}|telegram:@[A-Za-z0-9_]{5,32})$/)),
+  ),
   OPS_WATCH_INTERVAL_S: rule("must be a whole number of seconds, at least 5", (raw) => {
     const n = integer(raw);
     return n !== undefined && n >= 5 ? n : undefined;
@@ -287,6 +298,7 @@ function toConfig(env: Env): Config {
       : undefined,
     roles: { admins: env.OPS_ADMINS ?? [], operators: env.OPS_OPERATORS ?? [] },
     alerts: { slackChannel: env.ALERT_SLACK_CHANNEL, telegramChat: env.ALERT_TELEGRAM_CHAT },
+    escalation: { escalateMin: env.OPS_ESCALATE_MIN, oncall: env.OPS_ONCALL ?? [] },
     webhookSecrets: {
       orders: [...new Set(env.ORDER_WEBHOOK_SECRETS ?? [])],
       reports: [...new Set(env.REPORT_WEBHOOK_SECRETS ?? [])],
@@ -300,6 +312,7 @@ function toConfig(env: Env): Config {
       runwayAlertHours: env.OPS_RUNWAY_ALERT_HOURS,
       runwayIntervalMin: env.OPS_RUNWAY_INTERVAL_MIN ?? DEFAULT_RUNWAY_INTERVAL_MIN,
       digestAtMin: env.OPS_DIGEST_AT,
+      scheduleGraceMin: env.OPS_SCHEDULE_GRACE_MIN ?? DEFAULT_SCHEDULE_GRACE_MIN,
     },
     logLevel: env.LOG_LEVEL ?? "info",
     watch: {

@@ -23,6 +23,8 @@ export interface ActionListenerOptions {
   delivery: Delivery;
   inflight: Inflight;
   logger: Logger;
+  /** A button pressed in a user's App Home: its answer is shown by publishing the Home view again. */
+  onHomePress?: (user: string, reply: Reply) => Promise<void>;
 }
 
 type Click = BlockAction<ButtonAction>;
@@ -58,7 +60,11 @@ export function toActionInvocation(
 const messageTsOf = (body: Click): string | undefined =>
   str(body.message?.ts) ?? str(body.container.message_ts);
 
-const channelOf = (body: Click): string => body.channel?.id ?? str(body.container.channel_id) ?? "";
+/** A press in the App Home tab (a view, no channel) belongs to the user's home (`home:<user id>`). */
+const inHome = (body: Click): boolean => body.container.type === "view" && body.view?.type === "home";
+
+const channelOf = (body: Click): string =>
+  inHome(body) ? `home:${body.user.id}` : (body.channel?.id ?? str(body.container.channel_id) ?? "");
 
 export function registerActions(app: App, options: ActionListenerOptions): void {
   app.action({ type: "block_actions" }, async ({ ack, body, action }) => {
@@ -96,6 +102,11 @@ async function runAction(
   acknowledge: () => Promise<void>,
 ): Promise<void> {
   const invocation = toActionInvocation(body, action);
+  if (inHome(body) && options.onHomePress) {
+    const reply = await options.core.handle(invocation, { acknowledge });
+    await options.onHomePress(body.user.id, reply);
+    return;
+  }
   const messageTs = messageTsOf(body);
   const target: Interaction = {
     channel: invocation.conversation.id,

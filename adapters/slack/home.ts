@@ -26,10 +26,26 @@ export function registerHome(app: App, options: HomeListenerOptions): void {
   });
 }
 
-async function publish(user: string, options: HomeListenerOptions): Promise<void> {
+/**
+ * The conversation id the core gives a user's App Home (`home:<user id>`): buttons shown there are
+ * bound to it, and a notice posted to it (an alert changed) publishes the view again.
+ */
+export const HOME_PREFIX = "home:";
+export const homeUserOf = (conversationId: string): string | undefined =>
+  conversationId.startsWith(HOME_PREFIX) ? conversationId.slice(HOME_PREFIX.length) : undefined;
+
+/** Publishes `user`'s Home view; `note` (a button's answer) is shown above it. Never throws. */
+export async function publish(
+  user: string,
+  options: Omit<HomeListenerOptions, "inflight">,
+  note?: Reply,
+): Promise<void> {
   try {
     const reply = await options.homeReply({ platform: "slack", userId: user });
-    await options.web.publishHome(user, renderReply(reply).blocks);
+    const lead = note
+      ? renderReply({ ...note, blocks: note.blocks.filter((b) => b.type !== "buttons") }).blocks
+      : [];
+    await options.web.publishHome(user, [...lead.slice(0, 5), ...renderReply(reply).blocks].slice(0, 100));
   } catch (error) {
     const fields = isSlackApiError(error) ? { method: error.method, code: error.code } : { err: error };
     options.logger.warn({ ...fields, user }, "could not publish the Slack App Home view");

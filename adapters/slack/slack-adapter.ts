@@ -16,7 +16,7 @@ import { createDelivery } from "./deliver.js";
 import { registerFileCommands } from "./file-commands.js";
 import { openForm, registerForms } from "./forms.js";
 import { createSlackGate } from "./gate.js";
-import { registerHome } from "./home.js";
+import { homeUserOf, publish, registerHome } from "./home.js";
 import { createInflight } from "./inflight.js";
 import { createLifecycle } from "./lifecycle.js";
 import { registerMessages } from "./messages.js";
@@ -94,7 +94,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   });
   const now = options.now ?? systemClock;
   registerForms(app, { core: options.core, forms: FORMS, delivery, inflight, logger, now });
-  registerActions(app, { core: options.core, delivery, inflight, logger });
+  const home = options.homeReply && { homeReply: options.homeReply, web, logger };
+  registerActions(app, {
+    core: options.core,
+    delivery,
+    inflight,
+    logger,
+    ...(home && { onHomePress: (user: string, reply: Reply) => publish(user, home, reply) }),
+  });
   registerMessages(app, { core: options.core, delivery, inflight, logger });
   registerFileCommands(app, {
     core: options.core,
@@ -130,7 +137,13 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     ...(route && { route }),
     start: lifecycle.start,
     ready: lifecycle.ready,
-    send: (conversation, reply) => delivery.send(conversation, reply),
+    send: async (conversation, reply) => {
+      // A notice to a user's App Home (an alert changed): its view is published again.
+      const user = homeUserOf(conversation.id);
+      if (user === undefined) return delivery.send(conversation, reply);
+      if (home) await publish(user, home);
+      return { messageId: "" };
+    },
     replace: (conversation, messageId, reply) => delivery.replace(conversation, messageId, reply),
     idle: (timeoutMs = 10_000) => inflight.idle(timeoutMs),
     close: (timeoutMs = 10_000) => lifecycle.close(timeoutMs),

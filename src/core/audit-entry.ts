@@ -18,4 +18,6 @@ export interface AuditEntry {
   /** The service's message or the line the user saw. */
   message?: string;
   orderIds?: string[];
+  /** The standing order whose run made this spend (src/core/schedule/); absent for a person's Confirm. */
+  schedule?: string;
 }

@@ -1,6 +1,7 @@
 import type { Clock } from "../clock.js";
 import type { ServiceClient } from "../service/client.js";
 import type { Store } from "../store/store.js";
+import type { AlertSettings } from "./alerts/settings.js";
 import type { Logger } from "./logger.js";
 import type { CoreObserver } from "./observer.js";
 import type { JobScheduler, Notifier } from "./ports.js";
@@ -20,6 +21,8 @@ export interface CoreSettings {
   approvalTrx?: string;
   /** OPS_APPROVAL_TTL_MIN in milliseconds (default 15 minutes). */
   approvalTtlMs?: number;
+  /** OPS_SCHEDULE_GRACE_MIN in milliseconds (default 10 minutes). */
+  scheduleGraceMs?: number;
   /**
    * How long a Confirm waits for the live price list and the deny-list check before it refuses
    * (default CONFIRM_CHECK_MS of src/core/spend/decide-at-confirm.ts).
@@ -33,6 +36,8 @@ export interface CoreSettings {
   explorerTxUrl: string;
   /** Watchlists (OPS_WATCH_*); unset: the defaults of CONTRACT.md. */
   watch?: WatchSettings;
+  /** Alerts (OPS_ESCALATE_MIN, OPS_ONCALL); unset: no escalation. */
+  alerts?: AlertSettings;
   /** Timings of durable actions (src/core/intents/); defaults when unset. */
   intents?: IntentTimings;
 }

@@ -1,6 +1,7 @@
 import type { NotificationEvent } from "../service/webhook-events.js";
 import { accountFeature } from "./account/feature.js";
 import { cancelActionHandler } from "./actions.js";
+import { alertsFeature } from "./alerts/feature.js";
 import { approvalsFeature } from "./approvals/feature.js";
 import { auditFeature } from "./audit/feature.js";
 import { complianceFeature } from "./compliance/feature.js";
@@ -18,6 +19,7 @@ import { hostFeature } from "./host/feature.js";
 import { intentsFeature } from "./intents/feature.js";
 import { pasteCheckFeature } from "./paste-check/feature.js";
 import { payoutFeature } from "./payout/feature.js";
+import { scheduleFeature } from "./schedule/feature.js";
 import { screeningFeature } from "./screening/feature.js";
 import { setupFeature } from "./setup/feature.js";
 import { statementFeature } from "./statement/feature.js";
@@ -42,10 +44,12 @@ export const features = [
   energyFeature,
   payoutFeature,
   hostFeature,
+  scheduleFeature,
   accountFeature,
   statementFeature,
   digestFeature,
   watchFeature,
+  alertsFeature,
   auditFeature,
   setupFeature,
   subuserFeature,

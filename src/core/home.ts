@@ -1,3 +1,4 @@
+import { alertHomeBlocks } from "./alerts/home.js";
 import type { CommandDefinition } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import { toUserLine } from "./errors.js";
@@ -17,6 +18,13 @@ export const ACTIVE_HOSTS_KEY = "host:active";
 const MAX_HOSTS_SHOWN = 20;
 const HOME_VERBS = ["balance", "prices"] as const;
 
+/**
+ * More parts of the home screen, in order, each from its feature: the open alerts; standing orders
+ * and payout runs in progress add their section here (a function of the deps and the user who looks).
+ */
+export type HomeSection = (deps: CoreDeps, actor: Actor) => Promise<Block[]>;
+const HOME_SECTIONS: readonly HomeSection[] = [alertHomeBlocks];
+
 export interface HomeSummaryOptions {
   actor: Actor;
   commands: readonly CommandDefinition[];
@@ -29,6 +37,13 @@ export async function homeSummary(deps: CoreDeps, options: HomeSummaryOptions): 
     if (part.length > 0) blocks.push(...part, { type: "divider" });
   }
   blocks.push(...(await hostBlocks(deps)));
+  for (const section of HOME_SECTIONS) {
+    const part = await section(deps, options.actor).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, "home summary section failed");
+      return [];
+    });
+    if (part.length > 0) blocks.push({ type: "divider" }, ...part);
+  }
   blocks.push(
     context(`Updated ${new Date(deps.now()).toISOString()}. Type `, code("/ops help"), " for commands."),
   );

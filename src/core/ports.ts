@@ -62,7 +62,13 @@ export type TrackedJob =
   /** Asks order5m again with the same key until the outcome of a confirmed order is known. */
   | { kind: "reconcile-order5m"; confirmationId: string; conversation: ConversationRef; attempt?: number }
   /** Asks infinitystart again until the outcome of a confirmed Host Mode start is known. */
-  | { kind: "reconcile-host-start"; confirmationId: string; conversation: ConversationRef; attempt?: number };
+  | { kind: "reconcile-host-start"; confirmationId: string; conversation: ConversationRef; attempt?: number }
+  /** One occurrence of a standing order, its job id derived from it (src/core/schedule/). */
+  | { kind: "schedule-run"; scheduleId: string; occurrence: number; attempt?: number }
+  /** Escalates an alert still unacknowledged after OPS_ESCALATE_MIN (src/core/alerts/). */
+  | { kind: "alert-escalate"; alertId: string; attempt?: number }
+  /** Brings a snoozed alert back when its snooze is over, unless it was resolved. */
+  | { kind: "alert-unsnooze"; alertId: string; until: number; attempt?: number };
 
 export interface JobScheduler {
   /** Schedules tracked work; `jobId` makes scheduling the same work twice a no-op. */

@@ -7,6 +7,11 @@ export interface Span {
   text: string;
   style?: "bold" | "italic" | "code";
   href?: string;
+  /**
+   * Notifies someone: a Slack user (`U…`/`W…`) or user group (`S…`) id, rendered as Slack's
+   * `<@U…>` / `<!subteam^S…>`; elsewhere the span's text is shown as it is (Telegram `@username`).
+   */
+  mention?: string;
 }
 
 export interface Field {
@@ -63,6 +68,12 @@ export interface Reply {
    * the command with it).
    */
   answers?: { messageId?: string };
+  /**
+   * The alert this message shows (src/core/alerts/): the notify worker records the message id it
+   * got, so a later change of the alert edits it in place. `digestible`: its only buttons are the
+   * alert's own, so a burst of alerts may fold into one digest that carries buttons for them all.
+   */
+  alertOf?: { id: string; digestible?: boolean };
 }
 
 export const plain = (text: string): Span => ({ text });

@@ -10,6 +10,7 @@ import {
   renderDigest,
 } from "../core/notifications/notice-digest-render.js";
 import type { ChatAdapter, Notifier } from "../core/ports.js";
+import type { Block, Reply } from "../core/reply.js";
 import type { Store } from "../store/store.js";
 import { type BoxState, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";
 import {
@@ -171,6 +172,10 @@ export interface NotifyWorkerOptions {
   onSendFailure?: (platform: Platform) => void;
   /** How often a watch job looks again while a live sender has notices to send. */
   watchMs?: number;
+  /** Told of the message id one notice got (alerts record where they are shown); never fails a send. */
+  onPosted?: (conversation: ConversationRef, reply: Reply, messageId: string) => Promise<void>;
+  /** Blocks a digest carries after its list (alerts add buttons for the alerts it lists). */
+  digestExtras?: (conversation: ConversationRef, replies: readonly Reply[]) => Promise<Block[]>;
 }
 
 export function startNotifyWorker(queues: JobQueue, options: NotifyWorkerOptions): Promise<JobWorker> {
@@ -306,12 +311,38 @@ async function sendBatch(
   if (replies.length === 1 && only?.replaces !== undefined && adapter.replace !== undefined) {
     // An edit of the same message: a retry, or a second delivery of the outcome, shows it once.
     const { replaces, ...reply } = only;
-    await withTimeout(adapter.replace(conversation, replaces, reply), timeoutMs);
+    const sent = await withTimeout(adapter.replace(conversation, replaces, reply), timeoutMs);
+    await told(options, conversation, only, sent.messageId);
     return;
   }
-  const reply =
-    replies.length === 1 ? replies[0]! : renderDigest(replies, DIGEST_LIMITS[conversation.platform]);
-  await withTimeout(adapter.send(conversation, reply), timeoutMs);
+  const reply = replies.length === 1 ? replies[0]! : await digestOf(options, conversation, replies);
+  const sent = await withTimeout(adapter.send(conversation, reply), timeoutMs);
+  if (replies.length === 1) await told(options, conversation, reply, sent.messageId);
+}
+
+async function digestOf(
+  options: NotifyWorkerOptions,
+  conversation: ConversationRef,
+  replies: readonly Reply[],
+): Promise<Reply> {
+  const digest = renderDigest(replies, DIGEST_LIMITS[conversation.platform]);
+  const extras = await options.digestExtras?.(conversation, replies).catch((error: unknown) => {
+    options.logger.warn({ err: error }, "could not add the digest's buttons; it is sent without them");
+    return [];
+  });
+  return extras && extras.length > 0 ? { ...digest, blocks: [...digest.blocks, ...extras] } : digest;
+}
+
+async function told(
+  options: NotifyWorkerOptions,
+  conversation: ConversationRef,
+  reply: Reply,
+  messageId: string | undefined,
+): Promise<void> {
+  if (options.onPosted === undefined || messageId === undefined || messageId === "") return;
+  await options.onPosted(conversation, reply, messageId).catch((error: unknown) => {
+    options.logger.warn({ err: error }, "could not record where a message was posted");
+  });
 }
 
 function logFailure(logger: Logger, job: JobContext<NotifyJob>, error: unknown): void {

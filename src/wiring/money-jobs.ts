@@ -3,13 +3,15 @@ import type { CoreDeps } from "../core/deps.js";
 import { msUntilDigest, postDailyDigest } from "../core/digest/schedule.js";
 import type { ConversationRef } from "../core/invocation.js";
 import { checkRunway, runwayEnabled } from "../core/runway/check.js";
+import { ENSURE_EVERY_MS, ensureStandingOrders } from "../core/schedule/ensure.js";
 import type { JobQueue } from "../jobs/queue.js";
 import { startTickers, type Ticker } from "../jobs/ticker.js";
 import type { Shutdown } from "./shutdown.js";
 
 /**
  * The scheduled money jobs: the balance runway check every OPS_RUNWAY_INTERVAL_MIN (when a level
- * is set) and the daily digest at OPS_DIGEST_AT (when set), both posting to the alert destination.
+ * is set) and the daily digest at OPS_DIGEST_AT (when set), both posting to the alert destination;
+ * and the standing orders' safety net (every active one has its next occurrence planned).
  */
 const RETRY_MS = 60_000;
 
@@ -41,6 +43,16 @@ export function moneyTickers(config: Config, deps: CoreDeps, alerts: readonly Co
       },
     });
   }
+  // Standing orders: each run plans the next; this mends a chain a lost job broke (src/core/schedule/).
+  tickers.push({
+    name: "standing-orders",
+    firstDelayMs: 0,
+    retryMs: RETRY_MS,
+    run: async () => {
+      await ensureStandingOrders(deps);
+      return ENSURE_EVERY_MS;
+    },
+  });
   return tickers;
 }
 

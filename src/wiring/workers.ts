@@ -1,4 +1,5 @@
 import type { Config } from "../config.js";
+import { alertDigestBlocks, alertPosted } from "../core/alerts/posted.js";
 import { actionHandlers } from "../core/command-registry.js";
 import type { CoreDeps } from "../core/deps.js";
 import type { Platform } from "../core/invocation.js";
@@ -40,6 +41,8 @@ export async function startWorkers(options: WorkerOptions): Promise<HttpRoute[]>
     store: deps.store,
     logger,
     onSendFailure: observe.chatSendFailure,
+    onPosted: (conversation, reply, messageId) => alertPosted(deps, conversation, reply, messageId),
+    digestExtras: (conversation, replies) => alertDigestBlocks(deps, conversation, replies),
   });
   shutdown.add("workers", "notifications", () => notify.close());
   const alerts = alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined);

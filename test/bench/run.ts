@@ -41,6 +41,10 @@
  *     sandbox holds their delivery for an hour); flat = at most +15 %. `--orders=N` runs fewer.
  *  6. start-up: from spawning `npm start` (the program built at install; Slack + Telegram + Redis) to the first 200
  *     from /healthz, 3 runs. Baseline: a bare Node HTTP server's spawn → 200.
+ * 10. standing orders: 20 standing orders created for the next whole minute on two instances
+ *     sharing one Redis; nothing drives them: the lag from the minute to each run's order at the
+ *     sandbox (target: within 5 s), and one order per standing order. Baseline: a bare BullMQ
+ *     delayed job due at the same minute.
  *  9. watchlists: the built bot with 10 000 watched addresses; a deny-list revision change moves
  *     100 of them into usdt_frozen: time to the last alert, batch calls, 429s, and RSS with the
  *     watches against the same bot idle. Baseline: the 10 batch calls by the client alone.
@@ -62,6 +66,7 @@ import { payoutQuoteFigure } from "./figures/payout-quote.js";
 import { quoteLatencyFigure } from "./figures/quote-latency.js";
 import { screeningsFigure } from "./figures/screenings.js";
 import { slashAckFigure } from "./figures/slash-ack.js";
+import { standingOrdersFigure } from "./figures/standing-orders.js";
 import { startupFigure } from "./figures/startup.js";
 import { watchlistsFigure } from "./figures/watchlists.js";
 import { ensureBuilt } from "./support/build.js";
@@ -143,6 +148,7 @@ function figures(args: Args, build: { note: string }): Figure[] {
     { id: "8", title: "memory, energy orders pending", run: (w) => ordersMemoryFigure(w, args.orders) },
     { id: "9", title: "watchlists", run: (w) => watchlistsFigure(w) },
     { id: "10", title: "payout run → quote", run: (w) => payoutQuoteFigure(w) },
+    { id: "11", title: "standing order run → its minute", run: (w) => standingOrdersFigure(w) },
   ];
   return all.filter((f) => !args.only || args.only.has(f.id));
 }

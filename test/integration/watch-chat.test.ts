@@ -175,7 +175,8 @@ describe("Host Mode guard on Slack", () => {
       15_000,
     );
     expect(messageText(alert)).toContain("Host Mode was stopped automatically (OPS_HOST_AUTOSTOP)");
-    expect(buttonLabels(alert)).toEqual([]);
+    // No Stop Host Mode button: only the alert's own.
+    expect(buttonLabels(alert)).toEqual(["Ack", "Snooze 1h", "Resolve"]);
     expect(w.sandbox.calls("host.stop")).toHaveLength(1);
     expect(w.sandbox.calls("host.stop")[0]?.body).toMatchObject({ address });
   }, 45_000);

@@ -40,10 +40,13 @@ function handlers(
     "poll-statement": handle,
     "poll-orchestrator": handle,
     "poll-payout": handle,
+    "schedule-run": handle,
     "watch-delivery": handle,
     "recover-intent": handle,
     "reconcile-order5m": handle,
     "reconcile-host-start": handle,
+    "alert-escalate": handle,
+    "alert-unsnooze": handle,
   };
 }
 

@@ -33,6 +33,7 @@ describe("loadConfig", () => {
       telegram: undefined,
       roles: { admins: [], operators: [] },
       alerts: { slackChannel: undefined, telegramChat: undefined },
+      escalation: { escalateMin: undefined, oncall: [] },
       webhookSecrets: { orders: [], reports: [] },
       hostCallbackToken: undefined,
       limits: { maxOrderTrx: undefined, dailyLimitTrx: undefined },
@@ -43,6 +44,7 @@ describe("loadConfig", () => {
         runwayAlertHours: undefined,
         runwayIntervalMin: 15,
         digestAtMin: undefined,
+        scheduleGraceMin: 10,
       },
       logLevel: "info",
       watch: { intervalMs: 60_000, autoWatch: true, hostAutostop: false, scoreDelta: 1 },
@@ -245,6 +247,21 @@ describe("loadConfig", () => {
     }
   });
 
+  it("reads OPS_ESCALATE_MIN and OPS_ONCALL, and refuses what they do not accept", () => {
+    expect(
+      loadConfig({ OPS_ESCALATE_MIN: "15", OPS_ONCALL: "slack:U0ONCALL,slack:S0TEAM,telegram:@oncall_ops" })
+        .escalation,
+    ).toEqual({ escalateMin: 15, oncall: ["slack:U0ONCALL", "slack:S0TEAM", "telegram:@oncall_ops"] });
+    expect(refusal({ OPS_ESCALATE_MIN: "0" })).toBe(
+      "OPS_ESCALATE_MIN: must be a whole number of minutes from 1 to 10080",
+    );
+    expect(refusal({ OPS_ESCALATE_MIN: "2.5" })).toMatch(/^OPS_ESCALATE_MIN: /);
+    expect(refusal({ OPS_ONCALL: "telegram:1234" })).toBe(
+      "OPS_ONCALL: must be a comma list of slack:<user id>, slack:<user group id> (S…) or telegram:@<username>",
+    );
+    expect(refusal({ OPS_ONCALL: "slack:#ops" })).toMatch(/^OPS_ONCALL: /);
+  });
+
   it("reads the alert destinations", () => {
     expect(loadConfig({ ALERT_SLACK_CHANNEL: "C0123ABCD", ALERT_TELEGRAM_CHAT: "-100987" }).alerts).toEqual({
       slackChannel: "C0123ABCD",
@@ -312,9 +329,20 @@ describe("loadConfig", () => {
         runwayAlertHours: 1.5,
         runwayIntervalMin: 5,
         digestAtMin: 8 * 60 + 30,
+        scheduleGraceMin: 10,
       });
       expect(loadConfig({ OPS_DIGEST_AT: "00:00" }).money.digestAtMin).toBe(0);
       expect(loadConfig({ OPS_DIGEST_AT: "23:59" }).money.digestAtMin).toBe(23 * 60 + 59);
+    });
+
+    it("reads OPS_SCHEDULE_GRACE_MIN and refuses what it does not accept", () => {
+      expect(loadConfig({ OPS_SCHEDULE_GRACE_MIN: "0" }).money.scheduleGraceMin).toBe(0);
+      expect(loadConfig({ OPS_SCHEDULE_GRACE_MIN: "30" }).money.scheduleGraceMin).toBe(30);
+      for (const bad of ["-1", "2.5", "1441", "ten"]) {
+        expect(refusal({ OPS_SCHEDULE_GRACE_MIN: bad })).toBe(
+          "OPS_SCHEDULE_GRACE_MIN: must be a whole number of minutes from 0 to 1440",
+        );
+      }
     });
 
     it.each([

@@ -67,7 +67,16 @@ function codeText(text: string): string {
   return escapeEntities(stripControls(text).replace(/`/g, LOOK_ALIKES["`"] ?? "'"));
 }
 
+/** Slack's mention syntax for a user or user-group id; anything else is shown as plain text. */
+function mentionOf(id: string): string | undefined {
+  if (/^[UW][A-Z0-9]{2,}$/.test(id)) return `<@${id}>`;
+  if (/^S[A-Z0-9]{2,}$/.test(id)) return `<!subteam^${id}>`;
+  return undefined;
+}
+
 export function spanToMrkdwn(span: Span): string {
+  const mention = span.mention === undefined ? undefined : mentionOf(span.mention);
+  if (mention !== undefined) return mention;
   const styled = styleSpan(span);
   if (span.href === undefined) return styled;
   const target = safeHref(span.href);

@@ -37,7 +37,18 @@ function spendLines(spends: readonly Spend[]): Block[] {
       const sum = own.reduce((acc, s) => acc.plus(s.trx), new Big(0));
       return text(`• ${who}: ${trx(sum)} — ${byKind(own)}`);
     }),
+    ...scheduledLine(spends),
   ];
+}
+
+/** Which spends standing orders made: "of which by standing orders: 7.8 TRX (2 runs: S1, S3)". */
+function scheduledLine(spends: readonly Spend[]): Block[] {
+  const scheduled = spends.filter((s) => s.schedule !== undefined);
+  if (scheduled.length === 0) return [];
+  const sum = scheduled.reduce((acc, s) => acc.plus(s.trx), new Big(0));
+  const ids = [...new Set(scheduled.map((s) => s.schedule))].join(", ");
+  const runs = `${scheduled.length} run${scheduled.length === 1 ? "" : "s"}`;
+  return [text(`• of which by standing orders: ${trx(sum)} (${runs}: ${ids})`)];
 }
 
 function listed<T>(items: readonly T[], show: (item: T) => string): string {

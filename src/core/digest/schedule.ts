@@ -1,3 +1,4 @@
+import { postCopies } from "../alerts/subscriptions.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
 import { utcDay } from "./facts.js";
@@ -45,6 +46,7 @@ export async function postDailyDigest(
       `digest:${day}:${conversation.platform}:${conversation.id}`,
     );
   }
+  await postCopies(deps, "digest", options.alerts, reply, `digest:${day}`);
   deps.logger.info({ day }, "daily digest posted");
   return "posted";
 }

@@ -19,6 +19,8 @@ export interface Spend {
   who: string;
   kind: SpendKind;
   trx: Big;
+  /** The standing order whose run made it; absent for a person's Confirm. */
+  schedule?: string;
 }
 
 /** Energy that reached addresses, and what was paid for it (the saving's base). */
@@ -49,7 +51,11 @@ const CHARGED = /\bcharged ([\d.]+) TRX\b/;
 const DELEGATED = /(\d+) of \d+ energy delegated/;
 
 function auditSpend(entry: AuditEntry): Spend | undefined {
-  const base = { at: entry.at, who: entry.actor };
+  const base = {
+    at: entry.at,
+    who: entry.actor,
+    ...(entry.schedule !== undefined && { schedule: entry.schedule }),
+  };
   const message = entry.message ?? "";
   // A partial or failed orchestrator order was charged for what it delivered.
   if (entry.verb === "energy" && message.startsWith("orchestrator final")) {

@@ -37,6 +37,7 @@ export async function confirmOrchestrator(
     quoteTrx: p.quoteTrx,
     unitPriceSun: p.unitPriceSun,
     confirmationId,
+    ...(p.scheduleId !== undefined && { scheduleId: p.scheduleId }),
   };
   await expectNotifications(ctx.deps, conversation, {
     kind: "orchestrator",

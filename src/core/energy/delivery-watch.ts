@@ -1,3 +1,4 @@
+import { clearAlertOf, raiseAlert } from "../alerts/raise.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
 import type { PollAnswer } from "../poll.js";
@@ -21,6 +22,12 @@ export async function markDelivered(store: CoreDeps["store"], orderId: string): 
   await store.set(deliveredKey(orderId), "1", DELIVERED_TTL_MS);
 }
 
+/** The confirmation came after all: marked, and an alert raised for it says so in place. */
+export async function deliveryConfirmed(deps: CoreDeps, orderId: string): Promise<void> {
+  await markDelivered(deps.store, orderId);
+  await clearAlertOf(deps, "delivery.unconfirmed", orderId, "the service confirmed the delivery later");
+}
+
 export async function wasDelivered(store: CoreDeps["store"], orderId: string): Promise<boolean> {
   return (await store.get(deliveredKey(orderId))) !== null;
 }
@@ -41,9 +48,7 @@ export async function watchDelivery(
 
 type WatchJob = Extract<TrackedJob, { kind: "watch-delivery" }>;
 
-export function createWatchDeliveryHandler(
-  deps: Pick<CoreDeps, "store" | "notifier" | "logger">,
-): (job: WatchJob) => Promise<PollAnswer> {
+export function createWatchDeliveryHandler(deps: CoreDeps): (job: WatchJob) => Promise<PollAnswer> {
   return async (job) => {
     if (await wasDelivered(deps.store, job.orderId)) return { done: true };
     deps.logger.warn(
@@ -65,7 +70,20 @@ export function createWatchDeliveryHandler(
       ),
     ]);
     const alert = `Delivery not confirmed after ${minutes} min: energy order ${job.orderId} to ${job.address} (details in the order's thread).`;
-    await deps.notifier.post(job.conversation, { ...reply, alert }, deliveryWatchJobId(job.orderId));
+    await raiseAlert(deps, {
+      key: deliveryWatchJobId(job.orderId),
+      kind: "delivery.unconfirmed",
+      subject: { type: "order", id: job.orderId },
+      severity: "warning",
+      posts: [
+        {
+          conversation: job.conversation,
+          reply: { ...reply, alert },
+          dedupKey: deliveryWatchJobId(job.orderId),
+        },
+      ],
+      alsoFor: "deliveries",
+    });
     return { done: true };
   };
 }

@@ -4,6 +4,7 @@ import { runPayout } from "../payout/payout-command.js";
 import { readPayoutInput } from "../payout/payout-input.js";
 import { OPTION_WORDS } from "../payout/payout-options.js";
 import { errorReply, type Reply } from "../reply.js";
+import { cheapestOffer, findCheaperLater, nowCheapestLine } from "../schedule/cheapest.js";
 import { balanceCovers, getBalance } from "../spend/balance-cache.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteEnergy } from "../spend/quote.js";
@@ -28,7 +29,9 @@ export const energyCommand: CommandDefinition = {
 async function runEnergy(ctx: CommandContext): Promise<Reply> {
   const payout = readPayoutInput(ctx.invocation.text, ctx.invocation.file);
   if (payout !== undefined) return payout.ok ? runPayout(ctx, payout.value) : errorReply(payout.error);
-  const parsed = parseEnergyArgs(ctx.args);
+  // `… cheapest`: the price now against the cheapest period of the next 24 hours (src/core/schedule/).
+  const cheapest = ctx.args.length === 3 && ctx.args[2]?.toLowerCase() === "cheapest";
+  const parsed = parseEnergyArgs(cheapest ? ctx.args.slice(0, 2) : ctx.args);
   if (!parsed.ok) return errorReply(parsed.error);
   const { address, amount } = parsed.value;
   const { deps } = ctx;
@@ -46,7 +49,7 @@ async function runEnergy(ctx: CommandContext): Promise<Reply> {
   });
   if (!spend.ok) return errorReply(spend.line);
   const balance = await getBalance(deps);
-  const view = {
+  const view: { notice?: string } & Omit<Parameters<typeof renderEnergyQuote>[0], "notice"> = {
     quote,
     balance,
     denyList: denyListText(preflight.verdict),
@@ -67,6 +70,19 @@ async function runEnergy(ctx: CommandContext): Promise<Reply> {
     unitPriceSun: quote.unitPriceSun,
     periodLabel: quote.periodLabel,
   };
+  if (cheapest) {
+    const later = await findCheaperLater(deps, quote);
+    if (later)
+      return cheapestOffer(deps, {
+        quote,
+        later,
+        order: payload,
+        conversation,
+        actor,
+        denyList: view.denyList,
+      });
+    view.notice = nowCheapestLine(quote);
+  }
   const { tokens } = await createActionGroup(deps.store, { conversation, createdBy: actor, now: deps.now }, [
     { kind: ENERGY_CONFIRM_KIND, payload, role: "operator" },
     { kind: CANCEL_KIND, payload: {}, role: "operator" },

@@ -9,7 +9,7 @@ import {
 import { deliveryKey, type NotificationDefinition } from "../notifications/definition.js";
 import { expectationKeys } from "../notifications/expectations.js";
 import { findOrigin } from "../origins.js";
-import { markDelivered } from "./delivery-watch.js";
+import { deliveryConfirmed } from "./delivery-watch.js";
 import {
   renderActivationConfirmed,
   renderBandwidthDelegated,
@@ -27,7 +27,7 @@ export const delegationConfirmed: NotificationDefinition<DelegationConfirmed> = 
   origin: (deps, n) => findOrigin(deps.store, "order", n.order_id),
   expects: (n) => expectationKeys(["address", n.receive_address]),
   // The delivery watch must see the confirmation whatever happens to the post.
-  onReceipt: (deps, n) => markDelivered(deps.store, n.order_id),
+  onReceipt: (deps, n) => deliveryConfirmed(deps, n.order_id),
   render: renderDelegationConfirmed,
   digestNouns: { "Energy delivered": ["delivery confirmed", "deliveries confirmed"] },
 };

@@ -11,6 +11,8 @@ export const energyConfirmPayloadSchema = z.object({
   quoteTrx: z.string().regex(/^\d+(\.\d+)?$/),
   unitPriceSun: z.number(),
   periodLabel: z.string(),
+  /** Set when a standing order's run placed it (src/core/schedule/): audited as such. */
+  scheduleId: z.string().optional(),
 });
 
 export type EnergyConfirmPayload = z.infer<typeof energyConfirmPayloadSchema>;
@@ -43,4 +45,5 @@ export const auditBase = (who: Pick<Confirmed, "actor" | "conversation">, p: Ene
   address: p.address,
   amount: String(p.amount),
   quoteTrx: p.quoteTrx,
+  ...(p.scheduleId !== undefined && { schedule: p.scheduleId }),
 });

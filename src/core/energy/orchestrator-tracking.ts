@@ -32,6 +32,8 @@ export const orchestratorContextSchema = z.object({
   unitPriceSun: z.number().optional(),
   /** The confirmation whose spend hold this order settles (absent in contexts stored before holds). */
   confirmationId: z.string().optional(),
+  /** The standing order whose run placed it, for the audit. */
+  scheduleId: z.string().optional(),
 });
 export type OrchestratorContext = z.infer<typeof orchestratorContextSchema>;
 
@@ -196,6 +198,7 @@ async function auditFinal(
     conversation: job.conversation,
     verb: "energy",
     ...(context && { address: context.address, amount: String(context.amount), quoteTrx: context.quoteTrx }),
+    ...(context?.scheduleId !== undefined && { schedule: context.scheduleId }),
     result: items.every((i) => i.status === "completed") ? "ok" : "failed",
     message: `orchestrator final: ${items.map((i) => i.status).join(",")}; ${delivered} of ${requested} energy delegated${paid}`,
     orderIds: items.flatMap((i) => i.energy.orderIds),

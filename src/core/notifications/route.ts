@@ -1,4 +1,5 @@
 import type { Notification } from "../../service/webhook-events.js";
+import { postCopies } from "../alerts/subscriptions.js";
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
 import type { NotificationDefinition, RouteContext, RouteOutcome } from "./definition.js";
@@ -130,6 +131,12 @@ export function createNotificationRouter(deps: CoreDeps, options: NotificationRo
           : toAlerts(definition, n, key),
       ]);
       if (outcome === "done") {
+        // `subscribe deliveries`: a copy of every delivery notice, wherever the original went.
+        if (definition.source === "orders") {
+          const posted = origin ? [origin] : options.alerts;
+          const reply = definition.render(n, deps.settings.explorerTxUrl);
+          await postCopies(deps, "deliveries", posted, reply, `notification:${key}`);
+        }
         await deps.store.set(doneKey(key), "1", NOTIFICATION_DONE_TTL_MS);
         // Dropped for want of an alert channel: toAlerts said so in its own warning.
         if (origin || options.alerts.length > 0)

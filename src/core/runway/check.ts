@@ -1,4 +1,5 @@
 import Big from "big.js";
+import { clearAlertOf, raiseAlert } from "../alerts/raise.js";
 import type { CoreDeps } from "../deps.js";
 import { formatAmount, formatDecimal } from "../format.js";
 import type { ConversationRef } from "../invocation.js";
@@ -76,12 +77,23 @@ export async function checkRunway(deps: CoreDeps, options: RunwayCheckOptions): 
       "balance runway crossed a level, and no alert channel: set ALERT_SLACK_CHANNEL or ALERT_TELEGRAM_CHAT",
     );
   }
-  for (const conversation of options.alerts) {
-    await deps.notifier.post(
-      conversation,
-      reply,
-      `runway:${state}:${now}:${conversation.platform}:${conversation.id}`,
-    );
+  const posts = options.alerts.map((conversation) => ({
+    conversation,
+    reply,
+    dedupKey: `runway:${state}:${now}:${conversation.platform}:${conversation.id}`,
+  }));
+  if (state === "low") {
+    const subject = { type: "account", id: "balance" };
+    await raiseAlert(deps, {
+      key: `runway:low:${now}`,
+      kind: "runway.low",
+      subject,
+      severity: "critical",
+      posts,
+    });
+  } else {
+    await clearAlertOf(deps, "runway.low", "balance", reply.summary);
+    for (const post of posts) await deps.notifier.post(post.conversation, post.reply, post.dedupKey);
   }
   deps.logger.info({ state, balanceTrx }, "balance runway crossed an alert level");
   return state === "low" ? "alerted" : "recovered";

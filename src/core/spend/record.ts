@@ -18,6 +18,8 @@ export interface SpendOutcome {
   result: AuditEntry["result"];
   message?: string;
   orderIds?: string[];
+  /** The standing order whose run made this spend. */
+  schedule?: string;
 }
 
 export async function auditSpend(

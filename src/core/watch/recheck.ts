@@ -1,6 +1,8 @@
 import { COMPLIANCE_BATCH_MAX, type ComplianceVerdict } from "../../service/compliance.js";
+import { clearAlertOf, raiseAlert } from "../alerts/raise.js";
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
+import { pauseOrdersOf } from "../schedule/pause-blocked.js";
 import { guardHost } from "./host-guard.js";
 import { renderChange } from "./render.js";
 import {
@@ -135,6 +137,9 @@ async function postChange(
 ): Promise<void> {
   const watchers = await watchersOf(deps.store, address);
   const guard = next.blocked ? await guardHost(deps, address, next.category, next.seq, watchers) : {};
+  if (next.blocked)
+    await pauseOrdersOf(deps, address, `The deny list now says ${next.category}.`, `watch-${next.seq}`);
+  const posts = [];
   for (const conversation of watchers) {
     const entry = await readWatch(deps.store, conversation, address);
     const token = guard.stopTokens?.get(conversationKey(conversation));
@@ -146,8 +151,22 @@ async function postChange(
       ...(guard.hostLine && { hostLine: guard.hostLine }),
       ...(token && { stopToken: token }),
     });
-    await deps.notifier.post(conversation, reply, changeKey(address, next.seq, conversation));
+    posts.push({ conversation, reply, dedupKey: changeKey(address, next.seq, conversation) });
   }
+  // Off the deny list: the alert of the change that put it there says so in place.
+  if (!next.blocked && previous.blocked) {
+    const note = `off the deny list: ${next.category}`;
+    await clearAlertOf(deps, "host.blocked", address, note);
+    await clearAlertOf(deps, "watch.verdict", address, note);
+  }
+  await raiseAlert(deps, {
+    key: `watch:${address}:${next.seq}`,
+    kind: guard.hostLine ? "host.blocked" : "watch.verdict",
+    subject: { type: "address", id: address },
+    severity: next.blocked ? "critical" : "info",
+    posts,
+    alsoFor: "watch",
+  });
 }
 
 const changeKey = (address: string, seq: number, conversation: ConversationRef): string =>

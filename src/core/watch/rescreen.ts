@@ -1,12 +1,13 @@
 import Big from "big.js";
 import { requestIdempotencyKey } from "../../service/idempotency.js";
 import { FINAL_SCREENING_STATUSES, type ScreeningOrder } from "../../service/screening.js";
+import { raiseAlert } from "../alerts/raise.js";
 import type { CoreDeps } from "../deps.js";
 import { formatShare } from "../format.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
 import { pickProvider } from "../screening/screening-providers.js";
 import { auditSpend } from "../spend/record.js";
-import { addBudgetUse, budgetUsedSun, claimBudgetNotice, sunToTrx, toSun } from "./budget.js";
+import { addBudgetUse, budgetUsedSun, claimBudgetNotice, monthOf, sunToTrx, toSun } from "./budget.js";
 import { renderBudgetUsed, renderRescreen } from "./render.js";
 import { watchSettingsOf } from "./settings.js";
 import {
@@ -74,8 +75,15 @@ async function tellBudgetUsed(
 ): Promise<void> {
   if (!(await claimBudgetNotice(deps.store, deps.now()))) return;
   deps.logger.warn({ usedTrx, budgetTrx }, "watch: re-screening budget used up; paused until next month");
-  for (const conversation of alerts)
-    await deps.notifier.post(conversation, renderBudgetUsed(usedTrx, budgetTrx));
+  const reply = renderBudgetUsed(usedTrx, budgetTrx);
+  await raiseAlert(deps, {
+    key: `watch-budget:${monthOf(deps.now())}`,
+    kind: "watch.budget",
+    subject: { type: "account", id: "rescreen-budget" },
+    severity: "warning",
+    posts: alerts.map((conversation) => ({ conversation, reply })),
+    alsoFor: "watch",
+  });
 }
 
 async function rescreenOne(
@@ -111,6 +119,7 @@ async function rescreenOne(
       ? alertReasons(schedule.last, after, watchSettingsOf(deps.settings).scoreDelta)
       : [];
     if (reasons.length > 0 && schedule.last) {
+      const posts = [];
       for (const conversation of watchers) {
         const entry = await readWatch(deps.store, conversation, address);
         const reply = renderRescreen({
@@ -120,12 +129,17 @@ async function rescreenOne(
           after,
           reasons,
         });
-        await deps.notifier.post(
-          conversation,
-          reply,
-          `watch-screen:${order.order.client_order_id}:${conversationKey(conversation)}`,
-        );
+        const dedupKey = `watch-screen:${order.order.client_order_id}:${conversationKey(conversation)}`;
+        posts.push({ conversation, reply, dedupKey });
       }
+      await raiseAlert(deps, {
+        key: `watch-screen:${order.order.client_order_id}`,
+        kind: "watch.rescreen",
+        subject: { type: "address", id: address },
+        severity: "warning",
+        posts,
+        alsoFor: "watch",
+      });
     }
     next.last = after;
   } else if (order.order.status !== "skipped") {

@@ -236,7 +236,12 @@ describe("Host Mode guard", () => {
     const posted = alerts(h);
     expect(posted).toHaveLength(1);
     expect(posted[0]).toContain("Host Mode was stopped automatically (OPS_HOST_AUTOSTOP)");
-    expect(replyButtons(h.notifications[h.notifications.length - 1]!.reply)).toEqual([]);
+    // No Stop Host Mode button: only the alert's own Ack / Snooze 1h / Resolve.
+    expect(replyButtons(h.notifications[h.notifications.length - 1]!.reply).map((b) => b.label)).toEqual([
+      "Ack",
+      "Snooze 1h",
+      "Resolve",
+    ]);
     expect((await readAudit(h.store, 1))[0]).toMatchObject({
       verb: "host stop",
       result: "ok",

@@ -1,0 +1,105 @@
+import type { CoreDeps } from "../deps.js";
+import type { TrackedContext, TrackedHandler } from "../feature.js";
+import { type ConversationRef, conversationKey } from "../invocation.js";
+import { link, plain, publicReply, type Span, text } from "../reply.js";
+import { ALERT_TTL_MS, type AlertRecord, messagesOf, readAlert, updateAlert } from "./alert.js";
+import { reraiseAlert } from "./raise.js";
+import { opButtons, opsFor } from "./render.js";
+import { alertSettingsOf } from "./settings.js";
+
+/**
+ * The alert's delayed jobs, keyed by the alert (src/core/alerts/raise.ts schedules them): the
+ * escalation after OPS_ESCALATE_MIN, and the end of a snooze. A job id makes scheduling once; a
+ * mark in the store (SET NX) makes the escalation post once even when a job runs twice (a retry
+ * after a crash, a second round after a snooze); the notifier's dedup key covers a repeat of the
+ * post itself.
+ */
+const ESCALATED_KEY = (id: string) => `alert:${id}:escalated`;
+
+/** The mentions of OPS_ONCALL that a conversation's platform can show. */
+export function mentionsFor(oncall: readonly string[], platform: ConversationRef["platform"]): Span[] {
+  const spans: Span[] = [];
+  for (const entry of oncall) {
+    const [where, who = ""] = [entry.slice(0, entry.indexOf(":")), entry.slice(entry.indexOf(":") + 1)];
+    if (where !== platform || who === "") continue;
+    if (platform === "slack") spans.push({ text: `@${who}`, mention: who });
+    else spans.push(plain(who.startsWith("@") ? who : `@${who}`));
+  }
+  return spans.flatMap((s, i) => (i === 0 ? [s] : [plain(" "), s]));
+}
+
+/** A link to the alert's message where the platform has one (Slack archives, Telegram supergroups). */
+export function messageLink(conversation: ConversationRef, messageId: string): string | undefined {
+  if (conversation.platform === "slack" && /^\d+\.\d+$/.test(messageId))
+    return `https://slack.com/archives/${conversation.id}/p${messageId.replace(".", "")}`;
+  if (conversation.platform === "telegram" && conversation.id.startsWith("-100"))
+    return `https://t.me/c/${conversation.id.slice(4)}/${messageId}`;
+  return undefined;
+}
+
+export async function escalate(deps: CoreDeps, id: string): Promise<"escalated" | "not needed"> {
+  const alert = await readAlert(deps.store, id);
+  if (alert === null || alert.state !== "open") return "not needed";
+  if ((await deps.store.get(ESCALATED_KEY(id))) !== null) return "not needed";
+  // Posted before the mark: a crash in between posts again on the job's retry, and the notifier's
+  // dedup key (one per alert and conversation) keeps that, and a second instance, to one message.
+  const messages = await messagesOf(deps.store, id);
+  const { oncall } = alertSettingsOf(deps.settings);
+  for (const conversation of alert.destinations) {
+    const messageId = messages.get(conversationKey(conversation));
+    const reply = await escalationReply(deps, alert, conversation, oncall, messageId);
+    // On Telegram the escalation answers the alert's message, which links them in the chat.
+    const where: ConversationRef =
+      conversation.platform === "telegram" && messageId !== undefined
+        ? { ...conversation, replyTo: messageId }
+        : conversation;
+    await deps.notifier.post(where, reply, `alert-escalate:${id}:${conversationKey(conversation)}`);
+  }
+  if (!(await deps.store.setIfNotExists(ESCALATED_KEY(id), String(deps.now()), ALERT_TTL_MS))) {
+    return "not needed";
+  }
+  await updateAlert(deps.store, id, (a) => ({
+    ...a,
+    history: [...a.history, { what: "escalated", at: deps.now(), by: "the bot" }],
+  }));
+  deps.logger.warn({ alertId: id, kind: alert.kind }, "alert escalated: nobody acknowledged it in time");
+  return "escalated";
+}
+
+async function escalationReply(
+  deps: CoreDeps,
+  alert: AlertRecord,
+  conversation: ConversationRef,
+  oncall: readonly string[],
+  messageId: string | undefined,
+) {
+  const minutes = Math.max(1, Math.round((deps.now() - alert.raisedAt) / 60_000));
+  const mentions = mentionsFor(oncall, conversation.platform);
+  const href = messageId === undefined ? undefined : messageLink(conversation, messageId);
+  const name: Span = href ? link(`alert ${alert.id}`, href) : plain(`alert ${alert.id}`);
+  const who: Span[] =
+    mentions.length > 0 ? [...mentions, plain(": ")] : [plain("Nobody is on call (OPS_ONCALL): ")];
+  const line = `Escalated: ${alert.title} — open ${minutes} min, not acknowledged.`;
+  const controls = await opButtons(deps, conversation, [alert.id], opsFor(alert));
+  return publicReply(line, [
+    text(...who, name, plain(` has been open for ${minutes} min and nobody acknowledged it: ${alert.title}`)),
+    ...controls,
+  ]);
+}
+
+type EscalateJob = Parameters<TrackedHandler<"alert-escalate">>[0];
+type UnsnoozeJob = Parameters<TrackedHandler<"alert-unsnooze">>[0];
+
+export const escalateHandler =
+  ({ deps }: TrackedContext): TrackedHandler<"alert-escalate"> =>
+  async (job: EscalateJob) => {
+    await escalate(deps, job.alertId);
+    return { done: true };
+  };
+
+export const unsnoozeHandler =
+  ({ deps }: TrackedContext): TrackedHandler<"alert-unsnooze"> =>
+  async (job: UnsnoozeJob) => {
+    await reraiseAlert(deps, job.alertId, job.until);
+    return { done: true };
+  };
