@@ -149,6 +149,7 @@ describe("features", () => {
       "compliance",
       "energy",
       "host",
+      "schedule",
       "prices",
       "balance",
       "statement",
