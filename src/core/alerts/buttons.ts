@@ -105,13 +105,21 @@ async function one(ctx: ActionContext, id: string, op: AlertOp): Promise<Reply> 
   const pressed = invocation.messageId;
   const done = await applyOp(deps, id, op, invocation.actor, pressed);
   if (done.alert === null) return publicReply(done.line ?? "This alert is gone.", [text(done.line ?? "")]);
-  const where = conversationKey(invocation.conversation);
+  // Slack reports a message that has replies as its own thread: the alert's entry is the one of
+  // the same conversation with or without that thread.
+  const contents = await contentsOf(deps, id);
+  const same = (c: { conversation: { platform: string; id: string } }) =>
+    c.conversation.platform === invocation.conversation.platform &&
+    c.conversation.id === invocation.conversation.id;
+  const exact = contents.get(conversationKey(invocation.conversation));
+  const entry = exact ?? [...contents.values()].find(same);
+  const where = entry ? conversationKey(entry.conversation) : conversationKey(invocation.conversation);
   // The first message seen for the conversation stays the one later changes edit (a press on
   // the escalation must not take the alert's own message's place).
   if (pressed !== undefined && !(await messagesOf(deps.store, id)).has(where)) {
-    await recordMessage(deps.store, id, invocation.conversation, pressed);
+    await recordMessage(deps.store, id, entry?.conversation ?? invocation.conversation, pressed);
   }
-  const content = (await contentsOf(deps, id)).get(where)?.reply ?? publicReply(done.alert.title, []);
+  const content = entry?.reply ?? publicReply(done.alert.title, []);
   const reply = await renderAlert(deps, done.alert, content, invocation.conversation);
   if (done.ok) return reply;
   // Someone else changed it first: the message shows the state it is in, and says so.

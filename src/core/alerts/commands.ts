@@ -42,7 +42,11 @@ export async function listAlerts(
   all: boolean,
 ): Promise<AlertRecord[]> {
   const now = deps.now();
-  const active = await readAlerts(deps.store, await deps.store.setMembers(ACTIVE_KEY));
+  const ids = await deps.store.setMembers(ACTIVE_KEY);
+  const active = await readAlerts(deps.store, ids);
+  // An alert kept past its month (never resolved) leaves the active set with its record.
+  const gone = ids.filter((id) => !active.some((a) => a.id === id));
+  if (gone.length > 0) await deps.store.setRemove(ACTIVE_KEY, ...gone);
   const live = active.filter((a) => a.state !== "resolved");
   const resolved = all
     ? (await readAlerts(deps.store, await deps.store.listRange(RESOLVED_KEY, 500))).filter(

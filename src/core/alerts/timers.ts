@@ -30,8 +30,10 @@ export function mentionsFor(oncall: readonly string[], platform: ConversationRef
 
 /** A link to the alert's message where the platform has one (Slack archives, Telegram supergroups). */
 export function messageLink(conversation: ConversationRef, messageId: string): string | undefined {
-  if (conversation.platform === "slack" && /^\d+\.\d+$/.test(messageId))
-    return `https://slack.com/archives/${conversation.id}/p${messageId.replace(".", "")}`;
+  if (conversation.platform === "slack" && /^\d+\.\d+$/.test(messageId)) {
+    const thread = conversation.threadId ? `?thread_ts=${conversation.threadId}&cid=${conversation.id}` : "";
+    return `https://slack.com/archives/${conversation.id}/p${messageId.replace(".", "")}${thread}`;
+  }
   if (conversation.platform === "telegram" && conversation.id.startsWith("-100"))
     return `https://t.me/c/${conversation.id.slice(4)}/${messageId}`;
   return undefined;
@@ -48,11 +50,11 @@ export async function escalate(deps: CoreDeps, id: string): Promise<"escalated" 
   for (const conversation of alert.destinations) {
     const messageId = messages.get(conversationKey(conversation));
     const reply = await escalationReply(deps, alert, conversation, oncall, messageId);
-    // On Telegram the escalation answers the alert's message, which links them in the chat.
+    // Seen by the whole channel, not inside an order's thread; on Telegram it answers the alert's
+    // message, which links them in the chat.
+    const top: ConversationRef = { platform: conversation.platform, id: conversation.id };
     const where: ConversationRef =
-      conversation.platform === "telegram" && messageId !== undefined
-        ? { ...conversation, replyTo: messageId }
-        : conversation;
+      conversation.platform === "telegram" && messageId !== undefined ? { ...top, replyTo: messageId } : top;
     await deps.notifier.post(where, reply, `alert-escalate:${id}:${conversationKey(conversation)}`);
   }
   if (!(await deps.store.setIfNotExists(ESCALATED_KEY(id), String(deps.now()), ALERT_TTL_MS))) {

@@ -77,6 +77,28 @@ forEachStore("alerts", (get) => {
     expect(await escalate(d, acked.id)).toBe("not needed");
   });
 
+  it("escalates an alert told in an order's thread to the whole channel, linking the thread's message", async () => {
+    const d = deps();
+    const thread = { platform: "slack" as const, id: "C0OPS", threadId: "1700000000.000100" };
+    const { id } = await raiseAlert(d, {
+      key: "watch-delivery:5MTHREAD",
+      kind: "delivery.unconfirmed",
+      subject: { type: "order", id: "5MTHREAD" },
+      severity: "warning",
+      posts: [{ conversation: thread, reply: notice("No on-chain delivery confirmation for 5MTHREAD") }],
+    });
+    await d.store.hashSet(`alert:${id}:messages`, "slack:C0OPS:1700000000.000100", "1700000000.000200");
+    await escalate(d, id);
+    const escalation = d.posted.find((p) => /has been open for/.test(replyText(p.reply)));
+    expect(escalation?.conversation).toEqual({ platform: "slack", id: "C0OPS" });
+    const linked = escalation?.reply.blocks
+      .flatMap((b) => (b.type === "text" ? b.spans : []))
+      .find((s) => s.href);
+    expect(linked?.href).toBe(
+      "https://slack.com/archives/C0OPS/p1700000000000200?thread_ts=1700000000.000100&cid=C0OPS",
+    );
+  });
+
   it("a snooze comes back after the hour unless resolved; a stale snooze job changes nothing", async () => {
     const d = deps();
     const { id } = await raise(d);
