@@ -150,6 +150,10 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
     operators: config.roles.operators,
     explorerTxUrl: EXPLORER_TX_URL,
     watch: config.watch,
+    runway: {
+      ...(config.money.lowBalanceTrx !== undefined && { lowBalanceTrx: config.money.lowBalanceTrx }),
+      ...(config.money.runwayAlertHours !== undefined && { alertHours: config.money.runwayAlertHours }),
+    },
     ...(config.testing?.intentRecoverMs && {
       intents: { recoverAfterMs: config.testing.intentRecoverMs, leaseMs: config.testing.intentRecoverMs },
     }),

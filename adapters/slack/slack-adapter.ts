@@ -6,7 +6,7 @@ import type { Actor, ConversationRef, Invocation } from "../../src/core/invocati
 import type { Logger } from "../../src/core/logger.js";
 import type { PastedMessage } from "../../src/core/paste-check/paste-check.js";
 import type { ChatAdapter, ChatAdapterLifecycle } from "../../src/core/ports.js";
-import type { Reply } from "../../src/core/reply.js";
+import { image, publicReply, type Reply } from "../../src/core/reply.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { registerActions } from "./actions.js";
@@ -121,6 +121,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     ready: lifecycle.ready,
     send: (conversation, reply) => delivery.send(conversation, reply),
     replace: (conversation, messageId, reply) => delivery.replace(conversation, messageId, reply),
+    sendImage: (conversation, picture) =>
+      delivery.send(conversation, publicReply(picture.summary, [image(picture)])),
     idle: (timeoutMs = 10_000) => inflight.idle(timeoutMs),
     close: (timeoutMs = 10_000) => lifecycle.close(timeoutMs),
   };

@@ -30,6 +30,8 @@ export interface CoreSettings {
   watch?: WatchSettings;
   /** Timings of durable actions (src/core/intents/); defaults when unset. */
   intents?: IntentTimings;
+  /** The runway alert levels (OPS_LOW_BALANCE_TRX, OPS_RUNWAY_ALERT_HOURS): `chart balance` draws them. */
+  runway?: { lowBalanceTrx?: string; alertHours?: number };
 }
 
 export interface IntentTimings {

@@ -3,6 +3,7 @@ import { accountFeature } from "./account/feature.js";
 import { cancelActionHandler } from "./actions.js";
 import { approvalsFeature } from "./approvals/feature.js";
 import { auditFeature } from "./audit/feature.js";
+import { chartFeature } from "./chart/feature.js";
 import { complianceFeature } from "./compliance/feature.js";
 import { digestFeature } from "./digest/feature.js";
 import { energyFeature } from "./energy/feature.js";
@@ -42,6 +43,7 @@ export const features = [
   accountFeature,
   statementFeature,
   digestFeature,
+  chartFeature,
   watchFeature,
   auditFeature,
   setupFeature,

@@ -33,9 +33,9 @@ export const DIGEST_LIMITS: Record<Platform, DigestLimits> = {
   console: { maxChars: 20_000, blockChars: 20_000 },
 };
 
-/** Files and buttons cannot be folded into a list: such a notice is posted on its own. */
+/** Files, images and buttons cannot be folded into a list: such a notice is posted on its own. */
 export function canDigest(reply: Reply): boolean {
-  return reply.blocks.every((b) => b.type !== "file" && b.type !== "buttons");
+  return reply.blocks.every((b) => b.type !== "file" && b.type !== "image" && b.type !== "buttons");
 }
 
 const OTHER: [string, string] = ["notification", "notifications"];
