@@ -82,7 +82,7 @@ function savingPerDay(days: readonly DayFacts[], feeSun: number | undefined) {
 const trx = (decimal: string): string => formatDecimal(new Big(decimal).round(2).toFixed());
 
 function spendSummary(data: SpendChartData): string {
-  const parts = data.kinds.map((k) => `${k.label.toLowerCase()} ${trx(k.totalTrx)}`).join(", ");
+  const parts = data.kinds.map((k) => `${k.label} ${trx(k.totalTrx)}`).join(", ");
   const span = `${data.days.length} days to ${data.days.at(-1)}`;
   const saved =
     data.savedTotalTrx === undefined
