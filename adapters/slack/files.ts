@@ -1,5 +1,6 @@
 import type { FileAttachment } from "../../src/core/reply.js";
 import { SlackApiError } from "./errors.js";
+import type { SlackUpload } from "./render/blocks.js";
 import { plainText } from "./render/mrkdwn.js";
 import type { SlackWeb } from "./web.js";
 
@@ -12,11 +13,6 @@ import type { SlackWeb } from "./web.js";
 export const FILE_UPLOAD_TIMEOUT_MS = 30_000;
 /** Slack's limit on an image's `alt_txt`. */
 const ALT_TEXT_MAX = 1000;
-
-/** A file to share; an image carries its alt text. */
-export interface SlackUpload extends FileAttachment {
-  altText?: string;
-}
 
 export interface ShareOptions {
   threadTs?: string;

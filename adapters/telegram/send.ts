@@ -98,7 +98,9 @@ export function createTelegramSender(api: Api): TelegramSender {
       ...(replyTo !== undefined && { replyTo }),
     });
     ids.push(...(await sendFiles(conversation, rendered, ids.length === 0 ? replyTo : undefined)));
-    ids.push(...(await sendPhotos(conversation, rendered.photos, ids.length === 0 ? replyTo : undefined)));
+    ids.push(
+      ...(await sendPhotos(conversation, rendered.photos ?? [], ids.length === 0 ? replyTo : undefined)),
+    );
     const first = ids[0];
     if (first === undefined) throw new Error("nothing to send: the reply has no text and no file");
     return first;
@@ -129,7 +131,7 @@ export function createTelegramSender(api: Api): TelegramSender {
     }
     await sendChunks(conversation, rest, rendered, {});
     await sendFiles(conversation, rendered);
-    await sendPhotos(conversation, rendered.photos);
+    await sendPhotos(conversation, rendered.photos ?? []);
   }
 
   return { post, replace };

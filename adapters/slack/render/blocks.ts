@@ -1,5 +1,11 @@
-import type { Block, Button, Field, ImageAttachment, Reply } from "../../../src/core/reply.js";
-import type { SlackUpload } from "../files.js";
+import type {
+  Block,
+  Button,
+  Field,
+  FileAttachment,
+  ImageAttachment,
+  Reply,
+} from "../../../src/core/reply.js";
 import { clipMrkdwn, clipPlain, inertText, plainText, spansToMrkdwn, spanToMrkdwn } from "./mrkdwn.js";
 
 /**
@@ -49,6 +55,11 @@ export type SlackBlock =
   | { type: "context"; elements: MrkdwnObject[] }
   | { type: "actions"; elements: SlackButton[] }
   | { type: "divider" };
+
+/** A file to share; an image carries its alt text. */
+export interface SlackUpload extends FileAttachment {
+  altText?: string;
+}
 
 export interface SlackMessage {
   /** Plain fallback for notifications and clients without Block Kit (escaped mrkdwn). */

@@ -11,8 +11,8 @@ export interface RenderedMessage {
   html: string;
   keyboard?: InlineKeyboardMarkup;
   files: FileAttachment[];
-  /** Pictures, sent as photos with their summary as the caption. */
-  photos: ImageAttachment[];
+  /** Pictures, sent as photos with their summary as the caption; absent when there are none. */
+  photos?: ImageAttachment[];
   /** For a reply of only files: the summary, as the first file's caption (escaped). */
   caption?: string;
 }
@@ -40,7 +40,7 @@ export function renderReply(reply: Reply): RenderedMessage {
   return {
     html,
     files,
-    photos,
+    ...(photos.length > 0 && { photos }),
     ...(rows.length > 0 && { keyboard: { inline_keyboard: rows } }),
     ...(html === "" && summary !== "" && { caption: summary }),
   };

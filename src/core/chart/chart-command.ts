@@ -89,7 +89,7 @@ export const chartCommand: CommandDefinition = {
   subverbs: ["prices", "spend", "balance"],
   role: "viewer",
   summary: "a picture: the day's price periods, TRX spent per day with the saving, or the balance runway",
-  usage: "chart prices [energy_5m|energy_1h] | chart spend [7|30] | chart balance",
+  usage: "chart prices [energy_5m|energy_1h] | spend [7|30] | balance",
   example: "chart prices energy_5m",
   async run(ctx) {
     const parsed = parseChartArgs(ctx.subverb, ctx.args);
