@@ -30,6 +30,8 @@ export interface ConsoleAdapterOptions {
 
 export interface ConsoleAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "console";
+  /** Saves the PNG and prints its path under the summary. */
+  sendImage: NonNullable<ChatAdapter["sendImage"]>;
   /** Resolves when the input has ended and every line read has been answered. */
   readonly finished: Promise<void>;
   /** Nothing to connect: the input is read from creation, so no line typed early is lost. */

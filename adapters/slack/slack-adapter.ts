@@ -54,6 +54,8 @@ export interface SlackAdapterOptions {
 
 export interface SlackAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "slack";
+  /** A picture by the files flow, its summary as alt text and comment, in the conversation's thread. */
+  sendImage: NonNullable<ChatAdapter["sendImage"]>;
   /** `POST /slack/events` for the bot's HTTP server (HTTP mode only). */
   readonly route?: HttpRoute;
   /** Verifies the token (auth.test) and, in Socket Mode, connects; retried in the background. */

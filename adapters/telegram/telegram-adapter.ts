@@ -45,6 +45,8 @@ export interface TelegramAdapterOptions {
 
 export interface TelegramAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "telegram";
+  /** A picture as a photo (sendPhoto), its summary as the caption, in the conversation's topic. */
+  sendImage: NonNullable<ChatAdapter["sendImage"]>;
   /** `POST /telegram/webhook` in webhook mode (TELEGRAM_WEBHOOK_SECRET set), else undefined. */
   readonly route?: HttpRoute;
   /** getMe, setMyCommands, then setWebhook (webhook mode with PUBLIC_URL) or long polling. */
