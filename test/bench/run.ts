@@ -44,12 +44,15 @@
  *  9. watchlists: the built bot with 10 000 watched addresses; a deny-list revision change moves
  *     100 of them into usdt_frozen: time to the last alert, batch calls, 429s, and RSS with the
  *     watches against the same bot idle. Baseline: the 10 batch calls by the client alone.
+ * 10. chart render: data → SVG (ECharts) → PNG 1200×600 (resvg) in process, the three charts in turn,
+ *     p50/p99 of 90 renders after a warm-up. Baseline: resvg alone on a one-rectangle, one-line SVG.
  *
  * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--orders=N] [--no-build]
  * stdout: the table, notes, then one JSON object on the last line (also written to <json file>).
  * Progress goes to stderr.
  */
 import { fileURLToPath } from "node:url";
+import { chartRenderFigure } from "./figures/chart-render.js";
 import { ingestFigure } from "./figures/ingest.js";
 import { memoryFigure } from "./figures/memory.js";
 import { notifyLatencyFigure } from "./figures/notify-latency.js";
@@ -138,6 +141,7 @@ function figures(args: Args, build: { note: string }): Figure[] {
     { id: "7", title: "quote → Confirm", run: (w) => quoteLatencyFigure(w) },
     { id: "8", title: "memory, energy orders pending", run: (w) => ordersMemoryFigure(w, args.orders) },
     { id: "9", title: "watchlists", run: (w) => watchlistsFigure(w) },
+    { id: "10", title: "chart render", run: () => chartRenderFigure() },
   ];
   return all.filter((f) => !args.only || args.only.has(f.id));
 }
@@ -165,7 +169,7 @@ async function main(): Promise<number> {
         `bench: figure ${figure.id} done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
       );
     }
-    const order = ["1", "2", "3", "3a", "3b", "3c", "4", "5", "6", "7", "8", "9"];
+    const order = ["1", "2", "3", "3a", "3b", "3c", "4", "5", "6", "7", "8", "9", "10"];
     results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
     const out = summary(results, {
       durationS: Math.round((performance.now() - started) / 100) / 10,
