@@ -153,6 +153,7 @@ describe("features", () => {
       "balance",
       "statement",
       "digest",
+      "chart",
       "watch",
       "audit",
       "setup",
