@@ -1,13 +1,4 @@
-import { BarChart, LineChart } from "echarts/charts";
-import {
-  GridComponent,
-  LegendComponent,
-  MarkAreaComponent,
-  MarkLineComponent,
-  TitleComponent,
-} from "echarts/components";
-import { type EChartsCoreOption, init, use } from "echarts/core";
-import { SVGRenderer } from "echarts/renderers";
+import type { EChartsCoreOption } from "echarts/core";
 import type { ImageAttachment } from "../reply.js";
 import { svgToPng } from "./render-png.js";
 
@@ -16,16 +7,35 @@ import { svgToPng } from "./render-png.js";
  * then → PNG (render-png.ts). Every chart is drawn at one size on an opaque light background, so
  * it reads the same in Slack's and Telegram's light and dark themes.
  */
-use([
-  BarChart,
-  LineChart,
-  GridComponent,
-  LegendComponent,
-  MarkAreaComponent,
-  MarkLineComponent,
-  TitleComponent,
-  SVGRenderer,
-]);
+
+/**
+ * ECharts is loaded at the first chart, not at start: its modules take about a second to load on
+ * a busy machine, which `npm start` → /healthz must not pay for a picture nobody asked for yet.
+ */
+let echarts: Promise<typeof import("echarts/core")> | undefined;
+
+function loadEcharts(): Promise<typeof import("echarts/core")> {
+  echarts ??= (async () => {
+    const [core, charts, components, renderers] = await Promise.all([
+      import("echarts/core"),
+      import("echarts/charts"),
+      import("echarts/components"),
+      import("echarts/renderers"),
+    ]);
+    core.use([
+      charts.BarChart,
+      charts.LineChart,
+      components.GridComponent,
+      components.LegendComponent,
+      components.MarkAreaComponent,
+      components.MarkLineComponent,
+      components.TitleComponent,
+      renderers.SVGRenderer,
+    ]);
+    return core;
+  })();
+  return echarts;
+}
 
 export const CHART_WIDTH = 1200;
 export const CHART_HEIGHT = 600;
@@ -62,7 +72,12 @@ export function baseOption(title: string, subtitle: string): EChartsCoreOption {
   };
 }
 
-export function optionToSvg(option: EChartsCoreOption, width = CHART_WIDTH, height = CHART_HEIGHT): string {
+export async function optionToSvg(
+  option: EChartsCoreOption,
+  width = CHART_WIDTH,
+  height = CHART_HEIGHT,
+): Promise<string> {
+  const { init } = await loadEcharts();
   const chart = init(null, null, { renderer: "svg", ssr: true, width, height });
   try {
     chart.setOption(option);
@@ -77,7 +92,7 @@ export async function renderChart(
   option: EChartsCoreOption,
   meta: { filename: string; summary: string; fontFiles?: readonly string[] },
 ): Promise<ImageAttachment> {
-  const svg = optionToSvg(option);
+  const svg = await optionToSvg(option);
   const png = await svgToPng(svg, {
     width: CHART_WIDTH,
     ...(meta.fontFiles && { fontFiles: meta.fontFiles }),

@@ -1,4 +1,3 @@
-import { renderAsync } from "@resvg/resvg-js";
 import { CHART_FONT_FAMILY, chartFontFiles } from "./fonts.js";
 
 /**
@@ -12,6 +11,8 @@ export interface PngOptions {
 }
 
 export async function svgToPng(svg: string, options: PngOptions): Promise<Uint8Array> {
+  // Loaded at the first chart, like ECharts: nothing of it is needed to start the bot.
+  const { renderAsync } = await import("@resvg/resvg-js");
   const image = await renderAsync(svg, {
     font: {
       loadSystemFonts: false,
