@@ -64,7 +64,8 @@ export function baseOption(title: string, subtitle: string): EChartsCoreOption {
       left: 24,
       top: 14,
       textStyle: { fontSize: 22, fontWeight: "bold", color: THEME.text },
-      subtextStyle: { fontSize: 14, color: THEME.muted },
+      // The summary line: cut at the picture's edge rather than drawn past it.
+      subtextStyle: { fontSize: 14, color: THEME.muted, width: 1140, overflow: "truncate" },
     },
     // ECharts measures text without the font: generous gaps keep DejaVu's wider glyphs apart.
     legend: { bottom: 14, left: "center", itemGap: 36, textStyle: { fontSize: 14, color: THEME.text } },

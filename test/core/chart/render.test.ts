@@ -1,6 +1,6 @@
 import { decode } from "fast-png";
 import { describe, expect, it } from "vitest";
-import { CHART_HEIGHT, CHART_WIDTH, renderChart } from "../../../src/core/chart/chart-svg.js";
+import { CHART_HEIGHT, CHART_WIDTH, optionToSvg, renderChart } from "../../../src/core/chart/chart-svg.js";
 import { buildPriceChart } from "../../../src/core/chart/price-chart-data.js";
 import { priceChartOption } from "../../../src/core/chart/price-chart-options.js";
 import type { PeriodicService } from "../../../src/service/pricing.js";
@@ -75,5 +75,29 @@ describe("chart rendering", () => {
     let differing = 0;
     for (let i = 0; i < 1200 * 600; i++) if (withFont.at(i) !== withoutFont.at(i)) differing++;
     expect(differing).toBeGreaterThan(2_000);
+  });
+
+  it("draws labels from the price list as text, never as markup", async () => {
+    const hostile: PeriodicService = {
+      ...service,
+      periods: [
+        {
+          id: "x",
+          label: '<b>Owl</b> & "co"',
+          start: "00:00",
+          end: "24:00",
+          is_current: true,
+          price: 5,
+          tiers: null,
+        },
+      ],
+    };
+    const chart = buildPriceChart("energy_5m", hostile, Date.parse("2026-11-26T22:00:00Z"));
+    if (!chart) throw new Error("one period fills the day");
+    const svg = await optionToSvg(priceChartOption(chart));
+    expect(svg).toContain("&lt;b&gt;Owl&lt;/b&gt; &amp; &quot;co&quot;");
+    expect(svg).not.toContain("<b>");
+    const picture = await renderChart(priceChartOption(chart), { filename: "x.png", summary: chart.summary });
+    expect(decode(picture.png).width).toBe(1200);
   });
 });
