@@ -157,6 +157,10 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
       }),
       oncall: config.escalation.oncall,
     },
+    runway: {
+      ...(config.money.lowBalanceTrx !== undefined && { lowBalanceTrx: config.money.lowBalanceTrx }),
+      ...(config.money.runwayAlertHours !== undefined && { alertHours: config.money.runwayAlertHours }),
+    },
     ...(config.testing?.intentRecoverMs && {
       intents: { recoverAfterMs: config.testing.intentRecoverMs, leaseMs: config.testing.intentRecoverMs },
     }),

@@ -3,7 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import type { HandleHooks } from "../../src/core/core.js";
 import type { Actor, ConversationRef, Invocation } from "../../src/core/invocation.js";
 import type { ChatAdapter, ChatAdapterLifecycle } from "../../src/core/ports.js";
-import type { Button, Reply } from "../../src/core/reply.js";
+import { type Button, image, publicReply, type Reply } from "../../src/core/reply.js";
 import { clean, renderReply } from "./render.js";
 import { createFileSaver } from "./save-files.js";
 import { fileOfLine } from "./shared-file.js";
@@ -31,6 +31,8 @@ export interface ConsoleAdapterOptions {
 
 export interface ConsoleAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "console";
+  /** Saves the PNG and prints its path under the summary. */
+  sendImage: NonNullable<ChatAdapter["sendImage"]>;
   /** Resolves when the input has ended and every line read has been answered. */
   readonly finished: Promise<void>;
   /** Nothing to connect: the input is read from creation, so no line typed early is lost. */
@@ -122,6 +124,9 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
       const messageId = await print(reply, NOTIFICATION_MARK);
       prompt();
       return { messageId };
+    },
+    sendImage(target, picture) {
+      return this.send(target, publicReply(picture.summary, [image(picture)]));
     },
     // A terminal cannot edit what it printed: the outcome is printed below.
     replace(target, _messageId, reply) {

@@ -1,4 +1,4 @@
-import type { Block, Button, FileAttachment, Reply, Span } from "../../src/core/reply.js";
+import type { Block, Button, FileAttachment, ImageAttachment, Reply, Span } from "../../src/core/reply.js";
 
 /**
  * Reply → plain text for a terminal or a pipe. Styling (bold, dim) only on a TTY, so piped
@@ -7,8 +7,8 @@ import type { Block, Button, FileAttachment, Reply, Span } from "../../src/core/
  */
 export interface RenderOptions {
   tty: boolean;
-  /** Where each file block was saved, printed under its `[file]` line. */
-  savedPaths?: ReadonlyMap<FileAttachment, string>;
+  /** Where each file or image block was saved, printed under its `[file]` / `[image]` line. */
+  savedPaths?: ReadonlyMap<FileAttachment | ImageAttachment, string>;
 }
 
 export interface Rendered {
@@ -52,6 +52,8 @@ function renderBlock(block: Block, options: RenderOptions, buttons: Button[]): s
       return [buttonLine(block.buttons, buttons)];
     case "file":
       return fileLines(block.file, options.savedPaths?.get(block.file));
+    case "image":
+      return imageLines(block.image, options.savedPaths?.get(block.image));
     case "divider":
       return ["----"];
   }
@@ -70,6 +72,15 @@ function fileLines(file: FileAttachment, savedPath: string | undefined): string[
   const lines = [`[file] ${name} (${formatSize(file.bytes.byteLength)})`];
   if (file.title) lines[0] += ` ${clean(file.title)}`;
   if (savedPath) lines.push(`saved to ${savedPath}`);
+  return lines;
+}
+
+/** A picture cannot be shown on a terminal: what it shows, and where the PNG was saved. */
+function imageLines(image: ImageAttachment, savedPath: string | undefined): string[] {
+  const lines = [`[image] ${clean(image.summary)}`];
+  lines.push(
+    savedPath ? `saved to ${savedPath}` : `${clean(image.filename)} (${image.width}×${image.height} PNG)`,
+  );
   return lines;
 }
 

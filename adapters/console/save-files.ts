@@ -1,14 +1,15 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FileAttachment, Reply } from "../../src/core/reply.js";
+import type { FileAttachment, ImageAttachment, Reply } from "../../src/core/reply.js";
 
 /**
  * The console cannot show a file, so the demo writes each one into a private temp directory
  * and prints its path. Names come from outside: only a safe base name is kept.
  */
 export interface FileSaver {
-  save(reply: Reply): Promise<Map<FileAttachment, string>>;
+  /** Where each file and picture of the reply was written. */
+  save(reply: Reply): Promise<Map<FileAttachment | ImageAttachment, string>>;
 }
 
 export function createFileSaver(dir?: string): FileSaver {
@@ -17,14 +18,20 @@ export function createFileSaver(dir?: string): FileSaver {
 
   return {
     async save(reply) {
-      const saved = new Map<FileAttachment, string>();
+      const saved = new Map<FileAttachment | ImageAttachment, string>();
       for (const block of reply.blocks) {
-        if (block.type !== "file") continue;
+        const item =
+          block.type === "file"
+            ? { key: block.file, name: block.file.filename, bytes: block.file.bytes }
+            : block.type === "image"
+              ? { key: block.image, name: block.image.filename, bytes: block.image.png }
+              : undefined;
+        if (item === undefined) continue;
         target ??= mkdtemp(join(tmpdir(), "opsbot-files-"));
         counter += 1;
-        const path = join(await target, `${counter}-${safeName(block.file.filename)}`);
-        await writeFile(path, block.file.bytes);
-        saved.set(block.file, path);
+        const path = join(await target, `${counter}-${safeName(item.name)}`);
+        await writeFile(path, item.bytes);
+        saved.set(item.key, path);
       }
       return saved;
     },

@@ -5,6 +5,7 @@ import { isSlackApiError } from "./errors.js";
 import { shareFiles } from "./files.js";
 import {
   hasButtons,
+  onlyFiles,
   renderMrkdwnText,
   renderReply,
   type SlackBlock,
@@ -89,9 +90,11 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     else await web.postMessage(target.channel, body(message), target.threadTs);
   }
 
-  async function filesFor(target: Interaction, message: SlackMessage): Promise<void> {
+  async function filesFor(target: Interaction, message: SlackMessage, reply: Reply): Promise<void> {
+    // A reply of only files (a chart) says what it is with the upload: its summary, and nothing else.
+    const comment = onlyFiles(reply) ? { initialComment: renderMrkdwnText(reply) } : {};
     try {
-      await shareFiles(web, target.channel, message.files, { ...threadOf(target.threadTs) });
+      await shareFiles(web, target.channel, message.files, { ...threadOf(target.threadTs), ...comment });
     } catch (error) {
       logger.warn(logFields(error, target), "could not share a file into the conversation");
       const code = isSlackApiError(error) ? error.code : "error";
@@ -128,7 +131,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
         clicked === undefined ? answer : { ...answer, replaces: clicked },
       );
     }
-    if (message.files.length > 0) await filesFor(target, message);
+    if (message.files.length > 0) await filesFor(target, message, reply);
   }
 
   async function post(channel: string, reply: Reply, threadTs: string | undefined): Promise<string> {

@@ -1,5 +1,6 @@
 import type { FileAttachment } from "../../src/core/reply.js";
 import { SlackApiError } from "./errors.js";
+import type { SlackUpload } from "./render/blocks.js";
 import { plainText } from "./render/mrkdwn.js";
 import type { SlackWeb } from "./web.js";
 
@@ -10,6 +11,8 @@ import type { SlackWeb } from "./web.js";
  * authenticated Web API answer, so it is trusted as given.
  */
 export const FILE_UPLOAD_TIMEOUT_MS = 30_000;
+/** Slack's limit on an image's `alt_txt`. */
+const ALT_TEXT_MAX = 1000;
 
 export interface ShareOptions {
   threadTs?: string;
@@ -21,14 +24,15 @@ export interface ShareOptions {
 export async function shareFiles(
   web: SlackWeb,
   channel: string,
-  files: readonly FileAttachment[],
+  files: readonly SlackUpload[],
   options: ShareOptions = {},
 ): Promise<string[]> {
   if (files.length === 0) return [];
   const uploaded: { id: string; title: string }[] = [];
   for (const file of files) {
     const name = safeFilename(file.filename);
-    const target = await web.getUploadUrl(name, file.bytes.byteLength);
+    const alt = file.altText === undefined ? undefined : plainText(file.altText).slice(0, ALT_TEXT_MAX);
+    const target = await web.getUploadUrl(name, file.bytes.byteLength, alt);
     await sendBytes(target.uploadUrl, file);
     uploaded.push({ id: target.fileId, title: plainText(file.title ?? name) || name });
   }

@@ -6,7 +6,7 @@ import type { Actor, ConversationRef, Invocation } from "../../src/core/invocati
 import type { Logger } from "../../src/core/logger.js";
 import type { PastedMessage } from "../../src/core/paste-check/paste-check.js";
 import type { ChatAdapter, ChatAdapterLifecycle } from "../../src/core/ports.js";
-import type { Reply } from "../../src/core/reply.js";
+import { image, publicReply, type Reply } from "../../src/core/reply.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { registerActions } from "./actions.js";
@@ -57,6 +57,8 @@ export interface SlackAdapterOptions {
 
 export interface SlackAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "slack";
+  /** A picture by the files flow, its summary as alt text and comment, in the conversation's thread. */
+  sendImage: NonNullable<ChatAdapter["sendImage"]>;
   /** `POST /slack/events` for the bot's HTTP server (HTTP mode only). */
   readonly route?: HttpRoute;
   /** Verifies the token (auth.test) and, in Socket Mode, connects; retried in the background. */
@@ -145,6 +147,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       return { messageId: "" };
     },
     replace: (conversation, messageId, reply) => delivery.replace(conversation, messageId, reply),
+    sendImage: (conversation, picture) =>
+      delivery.send(conversation, publicReply(picture.summary, [image(picture)])),
     idle: (timeoutMs = 10_000) => inflight.idle(timeoutMs),
     close: (timeoutMs = 10_000) => lifecycle.close(timeoutMs),
   };

@@ -33,7 +33,8 @@ export interface SlackWeb {
   publishHome(user: string, blocks: readonly SlackBlock[]): Promise<void>;
   /** Opens a modal; the trigger_id of a command or click is valid for 3 seconds, once. */
   openView(triggerId: string, view: Record<string, unknown>): Promise<void>;
-  getUploadUrl(filename: string, length: number): Promise<UploadTarget>;
+  /** `altText`: what an image shows, for screen readers (Slack's `alt_txt`). */
+  getUploadUrl(filename: string, length: number, altText?: string): Promise<UploadTarget>;
   completeUpload(
     files: readonly { id: string; title: string }[],
     channel: string,
@@ -86,8 +87,12 @@ export function createSlackWeb(client: webApi.WebClient): SlackWeb {
     async openView(triggerId, view) {
       await call("views.open", { trigger_id: triggerId, view });
     },
-    async getUploadUrl(filename, length) {
-      const result = await call("files.getUploadURLExternal", { filename, length });
+    async getUploadUrl(filename, length, altText) {
+      const result = await call("files.getUploadURLExternal", {
+        filename,
+        length,
+        ...(altText !== undefined && { alt_txt: altText }),
+      });
       return { uploadUrl: String(result.upload_url ?? ""), fileId: String(result.file_id ?? "") };
     },
     async completeUpload(files, channel, options) {

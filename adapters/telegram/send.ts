@@ -1,6 +1,6 @@
 import { type Api, GrammyError, InputFile } from "grammy";
 import type { ConversationRef } from "../../src/core/invocation.js";
-import type { FileAttachment } from "../../src/core/reply.js";
+import type { FileAttachment, ImageAttachment } from "../../src/core/reply.js";
 import { isNotModified } from "./errors.js";
 import { escapeHtml } from "./render/escape.js";
 import type { RenderedMessage } from "./render/html.js";
@@ -9,7 +9,7 @@ import { splitReply } from "./split.js";
 /**
  * Posting a rendered reply with Telegram's limits: text split into messages of ≤ 4096
  * characters (the keyboard goes on the last one, so the buttons sit under the whole text), files
- * uploaded with sendDocument. Errors are thrown as grammY raised them; callers classify them.
+ * uploaded with sendDocument, pictures with sendPhoto (their summary as the caption). Errors are thrown as grammY raised them; callers classify them.
  */
 export interface TelegramSender {
   /** Posts a new message (or several); returns the id of the first one. */
@@ -69,6 +69,28 @@ export function createTelegramSender(api: Api): TelegramSender {
     return ids;
   }
 
+  async function sendPhotos(
+    conversation: ConversationRef,
+    photos: readonly ImageAttachment[],
+    replyTo?: number,
+  ): Promise<number[]> {
+    const ids: number[] = [];
+    for (const photo of photos) {
+      const caption = clipCaption(escapeHtml(photo.summary));
+      const message = await api.sendPhoto(
+        chatIdOf(conversation),
+        new InputFile(photo.png, safeFilename(photo.filename)),
+        {
+          ...threadOf(conversation),
+          ...(ids.length === 0 && replyParameters(replyTo)),
+          ...(caption !== "" && { caption, parse_mode: "HTML" as const }),
+        },
+      );
+      ids.push(message.message_id);
+    }
+    return ids;
+  }
+
   async function post(conversation: ConversationRef, rendered: RenderedMessage, options: PostOptions = {}) {
     // An order's follow-ups answer the message that showed the order (see `replyTo`).
     const replyTo = options.replyTo ?? messageIdOf(conversation.replyTo);
@@ -76,6 +98,9 @@ export function createTelegramSender(api: Api): TelegramSender {
       ...(replyTo !== undefined && { replyTo }),
     });
     ids.push(...(await sendFiles(conversation, rendered, ids.length === 0 ? replyTo : undefined)));
+    ids.push(
+      ...(await sendPhotos(conversation, rendered.photos ?? [], ids.length === 0 ? replyTo : undefined)),
+    );
     const first = ids[0];
     if (first === undefined) throw new Error("nothing to send: the reply has no text and no file");
     return first;
@@ -106,6 +131,7 @@ export function createTelegramSender(api: Api): TelegramSender {
     }
     await sendChunks(conversation, rest, rendered, {});
     await sendFiles(conversation, rendered);
+    await sendPhotos(conversation, rendered.photos ?? []);
   }
 
   return { post, replace };
@@ -141,6 +167,11 @@ function threadOf(conversation: ConversationRef): { message_thread_id?: number }
 export function captionOf(file: FileAttachment, fallback: string | undefined): string | undefined {
   const caption = file.title === undefined ? fallback : escapeHtml(file.title);
   if (caption === undefined || caption === "") return undefined;
+  return clipCaption(caption);
+}
+
+/** An escaped caption within Telegram's limit. */
+function clipCaption(caption: string): string {
   // Cutting HTML could split an entity; a caption is one plain escaped line, so cut before any "&".
   if (caption.length <= CAPTION_LIMIT) return caption;
   const cut = caption.slice(0, CAPTION_LIMIT - 1);

@@ -4,7 +4,7 @@ import type { TelegramConfig } from "../../src/config.js";
 import { STORE_UNAVAILABLE_LINE } from "../../src/core/faults/store-unavailable.js";
 import type { Logger } from "../../src/core/logger.js";
 import type { ChatAdapter, ChatAdapterLifecycle, Notifier } from "../../src/core/ports.js";
-import { errorReply } from "../../src/core/reply.js";
+import { errorReply, image, publicReply } from "../../src/core/reply.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { createBot, type TelegramRetry } from "./bot/client.js";
@@ -48,6 +48,8 @@ export interface TelegramAdapterOptions {
 
 export interface TelegramAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "telegram";
+  /** A picture as a photo (sendPhoto), its summary as the caption, in the conversation's topic. */
+  sendImage: NonNullable<ChatAdapter["sendImage"]>;
   /** `POST /telegram/webhook` in webhook mode (TELEGRAM_WEBHOOK_SECRET set), else undefined. */
   readonly route?: HttpRoute;
   /** getMe, setMyCommands, then setWebhook (webhook mode with PUBLIC_URL) or long polling. */
@@ -113,6 +115,9 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
       } catch (error) {
         throw markSendError(error);
       }
+    },
+    sendImage(conversation, picture) {
+      return this.send(conversation, publicReply(picture.summary, [image(picture)]));
     },
     async replace(conversation, messageId, reply) {
       const id = Number(messageId);

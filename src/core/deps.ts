@@ -40,6 +40,8 @@ export interface CoreSettings {
   alerts?: AlertSettings;
   /** Timings of durable actions (src/core/intents/); defaults when unset. */
   intents?: IntentTimings;
+  /** The runway alert levels (OPS_LOW_BALANCE_TRX, OPS_RUNWAY_ALERT_HOURS): `chart balance` draws them. */
+  runway?: { lowBalanceTrx?: string; alertHours?: number };
 }
 
 export interface IntentTimings {

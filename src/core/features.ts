@@ -4,6 +4,7 @@ import { cancelActionHandler } from "./actions.js";
 import { alertsFeature } from "./alerts/feature.js";
 import { approvalsFeature } from "./approvals/feature.js";
 import { auditFeature } from "./audit/feature.js";
+import { chartFeature } from "./chart/feature.js";
 import { complianceFeature } from "./compliance/feature.js";
 import { digestFeature } from "./digest/feature.js";
 import { energyFeature } from "./energy/feature.js";
@@ -48,6 +49,7 @@ export const features = [
   accountFeature,
   statementFeature,
   digestFeature,
+  chartFeature,
   watchFeature,
   alertsFeature,
   auditFeature,

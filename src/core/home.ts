@@ -68,7 +68,7 @@ async function runReadOnly(deps: CoreDeps, options: HomeSummaryOptions, verb: st
       deps,
       commands: options.commands,
     });
-    return reply.blocks.filter((b) => b.type !== "buttons" && b.type !== "file");
+    return reply.blocks.filter((b) => b.type !== "buttons" && b.type !== "file" && b.type !== "image");
   } catch (error) {
     deps.logger.warn({ err: error, verb }, "home summary part failed");
     return [text(`${verb}: ${toUserLine(error)}`)];

@@ -1,11 +1,15 @@
-import type { Block, FileAttachment, Reply } from "./reply.js";
+import type { Block, FileAttachment, ImageAttachment, Reply } from "./reply.js";
 
 /**
  * A `Reply` as it travels in a job: JSON, so file bytes are base64 (a Uint8Array would come back
  * from JSON as an object of numbered keys).
  */
 export type EncodedFile = Omit<FileAttachment, "bytes"> & { base64: string };
-export type EncodedBlock = Exclude<Block, { type: "file" }> | { type: "file"; file: EncodedFile };
+export type EncodedImage = Omit<ImageAttachment, "png"> & { base64: string };
+export type EncodedBlock =
+  | Exclude<Block, { type: "file" } | { type: "image" }>
+  | { type: "file"; file: EncodedFile }
+  | { type: "image"; image: EncodedImage };
 export type EncodedReply = Omit<Reply, "blocks"> & { blocks: EncodedBlock[] };
 
 export function encodeReply(reply: Reply): EncodedReply {
@@ -16,15 +20,26 @@ export function decodeReply(encoded: EncodedReply): Reply {
   return { ...encoded, blocks: encoded.blocks.map(decodeBlock) };
 }
 
+const toBase64 = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+const fromBase64 = (base64: string): Uint8Array => new Uint8Array(Buffer.from(base64, "base64"));
+
 function encodeBlock(block: Block): EncodedBlock {
+  if (block.type === "image") {
+    const { png, ...rest } = block.image;
+    return { type: "image", image: { ...rest, base64: toBase64(png) } };
+  }
   if (block.type !== "file") return block;
   const { bytes, ...rest } = block.file;
-  const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
-  return { type: "file", file: { ...rest, base64 } };
+  return { type: "file", file: { ...rest, base64: toBase64(bytes) } };
 }
 
 function decodeBlock(block: EncodedBlock): Block {
+  if (block.type === "image") {
+    const { base64, ...rest } = block.image;
+    return { type: "image", image: { ...rest, png: fromBase64(base64) } };
+  }
   if (block.type !== "file") return block;
   const { base64, ...rest } = block.file;
-  return { type: "file", file: { ...rest, bytes: new Uint8Array(Buffer.from(base64, "base64")) } };
+  return { type: "file", file: { ...rest, bytes: fromBase64(base64) } };
 }

@@ -33,6 +33,19 @@ export interface FileAttachment {
   title?: string;
 }
 
+/**
+ * A picture (a chart, PNG) with the one line that says what it shows and its key numbers: the
+ * caption where the platform shows one, and the alt text for screen readers.
+ */
+export interface ImageAttachment {
+  filename: string;
+  /** PNG bytes. */
+  png: Uint8Array;
+  width: number;
+  height: number;
+  summary: string;
+}
+
 export type Block =
   | { type: "header"; text: string }
   | { type: "text"; spans: Span[] }
@@ -40,6 +53,7 @@ export type Block =
   | { type: "context"; spans: Span[] }
   | { type: "buttons"; buttons: Button[] }
   | { type: "file"; file: FileAttachment }
+  | { type: "image"; image: ImageAttachment }
   | { type: "divider" };
 
 export interface Reply {
@@ -97,6 +111,7 @@ export const fields = (...items: [label: string, value: Span | string | Span[]][
 });
 export const buttons = (...items: Button[]): Block => ({ type: "buttons", buttons: items });
 export const file = (attachment: FileAttachment): Block => ({ type: "file", file: attachment });
+export const image = (attachment: ImageAttachment): Block => ({ type: "image", image: attachment });
 
 function toSpan(value: Span | string): Span {
   return typeof value === "string" ? { text: value } : value;

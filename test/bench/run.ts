@@ -41,22 +41,25 @@
  *     sandbox holds their delivery for an hour); flat = at most +15 %. `--orders=N` runs fewer.
  *  6. start-up: from spawning `npm start` (the program built at install; Slack + Telegram + Redis) to the first 200
  *     from /healthz, 3 runs. Baseline: a bare Node HTTP server's spawn → 200.
- * 10. standing orders: 20 standing orders created for the next whole minute on two instances
- *     sharing one Redis; nothing drives them: the lag from the minute to each run's order at the
- *     sandbox (target: within 5 s), and one order per standing order. Baseline: a bare BullMQ
- *     delayed job due at the same minute.
  *  9. watchlists: the built bot with 10 000 watched addresses; a deny-list revision change moves
  *     100 of them into usdt_frozen: time to the last alert, batch calls, 429s, and RSS with the
  *     watches against the same bot idle. Baseline: the 10 batch calls by the client alone.
  * 10. payout run → quote: 10 signed `/ops energy` commands of 100 addresses each (one per line),
  *     one after the other; command sent → its quote with Confirm at the fake response_url, and the
  *     deny-list calls of each run (one batch, no lookup). Baseline: one bare batch call of 100.
+ * 11. standing orders: 20 standing orders created for the next whole minute on two instances
+ *     sharing one Redis; nothing drives them: the lag from the minute to each run's order at the
+ *     sandbox (target: within 5 s), and one order per standing order. Baseline: a bare BullMQ
+ *     delayed job due at the same minute.
+ * 12. chart render: data → SVG (ECharts) → PNG 1200×600 (resvg) in process, the three charts in turn,
+ *     p50/p99 of 90 renders after a warm-up. Baseline: resvg alone on a one-rectangle, one-line SVG.
  *
  * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--orders=N] [--no-build]
  * stdout: the table, notes, then one JSON object on the last line (also written to <json file>).
  * Progress goes to stderr.
  */
 import { fileURLToPath } from "node:url";
+import { chartRenderFigure } from "./figures/chart-render.js";
 import { ingestFigure } from "./figures/ingest.js";
 import { memoryFigure } from "./figures/memory.js";
 import { notifyLatencyFigure } from "./figures/notify-latency.js";
@@ -149,6 +152,7 @@ function figures(args: Args, build: { note: string }): Figure[] {
     { id: "9", title: "watchlists", run: (w) => watchlistsFigure(w) },
     { id: "10", title: "payout run → quote", run: (w) => payoutQuoteFigure(w) },
     { id: "11", title: "standing order run → its minute", run: (w) => standingOrdersFigure(w) },
+    { id: "12", title: "chart render", run: () => chartRenderFigure() },
   ];
   return all.filter((f) => !args.only || args.only.has(f.id));
 }

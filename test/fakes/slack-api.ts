@@ -32,6 +32,8 @@ export interface FakeSlackFile {
   id: string;
   filename: string;
   title?: string;
+  /** `alt_txt` given to files.getUploadURLExternal (what an image shows, for screen readers). */
+  altText?: string;
   bytes?: Buffer;
   shared: boolean;
 }
@@ -187,8 +189,12 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
       if (typeof p.filename !== "string" || p.filename === "" || !Number.isInteger(length) || length < 1) {
         return bad("invalid_arguments");
       }
+      if (p.alt_txt !== undefined && (typeof p.alt_txt !== "string" || p.alt_txt.length > 1000)) {
+        return bad("invalid_arguments");
+      }
       const id = `F${randomBytes(5).toString("hex").toUpperCase()}`;
-      files.set(id, { id, filename: p.filename, shared: false });
+      const alt = typeof p.alt_txt === "string" ? { altText: p.alt_txt } : {};
+      files.set(id, { id, filename: p.filename, shared: false, ...alt });
       return ok({ upload_url: `${origin}/upload/${id}?length=${length}`, file_id: id });
     },
     "files.info": (p) => {

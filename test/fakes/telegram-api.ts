@@ -9,7 +9,7 @@ export type { FakeMessage, InlineMarkup } from "./telegram-methods.js";
 /**
  * A fake Telegram Bot API over real HTTP (grammY's `client.apiRoot`, TELEGRAM_API_ROOT):
  * `/bot<token>/<method>` for getMe, setWebhook, deleteWebhook, setMyCommands, sendMessage,
- * editMessageText, editMessageReplyMarkup, answerCallbackQuery, sendDocument (multipart) and
+ * editMessageText, editMessageReplyMarkup, answerCallbackQuery, sendDocument and sendPhoto (multipart) and
  * getUpdates (long polling). It records every call and can answer 429 with
  * `parameters.retry_after`, 500, or any error, to simulate limits and outages.
  */

@@ -20,6 +20,8 @@ export interface FakeMessage {
   html: string;
   replyMarkup?: InlineMarkup;
   document?: { filename: string; bytes: Buffer; caption?: string };
+  /** A photo (sendPhoto): the bytes as uploaded, their PNG size, the caption's visible text. */
+  photo?: { filename: string; bytes: Buffer; width: number; height: number; caption?: string };
   threadId?: number;
   replyTo?: number;
   /** Sent with ForceReply markup: the client asks the (selective: addressed) user to reply. */
@@ -76,6 +78,7 @@ export function createMethods(state: FakeState): Record<string, Method> {
     editMessageReplyMarkup: (p) => editMessageReplyMarkup(state, p),
     answerCallbackQuery: (p) => answerCallbackQuery(p),
     sendDocument: (p, files) => sendDocument(state, p, files),
+    sendPhoto: (p, files) => sendPhoto(state, p, files),
     getUpdates: async (p, _files, res) => ok(await state.updates.take(p, res)),
   };
 }
@@ -158,6 +161,50 @@ function sendDocument(state: FakeState, p: Params, files: UploadedFile[]): Answe
   return ok(
     toApiMessage(store(state, p, { document, text: caption?.text ?? "", html: caption?.html ?? "" })),
   );
+}
+
+/**
+ * sendPhoto with an uploaded file, as Telegram checks it: an image it can read (PNG here), at
+ * most 10 MB, width + height at most 10000, a side ratio at most 20, a caption of ≤ 1024 characters.
+ */
+const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+
+function sendPhoto(state: FakeState, p: Params, files: UploadedFile[]): Answer {
+  const refusal = chatRefusal(state, p) ?? checkMarkup(p.reply_markup) ?? replyRefusal(state, p);
+  if (refusal) return refusal;
+  const ref = typeof p.photo === "string" ? p.photo : "";
+  const file = files.find((f) => ref === `attach://${f.field}`);
+  if (!file) return bad(400, "Bad Request: there is no photo in the request");
+  const size = pngSize(file.bytes);
+  if (!size) return bad(400, "Bad Request: IMAGE_PROCESS_FAILED");
+  const { width, height } = size;
+  if (
+    file.bytes.length > PHOTO_MAX_BYTES ||
+    width + height > 10_000 ||
+    Math.max(width / height, height / width) > 20
+  ) {
+    return bad(400, "Bad Request: PHOTO_INVALID_DIMENSIONS");
+  }
+  const caption = p.caption === undefined ? undefined : readText(p, "caption", CAPTION_LIMIT);
+  if (caption && "error" in caption) return caption.error;
+  const photo = {
+    filename: file.filename,
+    bytes: file.bytes,
+    width,
+    height,
+    ...(caption && { caption: caption.text }),
+  };
+  return ok(toApiMessage(store(state, p, { photo, text: caption?.text ?? "", html: caption?.html ?? "" })));
+}
+
+/** Width and height from a PNG's IHDR chunk; undefined when the bytes are not a PNG. */
+function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
+  const signature = "89504e470d0a1a0a";
+  if (bytes.length < 24 || bytes.subarray(0, 8).toString("hex") !== signature) return undefined;
+  if (bytes.subarray(12, 16).toString("ascii") !== "IHDR") return undefined;
+  const width = bytes.readUInt32BE(16);
+  const height = bytes.readUInt32BE(20);
+  return width > 0 && height > 0 ? { width, height } : undefined;
 }
 
 /** A reply to a deleted message: refused unless the bot allowed sending without the quote. */
@@ -262,5 +309,17 @@ function toApiMessage(m: FakeMessage) {
     text: m.text,
     ...(m.replyMarkup && { reply_markup: m.replyMarkup }),
     ...(document && { document }),
+    ...(m.photo && {
+      photo: [
+        {
+          file_id: `photo-${m.message_id}`,
+          file_unique_id: `p${m.message_id}`,
+          width: m.photo.width,
+          height: m.photo.height,
+          file_size: m.photo.bytes.length,
+        },
+      ],
+      ...(m.photo.caption !== undefined && { caption: m.photo.caption }),
+    }),
   };
 }

@@ -91,6 +91,8 @@ function blockText(block: Block): string {
       return block.buttons.map((b) => `[${b.label}]`).join(" ");
     case "file":
       return `(file ${block.file.filename})`;
+    case "image":
+      return `(image ${block.image.filename}: ${block.image.summary})`;
     case "divider":
       return "---";
   }

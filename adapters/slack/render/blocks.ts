@@ -1,5 +1,12 @@
 import { formatCount } from "../../../src/core/parse/echo.js";
-import type { Block, Button, Field, FileAttachment, Reply } from "../../../src/core/reply.js";
+import type {
+  Block,
+  Button,
+  Field,
+  FileAttachment,
+  ImageAttachment,
+  Reply,
+} from "../../../src/core/reply.js";
 import { clipMrkdwn, clipPlain, inertText, plainText, spansToMrkdwn, spanToMrkdwn } from "./mrkdwn.js";
 
 /**
@@ -51,12 +58,17 @@ export type SlackBlock =
   | { type: "actions"; elements: SlackButton[] }
   | { type: "divider" };
 
+/** A file to share; an image carries its alt text. */
+export interface SlackUpload extends FileAttachment {
+  altText?: string;
+}
+
 export interface SlackMessage {
   /** Plain fallback for notifications and clients without Block Kit (escaped mrkdwn). */
   text: string;
   blocks: SlackBlock[];
-  /** File blocks are not Block Kit: they are uploaded next to the message. */
-  files: FileAttachment[];
+  /** File and image blocks are not Block Kit: they are uploaded next to the message. */
+  files: SlackUpload[];
 }
 
 const mrkdwn = (text: string): MrkdwnObject => ({ type: "mrkdwn", text });
@@ -67,11 +79,12 @@ const plain = (text: string, max: number): PlainTextObject => ({
 });
 
 export function renderReply(reply: Reply, lead: readonly SlackBlock[] = []): SlackMessage {
-  const files: FileAttachment[] = [];
+  const files: SlackUpload[] = [];
   const blocks: SlackBlock[] = [...lead];
   const buttonIndex = { next: 0 };
   for (const block of reply.blocks) {
     if (block.type === "file") files.push(block.file);
+    else if (block.type === "image") files.push(imageUpload(block.image));
     else blocks.push(...renderBlock(block, buttonIndex));
   }
   return {
@@ -81,7 +94,23 @@ export function renderReply(reply: Reply, lead: readonly SlackBlock[] = []): Sla
   };
 }
 
-function renderBlock(block: Exclude<Block, { type: "file" }>, buttonIndex: { next: number }): SlackBlock[] {
+/** A picture goes up as a PNG file, its summary as its title and its alt text. */
+const imageUpload = (image: ImageAttachment): SlackUpload => ({
+  filename: image.filename,
+  contentType: "image/png",
+  bytes: image.png,
+  title: image.summary,
+  altText: image.summary,
+});
+
+/** True when a reply is nothing but files and pictures: its summary goes with the upload. */
+export const onlyFiles = (reply: Reply): boolean =>
+  reply.blocks.length > 0 && reply.blocks.every((b) => b.type === "file" || b.type === "image");
+
+function renderBlock(
+  block: Exclude<Block, { type: "file" } | { type: "image" }>,
+  buttonIndex: { next: number },
+): SlackBlock[] {
   switch (block.type) {
     case "header":
       return plainText(block.text).trim() === ""
@@ -208,6 +237,7 @@ export function renderMrkdwnText(reply: Reply): string {
         break;
       case "buttons":
       case "file":
+      case "image":
         break;
     }
   }

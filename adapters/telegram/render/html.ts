@@ -1,5 +1,5 @@
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
-import type { Block, Button, FileAttachment, Reply, Span } from "../../../src/core/reply.js";
+import type { Block, Button, FileAttachment, ImageAttachment, Reply, Span } from "../../../src/core/reply.js";
 import { clean, escapeAttribute, escapeHtml, isSafeHref } from "./escape.js";
 
 /**
@@ -11,6 +11,8 @@ export interface RenderedMessage {
   html: string;
   keyboard?: InlineKeyboardMarkup;
   files: FileAttachment[];
+  /** Pictures, sent as photos with their summary as the caption; absent when there are none. */
+  photos?: ImageAttachment[];
   /** For a reply of only files: the summary, as the first file's caption (escaped). */
   caption?: string;
 }
@@ -24,24 +26,27 @@ export function renderReply(reply: Reply): RenderedMessage {
   const lines: string[] = [];
   const rows: InlineKeyboardButton[][] = [];
   const files: FileAttachment[] = [];
+  const photos: ImageAttachment[] = [];
   for (const block of reply.blocks) {
     if (block.type === "buttons") rows.push(...keyboardRows(block.buttons));
     else if (block.type === "file") files.push(block.file);
+    else if (block.type === "image") photos.push(block.image);
     else lines.push(renderBlock(block));
   }
   const body = lines.join("\n").trim();
   const summary = escapeHtml(reply.summary);
   // A reply without text still says what it is: as the text above its buttons, or as a caption.
-  const html = body === "" && (rows.length > 0 || files.length === 0) ? summary : body;
+  const html = body === "" && (rows.length > 0 || files.length + photos.length === 0) ? summary : body;
   return {
     html,
     files,
+    ...(photos.length > 0 && { photos }),
     ...(rows.length > 0 && { keyboard: { inline_keyboard: rows } }),
     ...(html === "" && summary !== "" && { caption: summary }),
   };
 }
 
-type TextBlock = Exclude<Block, { type: "buttons" } | { type: "file" }>;
+type TextBlock = Exclude<Block, { type: "buttons" } | { type: "file" } | { type: "image" }>;
 
 function renderBlock(block: TextBlock): string {
   switch (block.type) {

@@ -9,7 +9,8 @@ import type { CoreDeps } from "../deps.js";
  * screenings, deny-list refusals). Facts of the same event are written once (a re-run job, a
  * replayed callback). Days older than KEEP_DAYS are deleted by the first fact of a new day.
  */
-export const KEEP_DAYS = 10;
+/** 31: `chart spend 30` reads the last 30 days (today included) from these facts. */
+export const KEEP_DAYS = 31;
 /** Far above a busy day; the list is trimmed, never unbounded. */
 const MAX_FACTS_PER_DAY = 50_000;
 const ONCE_TTL_MS = 3 * 24 * 3_600_000;

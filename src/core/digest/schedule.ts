@@ -1,4 +1,5 @@
 import { postCopies } from "../alerts/subscriptions.js";
+import { withSpendChart } from "../chart/attach.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
 import { utcDay } from "./facts.js";
@@ -32,7 +33,7 @@ export async function postDailyDigest(
 ): Promise<"posted" | "already"> {
   const day = digestDayAt(deps.now(), options.atMin);
   if (!(await deps.store.setIfNotExists(`digest:posted:${day}`, "1", POSTED_TTL_MS))) return "already";
-  const reply = renderDigest(await buildDigest(deps, day));
+  const reply = await withSpendChart(deps, renderDigest(await buildDigest(deps, day)), day);
   if (options.alerts.length === 0) {
     deps.logger.warn(
       { day },

@@ -34,17 +34,16 @@ export const DIGEST_LIMITS: Record<Platform, DigestLimits> = {
 };
 
 /**
-/**
  * Only notices may be summarised. A person's answer (a price table, help, a balance) is posted
- * whole, on its own; files and buttons cannot be folded into a list either. An alert whose only
- * buttons are its own (Ack, Snooze, Resolve) can: the digest carries buttons for all the alerts it
- * lists (src/core/alerts/digest-buttons.ts, added by the notify worker).
+ * whole, on its own; files, images and buttons cannot be folded into a list either. An alert whose
+ * only buttons are its own (Ack, Snooze, Resolve) can: the digest carries buttons for all the
+ * alerts it lists (src/core/alerts/digest-buttons.ts, added by the notify worker).
  */
 export function canDigest(reply: Reply): boolean {
   if (reply.answers !== undefined) return false;
   if (reply.alertOf?.digestible && reply.replaces === undefined)
-    return reply.blocks.every((b) => b.type !== "file");
-  return reply.blocks.every((b) => b.type !== "file" && b.type !== "buttons");
+    return reply.blocks.every((b) => b.type !== "file" && b.type !== "image");
+  return reply.blocks.every((b) => b.type !== "file" && b.type !== "image" && b.type !== "buttons");
 }
 
 const OTHER: [string, string] = ["notification", "notifications"];

@@ -1,5 +1,6 @@
 import Big from "big.js";
 import { clearAlertOf, raiseAlert } from "../alerts/raise.js";
+import { withBalanceChart } from "../chart/attach.js";
 import type { CoreDeps } from "../deps.js";
 import { formatAmount, formatDecimal } from "../format.js";
 import type { ConversationRef } from "../invocation.js";
@@ -56,7 +57,12 @@ export async function checkRunway(deps: CoreDeps, options: RunwayCheckOptions): 
   }
   const samples =
     account.info && account.infoAt !== undefined
-      ? await keepSample(deps.store, account.infoAt, String(account.info.stats.total_trx_spent))
+      ? await keepSample(
+          deps.store,
+          account.infoAt,
+          String(account.info.stats.total_trx_spent),
+          String(account.info.stats.balance),
+        )
       : await readSamples(deps.store);
   const rate = rateOf(await botSpentLast24h(deps, now), samples);
   const balanceTrx = account.balance.balanceTrx;
@@ -70,7 +76,10 @@ export async function checkRunway(deps: CoreDeps, options: RunwayCheckOptions): 
   const previous = (await deps.store.get(STATE_KEY)) ?? "ok";
   if (state === previous) return state;
   await deps.store.set(STATE_KEY, state);
-  const reply = state === "low" ? renderRunwayAlert(view) : renderRunwayRecovered(view);
+  const reply =
+    state === "low"
+      ? await withBalanceChart(deps, renderRunwayAlert(view), options.settings)
+      : renderRunwayRecovered(view);
   if (options.alerts.length === 0) {
     deps.logger.warn(
       { state },

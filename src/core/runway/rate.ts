@@ -20,7 +20,10 @@ export const MIN_WINDOW_MS = 30 * 60_000;
 const SAMPLES_KEY = "runway:spent-samples";
 const MAX_SAMPLES = 2_000;
 
-const samplesSchema = z.array(z.object({ at: z.number(), spentTrx: z.string() }));
+/** `balanceTrx`: the balance of the same reading (`chart balance` draws them); absent in older samples. */
+const samplesSchema = z.array(
+  z.object({ at: z.number(), spentTrx: z.string(), balanceTrx: z.string().optional() }),
+);
 type Samples = z.infer<typeof samplesSchema>;
 
 export interface SpendRate {
@@ -31,11 +34,16 @@ export interface SpendRate {
 }
 
 /** Keeps one `total_trx_spent` sample (one per read), dropping those older than a day. */
-export async function keepSample(store: Store, at: number, spentTrx: string): Promise<Samples> {
+export async function keepSample(
+  store: Store,
+  at: number,
+  spentTrx: string,
+  balanceTrx?: string,
+): Promise<Samples> {
   const samples = (await getJson(store, SAMPLES_KEY, samplesSchema)) ?? [];
   const last = samples.at(-1);
   const kept = samples.filter((s) => s.at > at - DAY_MS && s.at < at);
-  if (!last || last.at !== at) kept.push({ at, spentTrx });
+  if (!last || last.at !== at) kept.push({ at, spentTrx, ...(balanceTrx !== undefined && { balanceTrx }) });
   const trimmed = kept.slice(-MAX_SAMPLES);
   await setJson(store, SAMPLES_KEY, trimmed, 2 * DAY_MS);
   return trimmed;

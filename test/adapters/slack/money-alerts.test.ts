@@ -45,6 +45,9 @@ describe("slack: balance runway alerts", () => {
     expect(messageText(alert)).toContain("The balance is 40 TRX, below 100 TRX (OPS_LOW_BALANCE_TRX).");
     expect(messageText(alert)).toContain(h.sandbox.account.depositAddress);
     expect(messageText(alert)).toMatch(/Spend rate/);
+    expect(alert?.files?.map((f) => f.altText)).toEqual([
+      "Balance 40 TRX; no spending in the last 24 h, so no projection; alert below 100 TRX or under 12 h left",
+    ]);
 
     expect(await check(h)).toBe("low");
     expect(h.fake.channelMessages(ALERTS)).toHaveLength(1);
@@ -96,6 +99,10 @@ describe("slack: daily digest", () => {
     await h.settle();
     expect(h.fake.channelMessages(ALERTS)).toHaveLength(1);
     expect(messageText(h.fake.channelMessages(ALERTS)[0])).toMatch(/energy [\d.]+ TRX \(1\)/);
+    // One message: the digest's text goes with the 7-day spend chart it carries.
+    const [chart] = h.fake.channelMessages(ALERTS)[0]?.files ?? [];
+    expect(chart?.filename).toMatch(/^spend-7d-\d{4}-\d\d-\d\d\.png$/);
+    expect(chart?.altText).toMatch(/^Spent [\d.]+ TRX over 7 days to .* \(Energy [\d.]+\)/);
 
     await h.command("/digest someday");
     await h.settle();

@@ -28,7 +28,14 @@ async function check(h: TelegramHarness, settings: { lowBalanceTrx?: string; ale
   return outcome;
 }
 
-const texts = (h: TelegramHarness, chat: number) => h.fake.messages(chat).map((m) => m.text);
+const texts = (h: TelegramHarness, chat: number) =>
+  h.fake
+    .messages(chat)
+    .filter((m) => !m.photo)
+    .map((m) => m.text);
+/** The charts posted as photos: their size and caption. */
+const photos = (h: TelegramHarness, chat: number) =>
+  h.fake.messages(chat).flatMap((m) => (m.photo ? [[m.photo.width, m.photo.height, m.photo.caption]] : []));
 
 describe("telegram: balance runway alerts", () => {
   it("one alert with the deposit address when the balance falls, one recovery, no repeats", async () => {
@@ -43,6 +50,10 @@ describe("telegram: balance runway alerts", () => {
     expect(alert).toMatch(/^Balance running low\n/);
     expect(alert).toContain("The balance is 12 TRX, below 100.5 TRX (OPS_LOW_BALANCE_TRX).");
     expect(alert).toContain(`Top up: ${h.sandbox.account.depositAddress}`);
+    // The balance chart follows the alert as a photo, its summary as the caption.
+    expect(photos(h, GROUP_CHAT)).toEqual([
+      [1200, 600, "Balance 12 TRX; no spending in the last 24 h, so no projection; alert below 100.5 TRX"],
+    ]);
 
     h.sandbox.account.balanceSun = 300 * SUN;
     expect(await check(h, settings)).toBe("recovered");
@@ -90,6 +101,10 @@ describe("telegram: daily digest", () => {
     await h.settle();
     expect(texts(h, GROUP_CHAT)).toHaveLength(1);
     expect(texts(h, GROUP_CHAT)[0]).toMatch(/Daily digest for .*\n.*Spends: /);
+    // The 7-day spend chart follows the digest as a photo.
+    const [chart] = photos(h, GROUP_CHAT);
+    expect(chart?.slice(0, 2)).toEqual([1200, 600]);
+    expect(chart?.[2]).toMatch(/^Spent [\d.]+ TRX over 7 days to \d{4}-\d\d-\d\d \(Energy [\d.]+\)/);
 
     await h.say("/digest 1999-01-01", { chat: PRIVATE_CHAT });
     await h.settle();

@@ -87,7 +87,7 @@ describe("digest", () => {
     const bad = await h.run(operator, "digest 2025-02-30");
     expect(bad.visibility).toBe("private");
     expect(replyText(bad)).toBe(
-      '"2025-02-30" is not a day: use digest, digest today, digest yesterday or digest YYYY-MM-DD (a UTC day of the last 9 days)',
+      '"2025-02-30" is not a day: use digest, digest today, digest yesterday or digest YYYY-MM-DD (a UTC day of the last 30 days)',
     );
     expect(replyText(await h.run(operator, "digest today tomorrow"))).toMatch(/^digest takes one day/);
   });

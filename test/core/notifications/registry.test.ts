@@ -154,6 +154,7 @@ describe("features", () => {
       "balance",
       "statement",
       "digest",
+      "chart",
       "watch",
       "alerts",
       "subscribe",
