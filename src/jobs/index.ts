@@ -22,7 +22,7 @@ export {
   QUEUE_NAMES,
   queueDepths,
 } from "./queue.js";
-export { decodeReply, type EncodedReply, encodeReply } from "./reply-codec.js";
+export { decodeReply, type EncodedReply, encodeReply } from "../core/reply-codec.js";
 export {
   createJobScheduler,
   type PollAnswer,

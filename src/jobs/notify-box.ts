@@ -1,6 +1,6 @@
 import { type ConversationRef, conversationKey } from "../core/invocation.js";
 import type { Store } from "../store/store.js";
-import type { EncodedReply } from "./reply-codec.js";
+import type { EncodedReply } from "../core/reply-codec.js";
 
 /**
  * One conversation's mailbox in the store, shared by every instance: notices numbered in the

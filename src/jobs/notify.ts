@@ -23,7 +23,7 @@ import {
   PermanentJobError,
   retryAfterMsOf,
 } from "./queue.js";
-import { decodeReply, type EncodedReply, encodeReply } from "./reply-codec.js";
+import { decodeReply, type EncodedReply, encodeReply } from "../core/reply-codec.js";
 
 /**
  * Notifications are jobs: a chat outage or a restart delays a message, never loses it. Each notice
@@ -89,8 +89,6 @@ interface NotifyJob {
 export interface NotifierOptions {
   store: Store;
   retry?: NotifyRetry;
-  /** Unused: the pace is kept by the worker (kept for callers that pass it). */
-  gapMs?: (conversation: ConversationRef) => number;
   /** How long a watch job waits before it checks that a sender is at work (default `NOTIFY_WATCH_MS`). */
   watchMs?: number;
 }
@@ -183,11 +181,6 @@ function createDeliver(queues: JobQueue, options: NotifyWorkerOptions) {
   return async (job: JobContext<NotifyJob>): Promise<Outcome> => {
     const { conversation } = job.data;
     const box = notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS);
-    const legacy = (job.data as { reply?: EncodedReply }).reply;
-    if (typeof job.data.seq !== "number" && legacy !== undefined) {
-      // Queued by the previous release (the reply in the job): into the mailbox with it.
-      return { laterMs: 0, data: { conversation, seq: await box.put(legacy), pacedAt: -1 } };
-    }
     // The lead survives a retry (the job's id stays): go on sending.
     if (await box.holds(job.id)) return send(job, box);
     // A watch job (or a lead that lost its mark): all sent, or someone sends, or it leads now.

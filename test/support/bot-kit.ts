@@ -147,7 +147,7 @@ export async function startBotKit(options: BotKitOptions): Promise<BotKit> {
   const logger = createMemoryLogger();
   const queues = timeScaled(createMemoryQueues(), options.timeScale ?? 0.01);
   const scheduler = createJobScheduler(queues);
-  const notifier = createNotifier(queues, { store, watchMs: 50, gapMs: () => 0 });
+  const notifier = createNotifier(queues, { store, watchMs: 50 });
   const deps: CoreDeps = {
     service,
     store,

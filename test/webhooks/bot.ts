@@ -133,7 +133,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     service,
     store,
     jobs: createJobScheduler(queues),
-    notifier: createNotifier(queues, { store, watchMs: 50, retry: FAST_NOTIFY, gapMs: () => 0 }),
+    notifier: createNotifier(queues, { store, watchMs: 50, retry: FAST_NOTIFY }),
     now: Date.now,
     logger,
     settings: { ...baseSettings, publicUrl: PUBLIC_URL, hostCallbackToken: HOST_TOKEN, ...options.settings },
