@@ -133,7 +133,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
 }
 
 /** One line that says which choices exist (or that there are none). */
-export function noSuchChoiceLine(choice: number, choices: readonly Button[]): string {
+function noSuchChoiceLine(choice: number, choices: readonly Button[]): string {
   if (choices.length === 0) return `There is no choice ${choice}: no message with buttons yet.`;
   const list = choices.map((b, i) => `[${i + 1}] ${clean(b.label)}`).join(", ");
   return `There is no choice ${choice}; the choices are ${list}.`;

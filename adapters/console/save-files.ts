@@ -31,7 +31,7 @@ export function createFileSaver(dir?: string): FileSaver {
   };
 }
 
-export function safeName(name: string): string {
+function safeName(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? "";
   const cleaned = base.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "");
   return cleaned.length > 0 ? cleaned.slice(0, 100) : "file";

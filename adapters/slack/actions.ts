@@ -30,10 +30,7 @@ type Click = BlockAction<ButtonAction>;
 const str = (value: unknown): string | undefined =>
   typeof value === "string" && value !== "" ? value : undefined;
 
-export function toActionInvocation(
-  body: Click,
-  action: ButtonAction,
-): Extract<Invocation, { kind: "action" }> {
+function toActionInvocation(body: Click, action: ButtonAction): Extract<Invocation, { kind: "action" }> {
   const threadTs = str(body.message?.thread_ts) ?? str(body.container.thread_ts);
   // An ephemeral message's ts is not bound (Slack does not promise to keep it when it is replaced),
   // and it cannot start a thread: its outcome's follow-ups go to the channel.

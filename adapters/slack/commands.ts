@@ -37,10 +37,10 @@ export interface CommandListenerOptions {
 export const DEFAULT_WORKING_NOTICE_MS = 2_500;
 
 /** `/energy T… 65k` → `energy T… 65k`; `/ops energy …` → `ops energy …` (the parser knows `ops`). */
-export const commandLine = (command: Pick<SlashCommand, "command" | "text">): string =>
+const commandLine = (command: Pick<SlashCommand, "command" | "text">): string =>
   `${command.command.replace(/^\//, "")} ${command.text ?? ""}`.trim();
 
-export function toCommandInvocation(command: SlashCommand): Extract<Invocation, { kind: "command" }> {
+function toCommandInvocation(command: SlashCommand): Extract<Invocation, { kind: "command" }> {
   return {
     kind: "command",
     actor: {

@@ -69,7 +69,7 @@ const PERMANENT_CODES = new Set([
   "http_410",
 ]);
 
-export const isRetryableCode = (code: string): boolean => !PERMANENT_CODES.has(code);
+const isRetryableCode = (code: string): boolean => !PERMANENT_CODES.has(code);
 
 const record = (value: unknown): Record<string, unknown> | undefined =>
   typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;

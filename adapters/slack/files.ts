@@ -9,7 +9,7 @@ import type { SlackWeb } from "./web.js";
  * the conversation at once (`files.completeUploadExternal`). The upload URL comes from the
  * authenticated Web API answer, so it is trusted as given.
  */
-export const FILE_UPLOAD_TIMEOUT_MS = 30_000;
+const FILE_UPLOAD_TIMEOUT_MS = 30_000;
 
 export interface ShareOptions {
   threadTs?: string;
@@ -59,7 +59,7 @@ async function sendBytes(url: string, file: FileAttachment): Promise<void> {
 }
 
 /** The base name only, without control characters; Slack shows it as the file's name. */
-export function safeFilename(name: string): string {
+function safeFilename(name: string): string {
   const base = plainText(name).split(/[/\\]/).pop()?.trim() ?? "";
   return base === "" || base === "." || base === ".." ? "file" : base.slice(0, 255);
 }

@@ -15,7 +15,7 @@ import type { SlackWeb } from "./web.js";
  * modal under its field (`response_action: "errors"`), a good line runs like the typed command and
  * its answer is posted into the channel the command came from (kept in `private_metadata`).
  */
-export const FORM_CALLBACK_ID = "opsbot_form";
+const FORM_CALLBACK_ID = "opsbot_form";
 const INPUT_ACTION_ID = "value";
 
 interface FormMetadata {
@@ -23,7 +23,7 @@ interface FormMetadata {
   channel: string;
 }
 
-export function formView(spec: FormSpec, meta: FormMetadata): Record<string, unknown> {
+function formView(spec: FormSpec, meta: FormMetadata): Record<string, unknown> {
   return {
     type: "modal",
     callback_id: FORM_CALLBACK_ID,

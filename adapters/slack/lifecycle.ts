@@ -8,7 +8,7 @@ import type { Inflight } from "./inflight.js";
  * Slack outage at boot leaves the bot running and `/healthz` at 503 instead of crash-looping.
  * Stop refuses new requests, waits (bounded) for answers in flight, then closes the socket.
  */
-export const SLACK_START_RETRY_MS = 5_000;
+const SLACK_START_RETRY_MS = 5_000;
 
 export interface Lifecycle {
   start(): Promise<void>;

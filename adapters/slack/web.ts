@@ -13,7 +13,7 @@ export interface MessageBody {
   blocks?: readonly SlackBlock[];
 }
 
-export interface UploadTarget {
+interface UploadTarget {
   uploadUrl: string;
   fileId: string;
 }
@@ -35,7 +35,7 @@ export interface SlackWeb {
 }
 
 /** A per-call bound for the Web API: long enough for an upload completion, short for a job slot. */
-export const WEB_API_TIMEOUT_MS = 15_000;
+const WEB_API_TIMEOUT_MS = 15_000;
 
 export function webClientOptions(slackApiUrl: string | undefined, logger: webApi.WebClientOptions["logger"]) {
   return {

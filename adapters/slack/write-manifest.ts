@@ -16,7 +16,7 @@ const HEADER = `# The Slack app manifest: paste it into "Create New App → From
 # \`npx tsx adapters/slack/write-manifest.ts\`; do not edit the slash commands by hand.
 `;
 
-export function manifestText(): string {
+function manifestText(): string {
   return `${HEADER}${stringify(buildManifest(commands), { lineWidth: 0 })}`;
 }
 

@@ -149,7 +149,7 @@ function captionOf(file: FileAttachment, fallback: string | undefined): string |
 }
 
 /** grammY writes the name into a multipart header as is: keep a plain, safe base name. */
-export function safeFilename(name: string): string {
+function safeFilename(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? "";
   const cleaned = base.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "");
   return cleaned.length > 0 ? cleaned.slice(0, 100) : "file";

@@ -6,7 +6,7 @@ import { logSafe } from "./errors.js";
 import { TELEGRAM_WEBHOOK_PATH } from "./webhook.js";
 
 /** The updates the bot handles; Telegram sends no other kind. */
-export const ALLOWED_UPDATES = ["message", "callback_query"] as const;
+const ALLOWED_UPDATES = ["message", "callback_query"] as const;
 const POLL_TIMEOUT_SECONDS = 30;
 
 export interface StartOptions {

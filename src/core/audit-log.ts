@@ -3,7 +3,7 @@ import type { AuditEntry } from "./audit-entry.js";
 import { noteAudit } from "./digest/facts.js";
 
 /** Who spent what, where, with which result. Newest first in one capped list. */
-export const AUDIT_KEY = "audit";
+const AUDIT_KEY = "audit";
 export const AUDIT_MAX_ENTRIES = 1000;
 
 export type { AuditEntry };

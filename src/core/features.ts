@@ -52,6 +52,8 @@ export const features = [
 
 type Listed = (typeof features)[number];
 /** Every kind of tracked work has a handler: the compiler names a kind no feature handles. */
-export type EveryTrackedKindHandled = NoneMissing<Exclude<TrackedKind, TrackedKindsOf<Listed>>>;
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check, never used as a type
+type EveryTrackedKindHandled = NoneMissing<Exclude<TrackedKind, TrackedKindsOf<Listed>>>;
 /** Every event the service sends has a definition: the compiler names an event no feature defines. */
-export type EveryEventDefined = NoneMissing<Exclude<NotificationEvent, NotificationEventsOf<Listed>>>;
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check, never used as a type
+type EveryEventDefined = NoneMissing<Exclude<NotificationEvent, NotificationEventsOf<Listed>>>;

@@ -4,8 +4,8 @@ import type { Block, FileAttachment, Reply } from "./reply.js";
  * A `Reply` as it travels in a job: JSON, so file bytes are base64 (a Uint8Array would come back
  * from JSON as an object of numbered keys).
  */
-export type EncodedFile = Omit<FileAttachment, "bytes"> & { base64: string };
-export type EncodedBlock = Exclude<Block, { type: "file" }> | { type: "file"; file: EncodedFile };
+type EncodedFile = Omit<FileAttachment, "bytes"> & { base64: string };
+type EncodedBlock = Exclude<Block, { type: "file" }> | { type: "file"; file: EncodedFile };
 export type EncodedReply = Omit<Reply, "blocks"> & { blocks: EncodedBlock[] };
 
 export function encodeReply(reply: Reply): EncodedReply {

@@ -10,6 +10,7 @@ import {
   renderDigest,
 } from "../core/notifications/notice-digest-render.js";
 import type { ChatAdapter, Notifier } from "../core/ports.js";
+import { decodeReply, encodeReply } from "../core/reply-codec.js";
 import type { Store } from "../store/store.js";
 import { type BoxState, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";
 import {
@@ -23,7 +24,6 @@ import {
   PermanentJobError,
   retryAfterMsOf,
 } from "./queue.js";
-import { decodeReply, type EncodedReply, encodeReply } from "../core/reply-codec.js";
 
 /**
  * Notifications are jobs: a chat outage or a restart delays a message, never loses it. Each notice
@@ -37,14 +37,14 @@ import { decodeReply, type EncodedReply, encodeReply } from "../core/reply-codec
  */
 export const NOTIFY_QUEUE = "notify";
 /** Longer than any sender's retry window (report webhooks retry for ~31 h). */
-export const NOTIFY_DEDUP_TTL_MS = 48 * 3_600_000;
-export const NOTIFY_BACKOFF: Backoff = { delayMs: 2_000, maxDelayMs: 10 * 60_000 };
+const NOTIFY_DEDUP_TTL_MS = 48 * 3_600_000;
+const NOTIFY_BACKOFF: Backoff = { delayMs: 2_000, maxDelayMs: 10 * 60_000 };
 /** A failing send is retried for about a day, then dropped with an error log. */
-export const NOTIFY_RETRY_WINDOW_MS = 24 * 3_600_000;
-export const NOTIFY_SEND_TIMEOUT_MS = 30_000;
-export const NOTIFY_CONCURRENCY = 8;
+const NOTIFY_RETRY_WINDOW_MS = 24 * 3_600_000;
+const NOTIFY_SEND_TIMEOUT_MS = 30_000;
+const NOTIFY_CONCURRENCY = 8;
 /** A watch job's delay: it only matters when a sender died between taking the lead and queueing. */
-export const NOTIFY_WATCH_MS = 15_000;
+const NOTIFY_WATCH_MS = 15_000;
 
 export interface NotifyRetry {
   attempts: number;
@@ -62,7 +62,7 @@ export const NOTIFY_RETRY: NotifyRetry = {
  * long before its slot and waits the rest in process (holding its worker slot that long at most):
  * it sends at the slot, not up to 100 ms after it.
  */
-export const PARK_EARLY_MS = 250;
+const PARK_EARLY_MS = 250;
 
 /** The platforms' per-conversation pace: Slack ~1/s per channel; Telegram ~1/s per chat, 20/min per group. */
 export function notifyGapMs(conversation: ConversationRef): number {

@@ -37,7 +37,7 @@ export interface JobContext<T> {
 export type JobOutcome<T> = "done" | { laterMs: number; data?: T };
 export type JobHandler<T> = (job: JobContext<T>) => Promise<JobOutcome<T>>;
 
-export interface ProcessOptions {
+interface ProcessOptions {
   concurrency: number;
 }
 
@@ -123,7 +123,7 @@ export function attemptsWithin(windowMs: number, backoff: Backoff): number {
 }
 
 /** The queues this project uses, for `/metrics`. */
-export const QUEUE_NAMES = ["notify", "tracked", "webhooks"] as const;
+const QUEUE_NAMES = ["notify", "tracked", "webhooks"] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Depth of every queue, for a gauge per queue and state. */

@@ -12,7 +12,7 @@ import { createSecretSource } from "./secret-source.js";
 import { createServiceWebhookHandler } from "./service-webhook-route.js";
 import { startInboundWorker } from "./worker.js";
 
-export { type IngestObserver, type IngestResult, WEBHOOK_QUEUE } from "./inbox.js";
+export { type IngestObserver, WEBHOOK_QUEUE } from "./inbox.js";
 
 /**
  * Everything inbound from the service, wired once: the two signed webhook routes, the Host Mode

@@ -13,7 +13,7 @@ import type { Shutdown } from "./shutdown.js";
  */
 const RETRY_MS = 60_000;
 
-export function moneyTickers(config: Config, deps: CoreDeps, alerts: readonly ConversationRef[]): Ticker[] {
+function moneyTickers(config: Config, deps: CoreDeps, alerts: readonly ConversationRef[]): Ticker[] {
   const { money } = config;
   const tickers: Ticker[] = [];
   const runway = { lowBalanceTrx: money.lowBalanceTrx, alertHours: money.runwayAlertHours };

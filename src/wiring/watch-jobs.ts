@@ -8,7 +8,7 @@ import type { JobQueue, JobWorker } from "../jobs/queue.js";
  * shared through Redis; the in-process queue in the demo) adds one tick every OPS_WATCH_INTERVAL_S,
  * and one worker takes it.
  */
-export const WATCH_QUEUE = "watch";
+const WATCH_QUEUE = "watch";
 const SCHEDULER_ID = "watch-poll";
 
 export interface WatchPollerOptions {

@@ -14,6 +14,7 @@ import {
   spansToText,
   text,
 } from "../../src/core/reply.js";
+import { decodeReply, encodeReply } from "../../src/core/reply-codec.js";
 import { createBullQueues } from "../../src/jobs/bull-queue.js";
 import { createMemoryQueues } from "../../src/jobs/memory-queue.js";
 import {
@@ -24,7 +25,6 @@ import {
   startNotifyWorker,
 } from "../../src/jobs/notify.js";
 import type { JobQueue } from "../../src/jobs/queue.js";
-import { decodeReply, encodeReply } from "../../src/core/reply-codec.js";
 import { createMemoryStore } from "../../src/store/memory-store.js";
 import { createRedisStore } from "../../src/store/redis-store.js";
 import type { Store } from "../../src/store/store.js";
@@ -126,10 +126,7 @@ describe("notifications on BullMQ", () => {
       file({ filename: "s.csv", contentType: "text/csv", bytes, title: "Statement" }),
     ]);
 
-    await createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS }).post(
-      SLACK_B,
-      original,
-    );
+    await createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS }).post(SLACK_B, original);
 
     await vi.waitFor(() => expect(slack.sent).toHaveLength(1));
     expect(slack.calls).toHaveLength(3);
@@ -232,10 +229,7 @@ describe("notifications on BullMQ", () => {
       gapMs: noGap,
     });
     const retry = { attempts: 10, backoff: { delayMs: 200, maxDelayMs: 200 } };
-    await createNotifier(first, { store, retry, watchMs: WATCH_MS }).post(
-      SLACK_A,
-      reply("survivor"),
-    );
+    await createNotifier(first, { store, retry, watchMs: WATCH_MS }).post(SLACK_A, reply("survivor"));
     await vi.waitFor(() => expect(down.calls).toHaveLength(1));
     await first.close();
     expect((await instance().counts(NOTIFY_QUEUE)).delayed).toBe(1);

@@ -27,7 +27,7 @@ import { LOOPBACK, reservePort } from "./processes.js";
  * are pino JSON lines collected per bot. Requests reach a bot as Slack, Telegram and the service
  * send them: signed, with the secret header, signed with a webhook secret.
  */
-export const PUBLIC_URL = "https://opsbot.test";
+const PUBLIC_URL = "https://opsbot.test";
 export const SERVICE_API_KEY = "svc_live_9Jq2ZxW8pLm4Rt6Vb1Nc";
 export const ORDER_SECRET = "whsec_orderPrimary7Hk2Qm9Xw4Lp";
 export const REPORT_SECRET = "whsec_reportPrimary3Tn8Vd5Ks1Jg";
@@ -35,7 +35,7 @@ export const HOST_CALLBACK_TOKEN = "hostcb_Zr4Wq8Lm2Xn6Pv0Ts";
 export const TELEGRAM_SECRET = "tg-hook_Sx5Nw1Kq7Dm3";
 export const ADMIN: SlackUser = { id: "U0ADMIN", name: "ada" };
 export const OPERATOR: SlackUser = { id: "U0OPER", name: "olga" };
-export const TG_OPERATOR = { id: 7001, is_bot: false, first_name: "Olga", username: "olga_ops" };
+const TG_OPERATOR = { id: 7001, is_bot: false, first_name: "Olga", username: "olga_ops" };
 export const TG_CHAT = 7001;
 export const SLACK_BOT_TOKEN = "xoxb-8812-world-bot-token";
 

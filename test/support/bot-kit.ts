@@ -42,7 +42,7 @@ export const FAST_ENERGY = {
 } as const satisfies SandboxOptions["energy"];
 
 /** The sandbox for bot tests: rate limits off and screening checks of 20 ms (wait cap 1 s), `options` over them. */
-export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return createSandbox({
     enforceRateLimits: false,
     ...options,
@@ -51,7 +51,7 @@ export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox>
 }
 
 /** The sandbox as the chat platform harnesses run it: `startTestSandbox` with fast energy and reports of 30 ms. */
-export function startChatSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+function startChatSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return startTestSandbox({
     ...options,
     energy: { ...FAST_ENERGY, ...options.energy },
@@ -205,7 +205,7 @@ export async function startBotKit(options: BotKitOptions): Promise<BotKit> {
 }
 
 /** Multiplies every delay the queue would wait by `scale`, so polls and retries run in test time. */
-export function timeScaled(queues: JobQueue, scale: number): JobQueue {
+function timeScaled(queues: JobQueue, scale: number): JobQueue {
   const scaled = (ms: number) => Math.max(0, Math.round(ms * scale));
   const scaleOptions = (o: AddOptions = {}): AddOptions => ({
     ...o,

@@ -18,14 +18,14 @@ import {
 } from "./core-harness.js";
 
 /** Noon UTC: the sandbox's 5-minute "Day 06-18" period and the 1-hour "Peak 08-20" period. */
-export const NOON = "2025-03-01T12:00:00.000Z";
+const NOON = "2025-03-01T12:00:00.000Z";
 
 export interface SandboxClock {
   now: () => number;
   set(iso: string): void;
 }
 
-export function sandboxClock(start = NOON): SandboxClock {
+function sandboxClock(start = NOON): SandboxClock {
   let t = Date.parse(start);
   return {
     now: () => t,

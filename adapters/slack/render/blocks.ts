@@ -25,16 +25,16 @@ export const BLOCK_KIT_LIMITS = {
 /** Our buttons' `action_id` prefix: the actions listener handles only these. */
 export const ACTION_ID_PREFIX = "opsbot:";
 
-export interface PlainTextObject {
+interface PlainTextObject {
   type: "plain_text";
   text: string;
   emoji?: boolean;
 }
-export interface MrkdwnObject {
+interface MrkdwnObject {
   type: "mrkdwn";
   text: string;
 }
-export interface SlackButton {
+interface SlackButton {
   type: "button";
   action_id: string;
   text: PlainTextObject;

@@ -16,7 +16,7 @@ export const escapeAttribute = (text: string): string => escapeHtml(text).replac
 // flag a surrogate pair is one code point, so the class matches lone halves only.)
 const UNSAFE = /[^\P{Cc}\n\t]|[\ud800-\udfff]/gu;
 
-export const clean = (text: string): string => text.replace(UNSAFE, "");
+const clean = (text: string): string => text.replace(UNSAFE, "");
 
 /** Only links a chat client opens safely; anything else is shown as text. */
 export const isSafeHref = (href: string): boolean => /^(https?|tg):\/\/[^\s]+$/i.test(href);

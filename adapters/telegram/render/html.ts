@@ -59,7 +59,7 @@ function renderBlock(block: TextBlock): string {
 }
 
 /** `muted` (context lines) sets plain spans in italics; code and links keep their own look. */
-export function renderSpans(spans: readonly Span[], muted = false): string {
+function renderSpans(spans: readonly Span[], muted = false): string {
   return spans.map((span) => renderSpan(span, muted)).join("");
 }
 

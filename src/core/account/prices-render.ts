@@ -33,7 +33,7 @@ import { SUN_PER_TRX } from "../spend/trx.js";
  */
 
 /** The sizes people usually rent (one and two USDT transfers): the only numbers this file knows. */
-export const COMMON_ENERGY_AMOUNTS: readonly number[] = [65_000, 131_000];
+const COMMON_ENERGY_AMOUNTS: readonly number[] = [65_000, 131_000];
 
 const ISO_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 

@@ -8,7 +8,7 @@ const DAY_MS = 24 * 3_600_000;
 const USAGE = "use digest, digest today, digest yesterday or digest YYYY-MM-DD (a UTC day of the last";
 
 /** `digest [today|yesterday|YYYY-MM-DD]`: the day's spends, orders, screenings, refusals and saving. */
-export function parseDigestDay(
+function parseDigestDay(
   args: readonly string[],
   now: number,
 ): { ok: true; day: string } | { ok: false; line: string } {

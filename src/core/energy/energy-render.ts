@@ -186,7 +186,7 @@ export function outcomeLine(line: string): Reply {
 }
 
 /** How many delegation hashes a summary links per address (the rest is counted). */
-export const SUMMARY_HASHES_MAX = 5;
+const SUMMARY_HASHES_MAX = 5;
 
 function hashSpans(explorerTxUrl: string, hashes: readonly string[]): Span[] {
   if (hashes.length === 0) return [plain("none")];

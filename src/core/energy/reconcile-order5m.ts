@@ -28,9 +28,9 @@ import { afterOrder5m, order5mKeyOf, order5mOutcomeUnknown, renderPlaced } from 
  * known; then it posts the outcome, settles the spend (or releases its hold) and audits it.
  * This job and the Confirm are the only senders of the POST: the transport never resends it.
  */
-export const RECONCILE_FIRST_MS = 2_000;
+const RECONCILE_FIRST_MS = 2_000;
 /** Inside the service's 24-hour key lifetime, so a late repeat can never become a second order. */
-export const RECONCILE_WINDOW_MS = 23 * 60 * 60_000;
+const RECONCILE_WINDOW_MS = 23 * 60 * 60_000;
 const RECONCILE_MAX_DELAY_MS = 10 * 60_000;
 const RECORD_TTL_MS = 25 * 60 * 60_000;
 
@@ -42,7 +42,7 @@ const recordSchema = confirmedSchema.extend({
 });
 
 const recordKey = (cid: string) => `reconcile-order5m:${cid}`;
-export const reconcileJobId = (cid: string) => `reconcile-order5m:${cid}`;
+const reconcileJobId = (cid: string) => `reconcile-order5m:${cid}`;
 const dedupKey = (cid: string) => `reconciled:${cid}`;
 
 /** Hands an order with an unknown outcome to the reconciler (scheduling it twice is a no-op). */

@@ -16,7 +16,7 @@ import { parseStatementArgs } from "../statement/statement-args.js";
  * becomes the command line the person would have typed, checked by the same parsers, so a bad value
  * is refused with the same one line, and a good one runs the same quote → Confirm.
  */
-export interface FormField {
+interface FormField {
   /** The field's id (Slack `block_id`). */
   name: string;
   label: string;

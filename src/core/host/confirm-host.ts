@@ -39,7 +39,7 @@ import {
 } from "./host-start-flow.js";
 import { hostAddPendingLine, hostUnknownYetLine, reconcileHostStart } from "./reconcile-host-start.js";
 
-export { HOST_CONFIRM_KIND, type HostConfirmPayload, hostCallbackUrl, hostConfirmPayloadSchema };
+export { type HostConfirmPayload, hostConfirmPayloadSchema };
 
 /**
  * Registers the address (with the callback URL when the bot has a public URL), then starts

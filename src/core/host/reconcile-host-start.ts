@@ -33,9 +33,9 @@ import {
  * confirmation ends the reconciling (the user wanted it off), and so does a start by another
  * confirmation. The outcome is posted once, in place of the quote, and the spend settled or released.
  */
-export const HOST_RECONCILE_FIRST_MS = 2_000;
+const HOST_RECONCILE_FIRST_MS = 2_000;
 /** Repeats stay safe for ever; a day is where a start nobody heard of stops being the user's wish. */
-export const HOST_RECONCILE_WINDOW_MS = 24 * 60 * 60_000;
+const HOST_RECONCILE_WINDOW_MS = 24 * 60 * 60_000;
 const HOST_RECONCILE_MAX_DELAY_MS = 10 * 60_000;
 const RECORD_TTL_MS = 25 * 60 * 60_000;
 
@@ -53,7 +53,7 @@ const recordSchema = confirmedSchema.extend({
 type HostReconcileRecord = z.infer<typeof recordSchema>;
 
 const recordKey = (cid: string) => `reconcile-host:${cid}`;
-export const hostReconcileJobId = (cid: string) => `reconcile-host-start:${cid}`;
+const hostReconcileJobId = (cid: string) => `reconcile-host-start:${cid}`;
 const dedupKey = (cid: string) => `reconciled:${cid}`;
 
 /** The one line said while the start's outcome is not known: followed by the outcome. */

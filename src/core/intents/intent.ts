@@ -13,7 +13,7 @@ import type { Role } from "../roles.js";
  * lives in three more keys: the run's lease (one runner at a time, renewed while it runs), the
  * outcome (the reply, once known) and the posted mark (the outcome reached the conversation).
  */
-export const INTENT_TTL_MS = 24 * 60 * 60_000;
+const INTENT_TTL_MS = 24 * 60 * 60_000;
 export const DEFAULT_INTENT_TIMINGS: IntentTimings = { recoverAfterMs: 30_000, leaseMs: 20_000 };
 /**
  * Enough to keep the service's busiest limit full (order5m: 50 calls/s, each answered in 0.5 to
@@ -107,8 +107,4 @@ export async function takeLease(store: Store, cid: string, leaseMs: number): Pro
       if ((await store.get(leaseKey(cid))) === owner) await store.del(leaseKey(cid));
     },
   };
-}
-
-export async function releaseLease(store: Store, cid: string): Promise<void> {
-  await store.del(leaseKey(cid));
 }

@@ -27,17 +27,17 @@ export interface PastedMessage {
   text: string;
 }
 
-export const PASTE_SCREEN_KIND = "paste.screen";
-export const PASTE_ENERGY_KIND = "paste.energy";
-export const PASTE_WATCH_KIND = "paste.watch";
+const PASTE_SCREEN_KIND = "paste.screen";
+const PASTE_ENERGY_KIND = "paste.energy";
+const PASTE_WATCH_KIND = "paste.watch";
 /** The energy a plain TRC20 transfer needs: the amount the quote button asks for. */
-export const PASTE_ENERGY_AMOUNT = "65k";
+const PASTE_ENERGY_AMOUNT = "65k";
 
 /** An address alone, possibly in backticks (Slack and Telegram code formatting). */
 const PASTED = /^`{0,3}\s*(T[1-9A-HJ-NP-Za-km-z]{33})\s*`{0,3}$/;
 
 /** The address a message consists of, or undefined for any other message. */
-export function pastedAddress(text: string): string | undefined {
+function pastedAddress(text: string): string | undefined {
   const address = PASTED.exec(text.trim())?.[1];
   return address !== undefined && TRON_ADDRESS_PATTERN.test(address) ? address : undefined;
 }

@@ -30,8 +30,3 @@ export async function readAccount(deps: Deps): Promise<AccountRead> {
   const kept = await readSnapshot(deps.store);
   return kept ? { balance, info: kept.info, infoAt: kept.fetchedAt } : { balance };
 }
-
-/** The kept copy only (no service call): for renderers that must not spend a userinfo read. */
-export async function keptAccount(deps: Pick<CoreDeps, "store">): Promise<Userinfo | undefined> {
-  return (await readSnapshot(deps.store))?.info;
-}

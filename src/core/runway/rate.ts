@@ -16,7 +16,7 @@ import { spendsOf } from "../digest/spends.js";
 const DAY_MS = 24 * 3_600_000;
 const HOUR_MS = 3_600_000;
 /** A shorter window says too little: one order would look like a huge rate. */
-export const MIN_WINDOW_MS = 30 * 60_000;
+const MIN_WINDOW_MS = 30 * 60_000;
 const SAMPLES_KEY = "runway:spent-samples";
 const MAX_SAMPLES = 2_000;
 

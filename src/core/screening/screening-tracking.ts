@@ -20,7 +20,7 @@ export interface PollScreeningOptions {
 }
 
 /** One notification per order, whichever poll (or a repeated job) sees it final. */
-export const screeningDedupKey = (clientOrderId: string): string => `screening:${clientOrderId}`;
+const screeningDedupKey = (clientOrderId: string): string => `screening:${clientOrderId}`;
 
 /**
  * The `poll-screening` handler: reads the order; when it is final, posts the rendered result into

@@ -39,7 +39,7 @@ import { reserveSpend } from "./reservation.js";
  * crash, an Approve carried on) gets the same `go` and quote without deciding again, so an order
  * that may already exist is sent again with its idempotency key, never refused or re-priced.
  */
-export const CONFIRM_CHECK_MS = 3_000;
+const CONFIRM_CHECK_MS = 3_000;
 const DECISION_TTL_MS = 48 * 60 * 60_000;
 
 /** What a spend quotes to: its amount in TRX, and the period it was priced in (for "why"). */
@@ -67,7 +67,7 @@ export interface ConfirmSpend<Q extends LiveQuote> {
   approval?: "ask" | "approved";
 }
 
-export type RefusalReason = "deny-list" | "deny-list-unchecked" | "prices" | "balance" | "caps";
+type RefusalReason = "deny-list" | "deny-list-unchecked" | "prices" | "balance" | "caps";
 
 export type ConfirmDecision<Q extends LiveQuote> =
   | {
@@ -140,7 +140,7 @@ export async function decideAtConfirm<Q extends LiveQuote>(
 }
 
 /** True when `trx` is at or above OPS_APPROVAL_TRX (unset: never). */
-export function atApprovalThreshold(deps: Pick<CoreDeps, "settings">, trx: string): boolean {
+function atApprovalThreshold(deps: Pick<CoreDeps, "settings">, trx: string): boolean {
   const threshold = deps.settings.approvalTrx;
   return threshold !== undefined && new Big(trx).gte(threshold);
 }

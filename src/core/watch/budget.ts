@@ -8,7 +8,7 @@ import { sunToTrx, trxToSun } from "../spend/trx.js";
 /** A month's counter outlives the month, so `watch list` can still show it on the 1st. */
 const BUDGET_TTL_MS = 40 * 24 * 3_600_000;
 
-export const monthOf = (ms: number): string => new Date(ms).toISOString().slice(0, 7);
+const monthOf = (ms: number): string => new Date(ms).toISOString().slice(0, 7);
 const USED_KEY = (month: string) => `watch:budget:${month}`;
 const TOLD_KEY = (month: string) => `watch:budget-told:${month}`;
 

@@ -28,7 +28,7 @@ import {
  * is stored after the alert was queued, and the revision only after every address was re-checked,
  * so a restart in between re-checks again instead of missing a change.
  */
-export const FULL_RECHECK_MS = 24 * 3_600_000;
+const FULL_RECHECK_MS = 24 * 3_600_000;
 
 export interface RecheckResult {
   revision: number;

@@ -27,7 +27,7 @@ import {
  * after it ran, so many watches added at once spread themselves over the period at that pace
  * (3 × 1440 ticks a day at the default interval).
  */
-export const RESCREENS_PER_TICK = 3;
+const RESCREENS_PER_TICK = 3;
 const NETWORK = "trx";
 const RECORDED_TTL_MS = 60 * 24 * 3_600_000;
 const RETRY_MS = 3_600_000;
@@ -174,7 +174,7 @@ function resultOf(order: ScreeningOrder, at: number): ScreenResult {
 }
 
 /** Why a re-screen is worth an alert: a higher level, a `sanctioned` flip, a large score move. */
-export function alertReasons(before: ScreenResult, after: ScreenResult, scoreDelta: number): string[] {
+function alertReasons(before: ScreenResult, after: ScreenResult, scoreDelta: number): string[] {
   const reasons: string[] = [];
   if (LEVELS.indexOf(after.level) > LEVELS.indexOf(before.level)) {
     reasons.push(`level ${before.level} → ${after.level}`);

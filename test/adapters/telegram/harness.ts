@@ -43,7 +43,6 @@ export {
   OPERATOR,
   PRIVATE_CHAT,
   STRANGER_CHAT,
-  type TelegramUser,
   VIEWER,
 } from "./updates.js";
 
