@@ -4,7 +4,7 @@ import type { HandleHooks } from "../../src/core/core.js";
 import { FORMS, type FormOffer } from "../../src/core/forms/forms.js";
 import type { Actor, ConversationRef, Invocation } from "../../src/core/invocation.js";
 import type { Logger } from "../../src/core/logger.js";
-import type { PastedMessage } from "../../src/core/paste-check/paste-check.js";
+import type { PastedMessage } from "../../src/core/paste-check/index.js";
 import type { ChatAdapter, ChatAdapterLifecycle } from "../../src/core/ports.js";
 import type { Reply } from "../../src/core/reply.js";
 import type { HttpRoute } from "../../src/http/server.js";

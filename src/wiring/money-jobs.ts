@@ -2,7 +2,7 @@ import type { Config } from "../config.js";
 import type { CoreDeps } from "../core/deps.js";
 import { msUntilDigest, postDailyDigest } from "../core/digest/schedule.js";
 import type { ConversationRef } from "../core/invocation.js";
-import { checkRunway, runwayEnabled } from "../core/runway/check.js";
+import { checkRunway, runwayEnabled } from "../core/runway/index.js";
 import type { JobQueue } from "../jobs/queue.js";
 import { startTickers, type Ticker } from "../jobs/ticker.js";
 import type { Shutdown } from "./shutdown.js";

@@ -1,6 +1,7 @@
 import type { CoreDeps } from "../core/deps.js";
 import type { ConversationRef } from "../core/invocation.js";
-import { watchSettingsOf, watchTick } from "../core/watch/index.js";
+import { watchSettingsOf } from "../core/watch/index.js";
+import { watchTick } from "../core/watch/tick.js";
 import type { JobQueue, JobWorker } from "../jobs/queue.js";
 
 /**

@@ -4,7 +4,7 @@ import type { HandleHooks } from "../../../src/core/core.js";
 import type { FormOffer } from "../../../src/core/forms/forms.js";
 import type { ConversationRef, Invocation } from "../../../src/core/invocation.js";
 import type { Logger } from "../../../src/core/logger.js";
-import type { PastedMessage } from "../../../src/core/paste-check/paste-check.js";
+import type { PastedMessage } from "../../../src/core/paste-check/index.js";
 import { errorReply, type Reply } from "../../../src/core/reply.js";
 import { renderReply } from "../render/html.js";
 import type { PostOptions, TelegramSender } from "../send.js";

@@ -1,6 +1,6 @@
 import type { CommandDefinition } from "../command.js";
+import { KEEP_DAYS, utcDay } from "../facts/facts.js";
 import { errorReply } from "../reply.js";
-import { KEEP_DAYS, utcDay } from "./facts.js";
 import { renderDigest } from "./render.js";
 import { buildDigest } from "./summary.js";
 

@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.js";
+import { utcDay } from "../facts/facts.js";
 import type { ConversationRef } from "../invocation.js";
-import { utcDay } from "./facts.js";
 import { renderDigest } from "./render.js";
 import { buildDigest } from "./summary.js";
 

@@ -3,21 +3,16 @@ import { isServiceError } from "../../service/errors.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
-import { saveOutcome } from "../intents/intent.js";
+import { saveOutcome } from "../intents/index.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import type { Reply } from "../reply.js";
+import { type Confirmed, confirmedSchema } from "../spend/confirmed.js";
+import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
 import { releaseSpend } from "../spend/reservation.js";
 import { order5mFailureLine } from "./energy-errors.js";
-import {
-  auditBase,
-  type Confirmed,
-  confirmedSchema,
-  type EnergyConfirmPayload,
-  energyConfirmPayloadSchema,
-} from "./energy-payload.js";
-import { outcomeLine } from "./energy-render.js";
+import { auditBase, type EnergyConfirmPayload, energyConfirmPayloadSchema } from "./energy-payload.js";
 import { afterOrder5m, order5mKeyOf, order5mOutcomeUnknown, renderPlaced } from "./order5m-flow.js";
 
 /**

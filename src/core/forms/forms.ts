@@ -1,6 +1,6 @@
 import type { CommandDefinition } from "../command.js";
 import type { CoreSettings } from "../deps.js";
-import { parseEnergyArgs } from "../energy/energy-args.js";
+import { parseEnergyArgs } from "../energy/index.js";
 import type { Invocation } from "../invocation.js";
 import { parseStatementPeriod } from "../parse/dates.js";
 import type { ParseResult } from "../parse/result.js";
@@ -8,7 +8,7 @@ import { parseCommandLine } from "../parse/tokenize.js";
 import { parseTronAddress } from "../parse/tron-address.js";
 import { errorReply, type Reply } from "../reply.js";
 import { can, refusalLine, roleOf } from "../roles.js";
-import { parseStatementArgs } from "../statement/statement-args.js";
+import { parseStatementArgs } from "../statement/index.js";
 
 /**
  * Forms for missing arguments: `energy` or `statement` typed without arguments opens a form

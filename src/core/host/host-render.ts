@@ -1,5 +1,4 @@
 import type { HostInfinityStarted, HostStopped } from "../../service/host-mode.js";
-import { balanceSpans } from "../energy/energy-render.js";
 import { formatAmount, shortAddress } from "../format.js";
 import {
   type Block,
@@ -13,6 +12,7 @@ import {
   text,
 } from "../reply.js";
 import type { Balance } from "../spend/balance-cache.js";
+import { balanceSpans } from "../spend/outcome-render.js";
 import type { HostQuote } from "../spend/quote.js";
 
 /** Shown whenever no callback URL can be registered. */

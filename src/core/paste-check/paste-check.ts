@@ -1,15 +1,15 @@
 import { z } from "zod";
 import { createActionGroup } from "../actions.js";
 import type { ActionContext, ActionHandler, CommandContext, CommandDefinition } from "../command.js";
-import { complianceCommand } from "../compliance/compliance-command.js";
+import { complianceCommand } from "../compliance/index.js";
 import type { CoreDeps } from "../deps.js";
-import { energyCommand } from "../energy/energy-command.js";
+import { energyCommand } from "../energy/index.js";
 import type { Actor, ConversationRef } from "../invocation.js";
 import { TRON_ADDRESS_PATTERN } from "../parse/tron-address.js";
 import { buttons, context, type Reply } from "../reply.js";
 import { roleOf } from "../roles.js";
-import { screenCommand } from "../screening/screen-command.js";
-import { watchCommand } from "../watch/command.js";
+import { screenCommand } from "../screening/index.js";
+import { watchCommand } from "../watch/index.js";
 import { admitPaste } from "./rate.js";
 
 /**

@@ -8,8 +8,8 @@ import {
 } from "../../service/screening.js";
 import { appendAudit } from "../audit-log.js";
 import type { CoreDeps } from "../deps.js";
-import { noteScreening } from "../digest/facts.js";
 import { UserError } from "../errors.js";
+import { noteScreening } from "../facts/facts.js";
 import { formatAmount } from "../format.js";
 import { type Actor, actorKey, type ConversationRef, conversationKey } from "../invocation.js";
 import { pollDelayMs } from "../poll.js";

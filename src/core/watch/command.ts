@@ -1,10 +1,10 @@
 import { isServiceError } from "../../service/errors.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import type { CoreDeps } from "../deps.js";
-import { whoName } from "../energy/energy-payload.js";
 import { actorKey } from "../invocation.js";
 import { errorReply, type Reply } from "../reply.js";
 import { can, refusalLine } from "../roles.js";
+import { whoName } from "../spend/confirmed.js";
 import { budgetUsedSun, sunToTrx } from "./budget.js";
 import { parseWatchArgs, type WatchArgs } from "./parse.js";
 import { renderAdded, renderList, renderRemoved } from "./render.js";

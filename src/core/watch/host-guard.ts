@@ -2,14 +2,13 @@ import { z } from "zod";
 import { createAction } from "../actions.js";
 import type { ActionHandler } from "../command.js";
 import type { CoreDeps } from "../deps.js";
-import { ACTIVE_HOSTS_KEY } from "../home.js";
-import { hostCommand } from "../host/host-command.js";
+import { hostCommand, isInHostMode } from "../host/index.js";
 import type { Actor, ConversationRef } from "../invocation.js";
 import { type Reply, spansToText } from "../reply.js";
 import { watchSettingsOf } from "./settings.js";
 
 /**
- * The Host Mode guard: an address in Host Mode (the set `home.ts` keeps) that becomes a
+ * The Host Mode guard: an address in Host Mode (the set `host/active.ts` keeps) that becomes a
  * delegation target the service refuses (frozen, a contract) or a deny-listed one keeps costing
  * cycles for nothing. The alert offers Stop Host Mode, or with OPS_HOST_AUTOSTOP the bot stops it
  * itself. Both run the `host stop` command's own path (service call, App Home list, audit entry).
@@ -29,9 +28,6 @@ const watchActor = (platform: Actor["platform"]): Actor => ({
 });
 
 const payloadSchema = z.object({ address: z.string().regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/) });
-
-const isInHostMode = async (deps: Pick<CoreDeps, "store">, address: string): Promise<boolean> =>
-  (await deps.store.setMembers(ACTIVE_HOSTS_KEY)).includes(address);
 
 /** Runs `host stop <address>` as `actor` in `conversation`: the command's path, audit included. */
 function stopHost(

@@ -4,7 +4,7 @@ import { FINAL_SCREENING_STATUSES, type ScreeningOrder } from "../../service/scr
 import type { CoreDeps } from "../deps.js";
 import { formatShare } from "../format.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
-import { pickProvider } from "../screening/screening-providers.js";
+import { pickProvider } from "../screening/index.js";
 import { auditSpend } from "../spend/record.js";
 import { addBudgetUse, budgetUsedSun, claimBudgetNotice, sunToTrx, toSun } from "./budget.js";
 import { renderBudgetUsed, renderRescreen } from "./render.js";
