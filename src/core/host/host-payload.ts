@@ -10,7 +10,11 @@ export const hostConfirmPayloadSchema = z.object({
 });
 export type HostConfirmPayload = z.infer<typeof hostConfirmPayloadSchema>;
 
-/** `${PUBLIC_URL}/callbacks/host/${HOST_CALLBACK_TOKEN}`, or undefined without PUBLIC_URL. Secret: never shown. */
+/**
+ * The one Host Mode callback URL (Host Mode start and `setup` both use it):
+ * `${PUBLIC_URL}/callbacks/host/${HOST_CALLBACK_TOKEN}`, the token URL-encoded, or undefined without
+ * PUBLIC_URL. Secret: never shown.
+ */
 export function hostCallbackUrl(
   settings: Pick<CoreSettings, "publicUrl" | "hostCallbackToken">,
 ): string | undefined {

@@ -3,3 +3,4 @@
 export { ACTIVE_HOSTS_KEY, activeHosts, isInHostMode } from "./active.js";
 export { hostConfirmPayloadSchema, hostSpend, placeHostStart } from "./confirm-host.js";
 export { hostCommand } from "./host-command.js";
+export { hostCallbackUrl } from "./host-payload.js";
