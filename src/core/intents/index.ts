@@ -1,3 +1,4 @@
 /** The front door of `intents/`: what other folders may use. Anything else here is internal. */
 export { handOverIntent, intentDelivered, maxLocalRunsOf, prepareIntent, runIntent } from "./durable.js";
-export { type Intent, type Lease, saveOutcome } from "./intent.js";
+export type { Intent, Lease } from "./intent.js";
+export { createReconciler, type ReconcileStep } from "./reconciler.js";
