@@ -2,6 +2,7 @@ import type { NotificationEvent, NotificationOf } from "../service/webhook-event
 import type { ActionHandler, CommandDefinition } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import type { NotificationDefinition } from "./notifications/definition.js";
+import type { ParseResult } from "./parse/result.js";
 import type { PollAnswer } from "./poll.js";
 import type { TrackedJob } from "./ports.js";
 
@@ -14,6 +15,35 @@ export type TrackedHandler<K extends TrackedKind> = (
 export interface TrackedContext {
   deps: CoreDeps;
   actions: readonly ActionHandler[];
+}
+
+/**
+ * A form for a command typed without arguments (a Slack modal; on Telegram a ForceReply prompt):
+ * what it gathers becomes the command line, checked by the command's own parser.
+ */
+export interface FormField {
+  /** The field's id (Slack `block_id`). */
+  name: string;
+  label: string;
+  placeholder: string;
+  optional?: boolean;
+  hint?: string;
+}
+
+export interface FormSpec {
+  verb: string;
+  /** ≤ 24 characters (Slack's limit on a modal title). */
+  title: string;
+  submit: string;
+  fields: readonly FormField[];
+  /** The one-message version (Telegram ForceReply): what to answer, with an example. */
+  prompt: string;
+  /** What the reply field shows before typing. */
+  placeholder: string;
+  /** The command's own parser over the words of the fields, in order. */
+  check(args: string[], today: Date): ParseResult<unknown>;
+  /** Which field a refusal of `check` is about (Slack shows the line under it). */
+  fieldOf(values: Readonly<Record<string, string>>, today: Date): string;
 }
 
 /**
@@ -30,6 +60,8 @@ export interface FeatureDefinition<K extends TrackedKind = never, E extends Noti
   actions?: readonly ActionHandler[];
   /** One handler per kind of tracked work it schedules. */
   tracked?: { [P in K]: (ctx: TrackedContext) => TrackedHandler<P> };
+  /** Its forms for missing arguments (src/core/forms/forms.ts opens them). */
+  forms?: readonly FormSpec[];
   /** One definition per incoming event it receives, by event name. */
   notifications?: { [P in E]: NotificationDefinition<NotificationOf<P>> };
 }
