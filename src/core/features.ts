@@ -17,6 +17,7 @@ import { helpCommand } from "./help.js";
 import { hostFeature } from "./host/feature.js";
 import { intentsFeature } from "./intents/feature.js";
 import { pasteCheckFeature } from "./paste-check/feature.js";
+import { runwayFeature } from "./runway/feature.js";
 import { screeningFeature } from "./screening/feature.js";
 import { setupFeature } from "./setup/feature.js";
 import { statementFeature } from "./statement/feature.js";
@@ -41,6 +42,7 @@ export const features = [
   hostFeature,
   accountFeature,
   statementFeature,
+  runwayFeature,
   digestFeature,
   watchFeature,
   auditFeature,

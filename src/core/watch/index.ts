@@ -2,4 +2,3 @@
 
 export { watchCommand } from "./command.js";
 export { autoWatch } from "./hooks.js";
-export { watchSettingsOf } from "./settings.js";
