@@ -1,9 +1,15 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import type { HandleHooks } from "../../src/core/core.js";
-import type { Actor, ConversationRef, Invocation } from "../../src/core/invocation.js";
-import type { ChatAdapter, ChatAdapterLifecycle } from "../../src/core/ports.js";
-import type { Button, Reply } from "../../src/core/reply.js";
+import type {
+  Actor,
+  Button,
+  ChatAdapter,
+  ChatAdapterLifecycle,
+  ConversationRef,
+  HandleHooks,
+  Invocation,
+  Reply,
+} from "../../src/core/index.js";
 import { clean, renderReply } from "./render.js";
 import { createFileSaver } from "./save-files.js";
 

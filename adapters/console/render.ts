@@ -1,4 +1,4 @@
-import type { Block, Button, FileAttachment, Reply, Span } from "../../src/core/reply.js";
+import type { Block, Button, FileAttachment, Reply, Span } from "../../src/core/index.js";
 
 /**
  * Reply → plain text for a terminal or a pipe. Styling (bold, dim) only on a TTY, so piped

@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FileAttachment, Reply } from "../../src/core/reply.js";
+import type { FileAttachment, Reply } from "../../src/core/index.js";
 
 /**
  * The console cannot show a file, so the demo writes each one into a private temp directory

@@ -1,8 +1,5 @@
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
-import type { HandleHooks } from "../../src/core/core.js";
-import type { Invocation } from "../../src/core/invocation.js";
-import type { Logger } from "../../src/core/logger.js";
-import type { Reply } from "../../src/core/reply.js";
+import type { HandleHooks, Invocation, Logger, Reply } from "../../src/core/index.js";
 import type { Delivery, Interaction } from "./deliver.js";
 import type { Inflight } from "./inflight.js";
 import { ACTION_ID_PREFIX, pressedByBlock } from "./render/blocks.js";

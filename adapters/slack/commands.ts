@@ -1,8 +1,5 @@
 import type { App, SlashCommand } from "@slack/bolt";
-import type { FormOffer } from "../../src/core/forms/forms.js";
-import type { Invocation } from "../../src/core/invocation.js";
-import type { Logger } from "../../src/core/logger.js";
-import type { Reply } from "../../src/core/reply.js";
+import type { FormOffer, Invocation, Logger, Reply } from "../../src/core/index.js";
 import type { Delivery, Interaction } from "./deliver.js";
 import type { Inflight } from "./inflight.js";
 import { ranByBlock } from "./render/blocks.js";

@@ -1,4 +1,4 @@
-import { ChatSendError } from "../../src/core/ports.js";
+import { ChatSendError } from "../../src/core/index.js";
 /**
  * One error class for everything Slack refuses or fails, shaped for the job queue: `retryable`
  * false for answers that no retry can change (the channel is gone, the bot was removed, the

@@ -1,4 +1,4 @@
-import type { FileAttachment } from "../../src/core/reply.js";
+import type { FileAttachment } from "../../src/core/index.js";
 import { SlackApiError } from "./errors.js";
 import { plainText } from "./render/mrkdwn.js";
 import type { SlackWeb } from "./web.js";

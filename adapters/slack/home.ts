@@ -1,7 +1,5 @@
 import type { App } from "@slack/bolt";
-import type { Actor } from "../../src/core/invocation.js";
-import type { Logger } from "../../src/core/logger.js";
-import type { Reply } from "../../src/core/reply.js";
+import type { Actor, Logger, Reply } from "../../src/core/index.js";
 import { isSlackApiError } from "./errors.js";
 import type { Inflight } from "./inflight.js";
 import { renderReply } from "./render/blocks.js";

@@ -1,5 +1,5 @@
 import type { App } from "@slack/bolt";
-import type { Logger } from "../../src/core/logger.js";
+import type { Logger } from "../../src/core/index.js";
 import type { Inflight } from "./inflight.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { CommandDefinition } from "../../src/core/command.js";
+import type { CommandDefinition } from "../../src/core/index.js";
 import { SLACK_EVENTS_PATH } from "./receiver.js";
 
 /**

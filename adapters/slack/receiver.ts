@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HTTPReceiver } from "@slack/bolt";
 import type { Clock } from "../../src/clock.js";
-import type { Logger } from "../../src/core/logger.js";
+import type { Logger } from "../../src/core/index.js";
 import {
   type HttpRoute,
   isBodyTooLarge,

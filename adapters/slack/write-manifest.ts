@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
-import { commands } from "../../src/core/command-registry.js";
+import { commands } from "../../src/core/index.js";
 import { buildManifest } from "./manifest.js";
 
 /**

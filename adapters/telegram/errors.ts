@@ -1,5 +1,5 @@
 import { GrammyError, HttpError } from "grammy";
-import { ChatSendError } from "../../src/core/ports.js";
+import { ChatSendError } from "../../src/core/index.js";
 
 /**
  * What a failed Bot API call means for whoever retries it (the notify worker, the reply

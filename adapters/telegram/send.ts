@@ -1,6 +1,5 @@
 import { type Api, GrammyError, InputFile } from "grammy";
-import type { ConversationRef } from "../../src/core/invocation.js";
-import type { FileAttachment } from "../../src/core/reply.js";
+import type { ConversationRef, FileAttachment } from "../../src/core/index.js";
 import { isNotModified } from "./errors.js";
 import { escapeHtml } from "./render/escape.js";
 import type { RenderedMessage } from "./render/html.js";

@@ -1,6 +1,5 @@
 import type { Bot } from "grammy";
-import type { CommandDefinition } from "../../src/core/command.js";
-import type { Logger } from "../../src/core/logger.js";
+import type { CommandDefinition, Logger } from "../../src/core/index.js";
 import { publishedCommands } from "./bot/commands.js";
 import { logSafe } from "./errors.js";
 import { TELEGRAM_WEBHOOK_PATH } from "./webhook.js";

@@ -1,10 +1,8 @@
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { TelegramConfig } from "../../src/config.js";
-import { STORE_UNAVAILABLE_LINE } from "../../src/core/faults/store-unavailable.js";
-import type { Logger } from "../../src/core/logger.js";
-import type { ChatAdapter, ChatAdapterLifecycle, Notifier } from "../../src/core/ports.js";
-import { errorReply } from "../../src/core/reply.js";
+import type { ChatAdapter, ChatAdapterLifecycle, Logger, Notifier } from "../../src/core/index.js";
+import { errorReply, STORE_UNAVAILABLE_LINE } from "../../src/core/index.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { createBot, type TelegramRetry } from "./bot/client.js";

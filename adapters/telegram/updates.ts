@@ -1,4 +1,4 @@
-import type { Logger } from "../../src/core/logger.js";
+import type { Logger } from "../../src/core/index.js";
 import { storeWithin } from "../../src/store/bounded.js";
 import type { Store } from "../../src/store/store.js";
 

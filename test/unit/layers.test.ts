@@ -214,6 +214,16 @@ describe("layer rules", () => {
     ).toEqual(["src/core/host/x.ts → src/core/energy/energy-render.ts (use src/core/energy/index.ts)"]);
   });
 
+  it("the adapters reach the core through its one front door, src/core/index.ts", () => {
+    const fromAdapters = graph.edges.filter(
+      (e) => e.from.startsWith("adapters/") && e.to.startsWith("src/core/"),
+    );
+    expect(fromAdapters.length).toBeGreaterThan(10);
+    expect(
+      fromAdapters.filter((e) => e.to !== "src/core/index.ts").map((e) => `${e.from} → ${e.to}`),
+    ).toEqual([]);
+  });
+
   it("a shared folder of the core imports no feature", () => {
     const offenders = graph.edges.filter((e) => {
       const [from, to] = [coreFolderOf(e.from), coreFolderOf(e.to)];

@@ -1,4 +1,4 @@
-import type { Block, Button, Field, FileAttachment, Reply } from "../../../src/core/reply.js";
+import type { Block, Button, Field, FileAttachment, Reply } from "../../../src/core/index.js";
 import { clipMrkdwn, clipPlain, inertText, plainText, spansToMrkdwn, spanToMrkdwn } from "./mrkdwn.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Span } from "../../../src/core/reply.js";
+import type { Span } from "../../../src/core/index.js";
 
 /**
  * Span text → Slack mrkdwn. Every span text is raw and much of it comes from outside (service

@@ -1,11 +1,14 @@
 import { Composer, type Context, type Filter, type NextFunction } from "grammy";
-import type { CommandDefinition } from "../../../src/core/command.js";
-import type { HandleHooks } from "../../../src/core/core.js";
-import type { FormOffer } from "../../../src/core/forms/forms.js";
-import type { ConversationRef, Invocation } from "../../../src/core/invocation.js";
-import type { Logger } from "../../../src/core/logger.js";
-import type { PastedMessage } from "../../../src/core/paste-check/index.js";
-import { errorReply, type Reply } from "../../../src/core/reply.js";
+import type {
+  CommandDefinition,
+  ConversationRef,
+  FormOffer,
+  HandleHooks,
+  Invocation,
+  Logger,
+  PastedMessage,
+} from "../../../src/core/index.js";
+import { errorReply, type Reply } from "../../../src/core/index.js";
 import { renderReply } from "../render/html.js";
 import type { PostOptions, TelegramSender } from "../send.js";
 import { knownVerbs, readCommand } from "./commands.js";

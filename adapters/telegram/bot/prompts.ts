@@ -1,7 +1,5 @@
 import type { Context, Filter } from "grammy";
-import type { FormOffer } from "../../../src/core/forms/forms.js";
-import type { Invocation } from "../../../src/core/invocation.js";
-import type { Reply } from "../../../src/core/reply.js";
+import type { FormOffer, Invocation, Reply } from "../../../src/core/index.js";
 import type { Store } from "../../../src/store/store.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
-import type { Block, Button, FileAttachment, Reply, Span } from "../../../src/core/reply.js";
+import type { Block, Button, FileAttachment, Reply, Span } from "../../../src/core/index.js";
 import { escapeAttribute, escapeHtml, isSafeHref } from "./escape.js";
 
 /**

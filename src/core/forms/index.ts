@@ -1,2 +1,2 @@
 /** The front door of `forms/`: what other folders may use. Anything else here is internal. */
-export { type FormOffer, formFor } from "./forms.js";
+export { FORMS, type FormOffer, type FormSpec, formFor, formLine } from "./forms.js";
