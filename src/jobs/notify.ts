@@ -7,7 +7,7 @@ import {
   DIGEST_LIMITS,
   digestBudget,
   digestCost,
-  renderDigest,
+  renderNoticeDigest,
 } from "../core/notifications/notice-digest-render.js";
 import type { ChatAdapter, Notifier } from "../core/ports.js";
 import { decodeReply, encodeReply } from "../core/reply-codec.js";
@@ -299,7 +299,7 @@ async function sendBatch(
     return;
   }
   const reply =
-    replies.length === 1 ? replies[0]! : renderDigest(replies, DIGEST_LIMITS[conversation.platform]);
+    replies.length === 1 ? replies[0]! : renderNoticeDigest(replies, DIGEST_LIMITS[conversation.platform]);
   await withTimeout(adapter.send(conversation, reply), timeoutMs);
 }
 

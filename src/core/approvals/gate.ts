@@ -3,7 +3,7 @@ import { formatAmount } from "../format.js";
 import type { Reply } from "../reply.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
-import { describeSpend, renderRequest } from "./render.js";
+import { describeSpend, renderRequest } from "./approval-render.js";
 import { openRequest, type SpendKind } from "./request.js";
 
 /**

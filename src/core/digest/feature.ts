@@ -1,5 +1,5 @@
 import { defineFeature, type ScheduledJob } from "../feature.js";
-import { digestCommand } from "./command.js";
+import { digestCommand } from "./digest-command.js";
 import { msUntilDigest, postDailyDigest } from "./schedule.js";
 
 /** A failed digest is tried again after this long. */

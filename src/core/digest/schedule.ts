@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../deps.js";
 import { utcDay } from "../facts/facts.js";
 import type { ConversationRef } from "../invocation.js";
-import { renderDigest } from "./render.js";
+import { renderDigest } from "./digest-render.js";
 import { buildDigest } from "./summary.js";
 
 /**

@@ -4,7 +4,7 @@ import { formatAmount, formatDecimal } from "../format.js";
 import type { ConversationRef } from "../invocation.js";
 import { readAccount } from "./account.js";
 import { botSpentLast24h, hoursLeft, keepSample, rateOf, readSamples } from "./rate.js";
-import { formatHours, type RunwayView, renderRunwayAlert, renderRunwayRecovered } from "./render.js";
+import { formatHours, type RunwayView, renderRunwayAlert, renderRunwayRecovered } from "./runway-render.js";
 
 /**
  * One balance/runway check (the scheduled job runs it every OPS_RUNWAY_INTERVAL_MIN). The state

@@ -1,8 +1,8 @@
 import { defineFeature } from "../feature.js";
-import { watchCommand } from "./command.js";
 import { hostStopAction } from "./host-guard.js";
 import { watchSettingsOf } from "./settings.js";
 import { watchTick } from "./tick.js";
+import { watchCommand } from "./watch-command.js";
 
 export const watchFeature = defineFeature({
   name: "watch",

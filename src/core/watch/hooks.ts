@@ -1,8 +1,8 @@
 import type { CoreDeps } from "../deps.js";
 import type { Actor, ConversationRef } from "../invocation.js";
-import { baseline } from "./command.js";
 import { watchSettingsOf } from "./settings.js";
 import { markBaselineDue, readWatch, saveWatch } from "./state.js";
+import { baseline } from "./watch-command.js";
 
 /**
  * What the spend flows call. Both are small and never throw into a money flow: an order that was

@@ -2,7 +2,6 @@ import { COMPLIANCE_BATCH_MAX, type ComplianceVerdict } from "../../service/comp
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
 import { guardHost } from "./host-guard.js";
-import { renderChange } from "./render.js";
 import {
   baselinesDue,
   clearBaselinesDue,
@@ -16,6 +15,7 @@ import {
   watchedAddresses,
   watchersOf,
 } from "./state.js";
+import { renderChange } from "./watch-render.js";
 
 /**
  * The free deny-list watch. Each tick reads `stats` (one open call); when its `revision` differs

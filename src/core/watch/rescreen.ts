@@ -7,7 +7,6 @@ import { type ConversationRef, conversationKey } from "../invocation.js";
 import { pickProvider } from "../screening/index.js";
 import { auditSpend } from "../spend/record.js";
 import { addBudgetUse, budgetUsedSun, claimBudgetNotice, sunToTrx, toSun } from "./budget.js";
-import { renderBudgetUsed, renderRescreen } from "./render.js";
 import { watchSettingsOf } from "./settings.js";
 import {
   readScreens,
@@ -18,6 +17,7 @@ import {
   saveScreen,
   watchersOf,
 } from "./state.js";
+import { renderBudgetUsed, renderRescreen } from "./watch-render.js";
 
 /**
  * Opt-in AML re-screens of watched addresses (billed), through the same client, limiter and

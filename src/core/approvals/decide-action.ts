@@ -7,7 +7,7 @@ import { whoName } from "../spend/confirmed.js";
 import type { LiveQuote } from "../spend/decide-at-confirm.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
-import { approvalTrail, describeSpend, expiredLine, renderClosed, renderRequest } from "./render.js";
+import { approvalTrail, describeSpend, expiredLine, renderClosed, renderRequest } from "./approval-render.js";
 import {
   APPROVE_KIND,
   type ApprovalRequest,

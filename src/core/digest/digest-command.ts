@@ -1,7 +1,7 @@
 import type { CommandDefinition } from "../command.js";
 import { KEEP_DAYS, utcDay } from "../facts/facts.js";
 import { errorReply } from "../reply.js";
-import { renderDigest } from "./render.js";
+import { renderDigest } from "./digest-render.js";
 import { buildDigest } from "./summary.js";
 
 const DAY_MS = 24 * 3_600_000;
