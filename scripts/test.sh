@@ -14,4 +14,5 @@ if ! command -v redis-server >/dev/null 2>&1; then
 fi
 npx tsc -p tsconfig.json --noEmit
 npx biome check .
+npx knip --no-progress
 npx vitest run "$@"

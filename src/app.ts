@@ -18,8 +18,6 @@ import { consoleActor, consoleEnabled, startChat } from "./wiring/chat.js";
 import { createShutdown, type Shutdown } from "./wiring/shutdown.js";
 import { startWorkers } from "./wiring/workers.js";
 
-export { DEMO_PUBLIC_URL } from "./wiring/backends.js";
-
 const EXPLORER_TX_URL = "https://tronscan.org/#/transaction/";
 const REDIS_PREFIX = "opsbot:";
 /** CONTRACT.md: on SIGTERM the bot finishes what is in flight within ~10 s; main adds a hard limit. */

@@ -24,7 +24,7 @@ import {
  * variable and the rule, and never the value itself: half of these variables are secrets.
  */
 
-export type ServiceConfig =
+type ServiceConfig =
   | { mode: "sandbox" }
   | { mode: "remote"; baseUrl: string; apiKey: string; realIp: string };
 
@@ -83,7 +83,7 @@ export interface Config {
   testing?: TestingConfig;
 }
 
-export interface MoneyConfig {
+interface MoneyConfig {
   /** OPS_APPROVAL_TRX (decimal TRX); unset: one Confirm is enough. */
   approvalTrx?: string;
   /** OPS_APPROVAL_TTL_MIN. */
@@ -101,7 +101,7 @@ export interface MoneyConfig {
 }
 
 /** Set only by the fault-injection tests (test/faults/): OPSBOT_TEST_* variables. */
-export interface TestingConfig {
+interface TestingConfig {
   /** OPSBOT_TEST_KILL_AT: the step of a Confirm at which the process kills itself (SIGKILL). */
   killAt?: "after-claim" | "after-answer" | "before-reply" | "after-reply";
   /** OPSBOT_TEST_INTENT_RECOVER_MS: how soon a click's recovery job runs and a dead run's lease lapses. */
@@ -116,10 +116,10 @@ export class ConfigError extends Error {
   }
 }
 
-export const DEFAULT_PORT = 3000;
-export const DEFAULT_APPROVAL_TTL_MIN = 15;
-export const DEFAULT_RUNWAY_INTERVAL_MIN = 15;
-export const DEFAULT_SCHEDULE_GRACE_MIN = 10;
+const DEFAULT_PORT = 3000;
+const DEFAULT_APPROVAL_TTL_MIN = 15;
+const DEFAULT_RUNWAY_INTERVAL_MIN = 15;
+const DEFAULT_SCHEDULE_GRACE_MIN = 10;
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /** A string variable checked and converted by `parse`; `undefined` from it means the rule failed. */

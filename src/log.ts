@@ -46,7 +46,7 @@ const SECRET_HEADERS = [
 ];
 
 /** Top level and one level down (pino's `*` matches exactly one level). */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]),
   ...SECRET_HEADERS.flatMap((header) => [`headers${header}`, `*.headers${header}`]),
 ];
@@ -112,7 +112,7 @@ const ERROR_FIELDS = ["code", "httpStatus", "endpoint", "kind", "family", "retry
 const MAX_CAUSE_DEPTH = 3;
 
 /** Named fields only: never an error's request, response, config or headers. */
-export function serializeError(error: unknown, depth = 0): Record<string, unknown> {
+function serializeError(error: unknown, depth = 0): Record<string, unknown> {
   if (!(error instanceof Error)) {
     return { name: "NonError", message: typeof error === "string" ? error : `thrown ${typeof error}` };
   }
@@ -131,7 +131,7 @@ export function serializeError(error: unknown, depth = 0): Record<string, unknow
 }
 
 /** Method and path: no query, no headers, and the Host Mode callback token cut out. */
-export function serializeRequest(req: unknown): Record<string, unknown> {
+function serializeRequest(req: unknown): Record<string, unknown> {
   const r = (req ?? {}) as { method?: unknown; url?: unknown; id?: unknown };
   const url = typeof r.url === "string" ? r.url : "";
   const path = (url.split(/[?#]/)[0] ?? "").replace(/\/callbacks\/host\/.*/, `/callbacks/host/${REDACTED}`);
@@ -140,7 +140,7 @@ export function serializeRequest(req: unknown): Record<string, unknown> {
   return out;
 }
 
-export function serializeResponse(res: unknown): Record<string, unknown> {
+function serializeResponse(res: unknown): Record<string, unknown> {
   const statusCode = (res as { statusCode?: unknown } | undefined)?.statusCode;
   return { statusCode: typeof statusCode === "number" ? statusCode : undefined };
 }

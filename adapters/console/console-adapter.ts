@@ -1,9 +1,14 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import type { HandleHooks } from "../../src/core/core.js";
-import type { Actor, ConversationRef, Invocation } from "../../src/core/invocation.js";
-import type { ChatAdapter, ChatAdapterLifecycle } from "../../src/core/ports.js";
-import { type Button, image, publicReply, type Reply } from "../../src/core/reply.js";
+import type {
+  Actor,
+  ChatAdapter,
+  ChatAdapterLifecycle,
+  ConversationRef,
+  HandleHooks,
+  Invocation,
+} from "../../src/core/index.js";
+import { type Button, image, publicReply, type Reply } from "../../src/core/index.js";
 import { clean, renderReply } from "./render.js";
 import { createFileSaver } from "./save-files.js";
 import { fileOfLine } from "./shared-file.js";
@@ -141,7 +146,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
 }
 
 /** One line that says which choices exist (or that there are none). */
-export function noSuchChoiceLine(choice: number, choices: readonly Button[]): string {
+function noSuchChoiceLine(choice: number, choices: readonly Button[]): string {
   if (choices.length === 0) return `There is no choice ${choice}: no message with buttons yet.`;
   const list = choices.map((b, i) => `[${i + 1}] ${clean(b.label)}`).join(", ");
   return `There is no choice ${choice}; the choices are ${list}.`;

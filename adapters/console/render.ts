@@ -1,4 +1,4 @@
-import type { Block, Button, FileAttachment, ImageAttachment, Reply, Span } from "../../src/core/reply.js";
+import type { Block, Button, FileAttachment, ImageAttachment, Reply, Span } from "../../src/core/index.js";
 
 /**
  * Reply → plain text for a terminal or a pipe. Styling (bold, dim) only on a TTY, so piped
@@ -94,7 +94,7 @@ function spans(list: readonly Span[], tty: boolean): string {
     .join("");
 }
 
-export function formatSize(bytes: number): string {
+function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FileAttachment, ImageAttachment, Reply } from "../../src/core/reply.js";
+import type { FileAttachment, ImageAttachment, Reply } from "../../src/core/index.js";
 
 /**
  * The console cannot show a file, so the demo writes each one into a private temp directory
@@ -38,7 +38,7 @@ export function createFileSaver(dir?: string): FileSaver {
   };
 }
 
-export function safeName(name: string): string {
+function safeName(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? "";
   const cleaned = base.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "");
   return cleaned.length > 0 ? cleaned.slice(0, 100) : "file";

@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import { SHARED_FILE_MAX_BYTES, type SharedFile } from "../../src/core/invocation.js";
+import { SHARED_FILE_MAX_BYTES, type SharedFile } from "../../src/core/index.js";
 
 /**
  * The console's way to share a file with a command: a word `@<path>` (as curl reads `@file`), e.g.

@@ -1,8 +1,5 @@
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
-import type { HandleHooks } from "../../src/core/core.js";
-import type { Invocation } from "../../src/core/invocation.js";
-import type { Logger } from "../../src/core/logger.js";
-import type { Reply } from "../../src/core/reply.js";
+import type { HandleHooks, Invocation, Logger, Reply } from "../../src/core/index.js";
 import type { Delivery, Interaction } from "./deliver.js";
 import type { Inflight } from "./inflight.js";
 import { ACTION_ID_PREFIX, pressedByBlock } from "./render/blocks.js";
@@ -32,10 +29,7 @@ type Click = BlockAction<ButtonAction>;
 const str = (value: unknown): string | undefined =>
   typeof value === "string" && value !== "" ? value : undefined;
 
-export function toActionInvocation(
-  body: Click,
-  action: ButtonAction,
-): Extract<Invocation, { kind: "action" }> {
+function toActionInvocation(body: Click, action: ButtonAction): Extract<Invocation, { kind: "action" }> {
   const threadTs = str(body.message?.thread_ts) ?? str(body.container.thread_ts);
   // An ephemeral message's ts is not bound (Slack does not promise to keep it when it is replaced),
   // and it cannot start a thread: its outcome's follow-ups go to the channel.

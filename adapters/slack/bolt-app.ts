@@ -1,6 +1,6 @@
 import { type AnyMiddlewareArgs, App, HTTPReceiver, type Middleware, SocketModeReceiver } from "@slack/bolt";
 import type { SlackConfig } from "../../src/config.js";
-import type { Logger } from "../../src/core/logger.js";
+import type { Logger } from "../../src/core/index.js";
 import { storeWithin } from "../../src/store/bounded.js";
 import { toSlackLogger } from "./bolt-logger.js";
 import type { Admission, SlackBody, SlackGate } from "./gate.js";

@@ -1,5 +1,5 @@
 import { LogLevel, type Logger as SlackLogger } from "@slack/bolt";
-import type { Logger } from "../../src/core/logger.js";
+import type { Logger } from "../../src/core/index.js";
 
 /**
  * Bolt's and the WebClient's logger interface over ours, so their lines go through the same

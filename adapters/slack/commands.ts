@@ -1,8 +1,5 @@
 import type { App, SlashCommand } from "@slack/bolt";
-import type { FormOffer } from "../../src/core/forms/forms.js";
-import type { Invocation } from "../../src/core/invocation.js";
-import type { Logger } from "../../src/core/logger.js";
-import type { Reply } from "../../src/core/reply.js";
+import type { FormOffer, Invocation, Logger, Reply } from "../../src/core/index.js";
 import type { Delivery, Interaction } from "./deliver.js";
 import type { Inflight } from "./inflight.js";
 import { ranByBlock } from "./render/blocks.js";
@@ -37,10 +34,10 @@ export interface CommandListenerOptions {
 export const DEFAULT_WORKING_NOTICE_MS = 2_500;
 
 /** `/energy T… 65k` → `energy T… 65k`; `/ops energy …` → `ops energy …` (the parser knows `ops`). */
-export const commandLine = (command: Pick<SlashCommand, "command" | "text">): string =>
+const commandLine = (command: Pick<SlashCommand, "command" | "text">): string =>
   `${command.command.replace(/^\//, "")} ${command.text ?? ""}`.trim();
 
-export function toCommandInvocation(command: SlashCommand): Extract<Invocation, { kind: "command" }> {
+function toCommandInvocation(command: SlashCommand): Extract<Invocation, { kind: "command" }> {
   return {
     kind: "command",
     actor: {

@@ -1,6 +1,4 @@
-import type { ConversationRef } from "../../src/core/invocation.js";
-import type { Logger } from "../../src/core/logger.js";
-import type { Reply } from "../../src/core/reply.js";
+import type { ConversationRef, Logger, Reply } from "../../src/core/index.js";
 import { isSlackApiError } from "./errors.js";
 import { shareFiles } from "./files.js";
 import {

@@ -1,31 +1,31 @@
+import { ChatSendError } from "../../src/core/index.js";
 /**
  * One error class for everything Slack refuses or fails, shaped for the job queue: `retryable`
  * false for answers that no retry can change (the channel is gone, the bot was removed, the
  * token is revoked), `retryAfterMs` for a 429. The message names the method and Slack's code and
  * never a token, URL path or request body.
  */
-export class SlackApiError extends Error {
-  override readonly name = "SlackApiError";
-  /** Slack's error string (`channel_not_found`, `ratelimited`), or `http_<status>`, `network`, `timeout`. */
-  readonly code: string;
+/**
+ * The core's `ChatSendError` with the Web API method it came from. `code` is Slack's error string
+ * (`channel_not_found`, `ratelimited`), or `http_<status>`, `network`, `timeout`.
+ */
+export class SlackApiError extends ChatSendError {
+  override readonly name: string = "SlackApiError";
   /** The Web API method, or `response_url` / `file_upload`. */
   readonly method: string;
-  readonly retryable: boolean;
-  readonly retryAfterMs?: number;
 
   constructor(
     method: string,
     code: string,
     options: { retryable?: boolean; retryAfterMs?: number; cause?: unknown } = {},
   ) {
-    super(
-      `Slack ${method} failed: ${code}`,
-      options.cause === undefined ? undefined : { cause: options.cause },
-    );
+    super(`Slack ${method} failed: ${code}`, {
+      code,
+      retryable: options.retryable ?? isRetryableCode(code),
+      retryAfterMs: options.retryAfterMs,
+      cause: options.cause,
+    });
     this.method = method;
-    this.code = code;
-    this.retryable = options.retryable ?? isRetryableCode(code);
-    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
 }
 
@@ -69,7 +69,7 @@ const PERMANENT_CODES = new Set([
   "http_410",
 ]);
 
-export const isRetryableCode = (code: string): boolean => !PERMANENT_CODES.has(code);
+const isRetryableCode = (code: string): boolean => !PERMANENT_CODES.has(code);
 
 const record = (value: unknown): Record<string, unknown> | undefined =>
   typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;

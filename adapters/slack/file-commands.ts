@@ -1,7 +1,5 @@
 import type { App } from "@slack/bolt";
-import type { Invocation } from "../../src/core/invocation.js";
-import type { Logger } from "../../src/core/logger.js";
-import type { Reply } from "../../src/core/reply.js";
+import type { Invocation, Logger, Reply } from "../../src/core/index.js";
 import type { Delivery } from "./deliver.js";
 import type { Inflight } from "./inflight.js";
 import { readSharedFile } from "./shared-file.js";
@@ -36,7 +34,7 @@ interface FileShare {
 }
 
 /** The command line of a caption, or undefined when its first word is no verb of the bot. */
-export function captionCommand(text: string, verbs: ReadonlySet<string>): string | undefined {
+function captionCommand(text: string, verbs: ReadonlySet<string>): string | undefined {
   const line = text.trim().replace(/^\//, "");
   const [first = "", second = ""] = line.split(/\s+/);
   const verb = first.toLowerCase() === "ops" ? second.toLowerCase() : first.toLowerCase();

@@ -1,4 +1,4 @@
-import type { FileAttachment } from "../../src/core/reply.js";
+import type { FileAttachment } from "../../src/core/index.js";
 import { SlackApiError } from "./errors.js";
 import type { SlackUpload } from "./render/blocks.js";
 import { plainText } from "./render/mrkdwn.js";
@@ -10,7 +10,7 @@ import type { SlackWeb } from "./web.js";
  * the conversation at once (`files.completeUploadExternal`). The upload URL comes from the
  * authenticated Web API answer, so it is trusted as given.
  */
-export const FILE_UPLOAD_TIMEOUT_MS = 30_000;
+const FILE_UPLOAD_TIMEOUT_MS = 30_000;
 /** Slack's limit on an image's `alt_txt`. */
 const ALT_TEXT_MAX = 1000;
 
@@ -63,7 +63,7 @@ async function sendBytes(url: string, file: FileAttachment): Promise<void> {
 }
 
 /** The base name only, without control characters; Slack shows it as the file's name. */
-export function safeFilename(name: string): string {
+function safeFilename(name: string): string {
   const base = plainText(name).split(/[/\\]/).pop()?.trim() ?? "";
   return base === "" || base === "." || base === ".." ? "file" : base.slice(0, 255);
 }

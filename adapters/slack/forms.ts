@@ -1,8 +1,6 @@
 import type { App, ViewSubmitAction } from "@slack/bolt";
-import { type FormSpec, formLine } from "../../src/core/forms/forms.js";
-import type { Invocation } from "../../src/core/invocation.js";
-import type { Logger } from "../../src/core/logger.js";
-import type { Reply } from "../../src/core/reply.js";
+import type { Invocation, Logger, Reply } from "../../src/core/index.js";
+import { type FormSpec, formLine } from "../../src/core/index.js";
 import type { Delivery } from "./deliver.js";
 import type { Inflight } from "./inflight.js";
 import { ranByBlock } from "./render/blocks.js";
@@ -23,7 +21,7 @@ interface FormMetadata {
   channel: string;
 }
 
-export function formView(spec: FormSpec, meta: FormMetadata): Record<string, unknown> {
+function formView(spec: FormSpec, meta: FormMetadata): Record<string, unknown> {
   return {
     type: "modal",
     callback_id: FORM_CALLBACK_ID,

@@ -9,7 +9,7 @@ import type { Store } from "../../src/store/store.js";
  */
 
 /** Longer than Slack's retry schedule (retries within minutes) with room to spare. */
-export const SLACK_DEDUP_TTL_MS = 60 * 60_000;
+const SLACK_DEDUP_TTL_MS = 60 * 60_000;
 
 export type SlackBody = Record<string, unknown>;
 
@@ -35,7 +35,7 @@ const str = (value: unknown): string | undefined =>
   typeof value === "string" && value !== "" ? value : undefined;
 
 /** The workspace a request comes from, wherever its kind of payload keeps it. */
-export function teamOf(body: SlackBody): string | undefined {
+function teamOf(body: SlackBody): string | undefined {
   return (
     str(body.team_id) ??
     str(record(body.team)?.id) ??
@@ -50,7 +50,7 @@ export function teamOf(body: SlackBody): string | undefined {
  * place in its message, so two people clicking at the same instant, or one person on two
  * messages, must never share an identity), `event_id` for an event.
  */
-export function requestIdentity(body: SlackBody): string | undefined {
+function requestIdentity(body: SlackBody): string | undefined {
   if (typeof body.command === "string") {
     const trigger = str(body.trigger_id);
     return trigger && `command:${trigger}`;

@@ -1,7 +1,5 @@
 import type { App } from "@slack/bolt";
-import type { Actor } from "../../src/core/invocation.js";
-import type { Logger } from "../../src/core/logger.js";
-import type { Reply } from "../../src/core/reply.js";
+import type { Actor, Logger, Reply } from "../../src/core/index.js";
 import { isSlackApiError } from "./errors.js";
 import type { Inflight } from "./inflight.js";
 import { renderReply } from "./render/blocks.js";
@@ -30,7 +28,7 @@ export function registerHome(app: App, options: HomeListenerOptions): void {
  * The conversation id the core gives a user's App Home (`home:<user id>`): buttons shown there are
  * bound to it, and a notice posted to it (an alert changed) publishes the view again.
  */
-export const HOME_PREFIX = "home:";
+const HOME_PREFIX = "home:";
 export const homeUserOf = (conversationId: string): string | undefined =>
   conversationId.startsWith(HOME_PREFIX) ? conversationId.slice(HOME_PREFIX.length) : undefined;
 

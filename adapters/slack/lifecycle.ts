@@ -1,5 +1,5 @@
 import type { App } from "@slack/bolt";
-import type { Logger } from "../../src/core/logger.js";
+import type { Logger } from "../../src/core/index.js";
 import type { Inflight } from "./inflight.js";
 
 /**
@@ -8,7 +8,7 @@ import type { Inflight } from "./inflight.js";
  * Slack outage at boot leaves the bot running and `/healthz` at 503 instead of crash-looping.
  * Stop refuses new requests, waits (bounded) for answers in flight, then closes the socket.
  */
-export const SLACK_START_RETRY_MS = 5_000;
+const SLACK_START_RETRY_MS = 5_000;
 
 export interface Lifecycle {
   start(): Promise<void>;

@@ -1,4 +1,4 @@
-import type { CommandDefinition } from "../../src/core/command.js";
+import type { CommandDefinition } from "../../src/core/index.js";
 import { SLACK_EVENTS_PATH } from "./receiver.js";
 
 /**
@@ -9,7 +9,7 @@ import { SLACK_EVENTS_PATH } from "./receiver.js";
  */
 export const UMBRELLA_COMMAND = "/ops";
 /** A placeholder host: replace it with PUBLIC_URL when creating the app. */
-export const PLACEHOLDER_PUBLIC_URL = "https://opsbot.example.com";
+const PLACEHOLDER_PUBLIC_URL = "https://opsbot.example.com";
 /**
  * Only what the bot does: slash commands (and their forms), posting (and updating) messages,
  * uploading statements, reading a payout CSV shared with `energy` (`files:read`), and reading
@@ -29,7 +29,7 @@ export const BOT_SCOPES = [
  * The App Home tab (needs no scope); messages in public and private channels the bot is in, and
  * mentions of the bot, for paste-to-check. No direct messages, no other events.
  */
-export const BOT_EVENTS = ["app_home_opened", "message.channels", "message.groups", "app_mention"] as const;
+const BOT_EVENTS = ["app_home_opened", "message.channels", "message.groups", "app_mention"] as const;
 
 export interface SlashCommandEntry {
   command: string;
@@ -42,7 +42,7 @@ export interface SlashCommandEntry {
 /** `energy <address> <amount>` → `<address> <amount>`: Slack shows the hint after the command. */
 const usageHint = (command: CommandDefinition): string => command.usage.replace(/^\S+\s*/, "").trim();
 
-export function slashCommands(
+function slashCommands(
   commands: readonly CommandDefinition[],
   publicUrl = PLACEHOLDER_PUBLIC_URL,
 ): SlashCommandEntry[] {

@@ -1,7 +1,5 @@
 import type { App } from "@slack/bolt";
-import type { Logger } from "../../src/core/logger.js";
-import type { PastedMessage } from "../../src/core/paste-check/paste-check.js";
-import type { Reply } from "../../src/core/reply.js";
+import type { Logger, PastedMessage, Reply } from "../../src/core/index.js";
 import type { Delivery } from "./deliver.js";
 import type { Inflight } from "./inflight.js";
 

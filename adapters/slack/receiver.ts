@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HTTPReceiver } from "@slack/bolt";
 import type { Clock } from "../../src/clock.js";
-import type { Logger } from "../../src/core/logger.js";
+import type { Logger } from "../../src/core/index.js";
 import {
   type HttpRoute,
   isBodyTooLarge,
@@ -25,13 +25,13 @@ import { verifyFailureHint, verifySlackSignature } from "./verify.js";
  */
 export const SLACK_EVENTS_PATH = "/slack/events";
 /** Slack's payloads are small; a large body is not Slack. */
-export const SLACK_MAX_BODY_BYTES = 1_048_576;
+const SLACK_MAX_BODY_BYTES = 1_048_576;
 const FORM = "application/x-www-form-urlencoded";
 /**
  * Slack waits 3 s for the ack: a store that does not answer by then gets the user the line
  * "storage is unavailable; nothing was done", not a hang or a bare error.
  */
-export const GATE_TIMEOUT_MS = STORE_ANSWER_TIMEOUT_MS;
+const GATE_TIMEOUT_MS = STORE_ANSWER_TIMEOUT_MS;
 
 export interface EventsRouteOptions {
   receiver: Pick<HTTPReceiver, "requestListener">;

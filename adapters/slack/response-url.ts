@@ -8,9 +8,9 @@ import type { MessageBody } from "./web.js";
  * SLACK_API_URL (CONTRACT.md): a request that got past the signature check still cannot make the
  * bot POST to an address of someone's choosing. Callers fall back to the Web API otherwise.
  */
-export const SLACK_HOOKS_ORIGIN = "https://hooks.slack.com";
-export const DEFAULT_SLACK_API_URL = "https://slack.com/api/";
-export const RESPONSE_URL_TIMEOUT_MS = 10_000;
+const SLACK_HOOKS_ORIGIN = "https://hooks.slack.com";
+const DEFAULT_SLACK_API_URL = "https://slack.com/api/";
+const RESPONSE_URL_TIMEOUT_MS = 10_000;
 
 export type ResponsePayload = MessageBody & {
   response_type?: "ephemeral" | "in_channel";
@@ -23,7 +23,7 @@ export interface ResponseUrls {
   post(url: string, payload: ResponsePayload): Promise<void>;
 }
 
-export function allowedResponseOrigins(slackApiUrl: string | undefined): Set<string> {
+function allowedResponseOrigins(slackApiUrl: string | undefined): Set<string> {
   return new Set([SLACK_HOOKS_ORIGIN, new URL(slackApiUrl ?? DEFAULT_SLACK_API_URL).origin]);
 }
 

@@ -1,4 +1,4 @@
-import { SHARED_FILE_MAX_BYTES, type SharedFile } from "../../src/core/invocation.js";
+import { SHARED_FILE_MAX_BYTES, type SharedFile } from "../../src/core/index.js";
 import { isSlackApiError } from "./errors.js";
 import type { SlackWeb } from "./web.js";
 
@@ -8,7 +8,7 @@ import type { SlackWeb } from "./web.js";
  * the bot token as a bearer (scope `files:read`). At most SHARED_FILE_MAX_BYTES are downloaded;
  * anything that goes wrong arrives as an unreadable file saying why, never as a throw.
  */
-export const FILE_DOWNLOAD_TIMEOUT_MS = 15_000;
+const FILE_DOWNLOAD_TIMEOUT_MS = 15_000;
 
 export async function readSharedFile(web: SlackWeb, botToken: string, fileId: string): Promise<SharedFile> {
   let info: Awaited<ReturnType<SlackWeb["fileInfo"]>>;

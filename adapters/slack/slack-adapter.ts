@@ -1,12 +1,16 @@
 import { type Clock, systemClock } from "../../src/clock.js";
 import type { SlackConfig } from "../../src/config.js";
-import type { HandleHooks } from "../../src/core/core.js";
-import { FORMS, type FormOffer } from "../../src/core/forms/forms.js";
-import type { Actor, ConversationRef, Invocation } from "../../src/core/invocation.js";
-import type { Logger } from "../../src/core/logger.js";
-import type { PastedMessage } from "../../src/core/paste-check/paste-check.js";
-import type { ChatAdapter, ChatAdapterLifecycle } from "../../src/core/ports.js";
-import { image, publicReply, type Reply } from "../../src/core/reply.js";
+import type {
+  Actor,
+  ChatAdapter,
+  ChatAdapterLifecycle,
+  ConversationRef,
+  HandleHooks,
+  Invocation,
+  Logger,
+  PastedMessage,
+} from "../../src/core/index.js";
+import { FORMS, type FormOffer, image, publicReply, type Reply } from "../../src/core/index.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { registerActions } from "./actions.js";

@@ -1,5 +1,5 @@
-import { STORE_UNAVAILABLE_LINE } from "../../src/core/faults/store-unavailable.js";
-import type { Logger } from "../../src/core/logger.js";
+import type { Logger } from "../../src/core/index.js";
+import { STORE_UNAVAILABLE_LINE } from "../../src/core/index.js";
 import type { SlackBody } from "./gate.js";
 import type { ResponsePayload, ResponseUrls } from "./response-url.js";
 

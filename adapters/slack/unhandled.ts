@@ -1,5 +1,5 @@
 import type { AnyMiddlewareArgs, Middleware } from "@slack/bolt";
-import type { Logger } from "../../src/core/logger.js";
+import type { Logger } from "../../src/core/index.js";
 import { FORM_CALLBACK_ID } from "./forms.js";
 
 /**
@@ -22,7 +22,7 @@ export function ackUnhandled(logger: Logger): Middleware<AnyMiddlewareArgs> {
 }
 
 /** Why the bot has nothing to run for this payload, or undefined when a listener takes it. */
-export function unhandledReason(body: Record<string, unknown>): string | undefined {
+function unhandledReason(body: Record<string, unknown>): string | undefined {
   if (typeof body.command === "string") return undefined;
   switch (body.type) {
     case "block_actions":

@@ -7,9 +7,9 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * old requests; a far-future timestamp would let a captured request be replayed for longer).
  * Several secrets may be given, so a rotated secret can overlap with the old one.
  */
-export const SLACK_SIGNATURE_VERSION = "v0";
+const SLACK_SIGNATURE_VERSION = "v0";
 /** Slack's documented window: five minutes. */
-export const SLACK_MAX_SKEW_MS = 5 * 60_000;
+const SLACK_MAX_SKEW_MS = 5 * 60_000;
 
 export type VerifyFailure = "missing_headers" | "bad_timestamp" | "stale" | "future" | "bad_signature";
 export type VerifyResult = { ok: true } | { ok: false; reason: VerifyFailure };

@@ -13,13 +13,13 @@ export interface MessageBody {
   blocks?: readonly SlackBlock[];
 }
 
-export interface UploadTarget {
+interface UploadTarget {
   uploadUrl: string;
   fileId: string;
 }
 
 /** `files.info`: what the bot needs of a shared file to read it. */
-export interface SlackFileInfo {
+interface SlackFileInfo {
   name: string;
   mimetype?: string;
   size: number;
@@ -46,7 +46,7 @@ export interface SlackWeb {
 }
 
 /** A per-call bound for the Web API: long enough for an upload completion, short for a job slot. */
-export const WEB_API_TIMEOUT_MS = 15_000;
+const WEB_API_TIMEOUT_MS = 15_000;
 
 export function webClientOptions(slackApiUrl: string | undefined, logger: webApi.WebClientOptions["logger"]) {
   return {

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
-import { commands } from "../../src/core/command-registry.js";
+import { commands } from "../../src/core/index.js";
 import { buildManifest } from "./manifest.js";
 
 /**
@@ -16,7 +16,7 @@ const HEADER = `# The Slack app manifest: paste it into "Create New App → From
 # \`npx tsx adapters/slack/write-manifest.ts\`; do not edit the slash commands by hand.
 `;
 
-export function manifestText(): string {
+function manifestText(): string {
   return `${HEADER}${stringify(buildManifest(commands), { lineWidth: 0 })}`;
 }
 

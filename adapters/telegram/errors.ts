@@ -1,4 +1,5 @@
 import { GrammyError, HttpError } from "grammy";
+import { ChatSendError } from "../../src/core/index.js";
 
 /**
  * What a failed Bot API call means for whoever retries it (the notify worker, the reply
@@ -33,11 +34,14 @@ export function classifySendError(error: unknown): SendFailure {
   return { code: "telegram_send_failed", retryable: true };
 }
 
-/** The same error, marked for the job queue (`retryAfterMs`, `retryable`, `code`). */
-export function markSendError(error: unknown): Error {
+/**
+ * The core's `ChatSendError` for a failed send. Only a GrammyError is kept as its cause: an
+ * HttpError holds the fetch error, whose message has the request URL and with it the bot token.
+ */
+export function markSendError(error: unknown): ChatSendError {
   const failure = classifySendError(error);
-  const marked = error instanceof Error ? error : new Error(String(error));
-  return Object.assign(marked, failure);
+  const message = error instanceof Error ? error.message : String(error);
+  return new ChatSendError(message, { ...failure, ...(error instanceof GrammyError && { cause: error }) });
 }
 
 /** Telegram's answer to an edit that changes nothing: the message already shows the result. */

@@ -1,7 +1,5 @@
-import { type ConversationRef, conversationKey } from "../../src/core/invocation.js";
-import type { Logger } from "../../src/core/logger.js";
-import type { Notifier } from "../../src/core/ports.js";
-import type { Reply } from "../../src/core/reply.js";
+import type { Logger, Notifier, Reply } from "../../src/core/index.js";
+import { type ConversationRef, conversationKey } from "../../src/core/index.js";
 import { classifySendError, logSafe } from "./errors.js";
 
 /**

@@ -1,6 +1,5 @@
 import { type Api, GrammyError, InputFile } from "grammy";
-import type { ConversationRef } from "../../src/core/invocation.js";
-import type { FileAttachment, ImageAttachment } from "../../src/core/reply.js";
+import type { ConversationRef, FileAttachment, ImageAttachment } from "../../src/core/index.js";
 import { isNotModified } from "./errors.js";
 import { escapeHtml } from "./render/escape.js";
 import type { RenderedMessage } from "./render/html.js";
@@ -180,7 +179,7 @@ function clipCaption(caption: string): string {
 }
 
 /** grammY writes the name into a multipart header as is: keep a plain, safe base name. */
-export function safeFilename(name: string): string {
+function safeFilename(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? "";
   const cleaned = base.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "");
   return cleaned.length > 0 ? cleaned.slice(0, 100) : "file";

@@ -1,12 +1,11 @@
 import type { Bot } from "grammy";
-import type { CommandDefinition } from "../../src/core/command.js";
-import type { Logger } from "../../src/core/logger.js";
+import type { CommandDefinition, Logger } from "../../src/core/index.js";
 import { publishedCommands } from "./bot/commands.js";
 import { logSafe } from "./errors.js";
 import { TELEGRAM_WEBHOOK_PATH } from "./webhook.js";
 
 /** The updates the bot handles; Telegram sends no other kind. */
-export const ALLOWED_UPDATES = ["message", "callback_query"] as const;
+const ALLOWED_UPDATES = ["message", "callback_query"] as const;
 const POLL_TIMEOUT_SECONDS = 30;
 
 export interface StartOptions {

@@ -1,10 +1,8 @@
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { TelegramConfig } from "../../src/config.js";
-import { STORE_UNAVAILABLE_LINE } from "../../src/core/faults/store-unavailable.js";
-import type { Logger } from "../../src/core/logger.js";
-import type { ChatAdapter, ChatAdapterLifecycle, Notifier } from "../../src/core/ports.js";
-import { errorReply, image, publicReply } from "../../src/core/reply.js";
+import type { ChatAdapter, ChatAdapterLifecycle, Logger, Notifier } from "../../src/core/index.js";
+import { errorReply, image, publicReply, STORE_UNAVAILABLE_LINE } from "../../src/core/index.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { createBot, type TelegramRetry } from "./bot/client.js";
@@ -30,7 +28,7 @@ import { createWebhookRoute } from "./webhook.js";
 const STOP_TIMEOUT_MS = 10_000;
 const ANSWER_WITHIN_MS = 2_500;
 /** A chat that is not served is told so at most once in this window. */
-export const REFUSAL_WINDOW_MS = 3_600_000;
+const REFUSAL_WINDOW_MS = 3_600_000;
 
 export interface TelegramAdapterOptions {
   config: TelegramConfig;

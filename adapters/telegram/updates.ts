@@ -1,4 +1,4 @@
-import type { Logger } from "../../src/core/logger.js";
+import type { Logger } from "../../src/core/index.js";
 import { storeWithin } from "../../src/store/bounded.js";
 import type { Store } from "../../src/store/store.js";
 
@@ -7,7 +7,7 @@ import type { Store } from "../../src/store/store.js";
  * in the shared store) runs it; a re-sent copy is acknowledged and dropped. Telegram keeps an
  * undelivered update for 24 hours, so the mark outlives that.
  */
-export const UPDATE_DEDUP_TTL_MS = 25 * 3_600_000;
+const UPDATE_DEDUP_TTL_MS = 25 * 3_600_000;
 
 /**
  * The claim is bounded (src/store/bounded.ts): when the store is down it throws soon, and the

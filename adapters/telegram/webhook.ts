@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Update } from "grammy/types";
-import type { Logger } from "../../src/core/logger.js";
+import type { Logger } from "../../src/core/index.js";
 import {
   type HttpRoute,
   isBodyTooLarge,
@@ -18,7 +18,7 @@ import {
  * later would run a command nobody waits for any more.
  */
 export const TELEGRAM_WEBHOOK_PATH = "/telegram/webhook";
-export const SECRET_HEADER = "x-telegram-bot-api-secret-token";
+const SECRET_HEADER = "x-telegram-bot-api-secret-token";
 /** Updates are small; anything larger is not from Telegram. */
 const BODY_LIMIT_BYTES = 1_048_576;
 

@@ -86,7 +86,7 @@ export async function createActionGroup(
   return { confirmationId, tokens };
 }
 
-export type ClaimFailure = "expired" | "used" | "forbidden" | "elsewhere";
+type ClaimFailure = "expired" | "used" | "forbidden" | "elsewhere";
 
 export type ClaimResult =
   | { ok: true; record: ActionRecord }

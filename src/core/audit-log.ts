@@ -1,9 +1,9 @@
 import type { Store } from "../store/store.js";
 import type { AuditEntry } from "./audit-entry.js";
-import { noteAudit } from "./digest/facts.js";
+import { noteAudit } from "./facts/facts.js";
 
 /** Who spent what, where, with which result. Newest first in one capped list. */
-export const AUDIT_KEY = "audit";
+const AUDIT_KEY = "audit";
 export const AUDIT_MAX_ENTRIES = 1000;
 
 export type { AuditEntry };

@@ -3,19 +3,19 @@ import type { PressedIn } from "./buttons/place.js";
 import { type ActionHandler, type CommandDefinition, roleNeeded } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import { reportError } from "./errors.js";
-import { type FormOffer, formFor } from "./forms/forms.js";
+import { type FormOffer, formFor } from "./forms/index.js";
+import type { Intent, Lease } from "./intents/index.js";
 import {
   handOverIntent,
   intentDelivered,
   maxLocalRunsOf,
   prepareIntent,
   runIntent,
-} from "./intents/durable.js";
-import type { Intent, Lease } from "./intents/intent.js";
+} from "./intents/index.js";
 import { actorKey, conversationKey, type Invocation } from "./invocation.js";
 import type { HandledEvent } from "./observer.js";
 import { parseCommandLine } from "./parse/tokenize.js";
-import { checkPaste, type PastedMessage } from "./paste-check/paste-check.js";
+import { checkPaste, type PastedMessage } from "./paste-check/index.js";
 import { errorReply, type Reply, text } from "./reply.js";
 import { can, refusalLine, roleOf } from "./roles.js";
 

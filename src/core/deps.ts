@@ -1,11 +1,9 @@
 import type { Clock } from "../clock.js";
 import type { ServiceClient } from "../service/client.js";
 import type { Store } from "../store/store.js";
-import type { AlertSettings } from "./alerts/settings.js";
 import type { Logger } from "./logger.js";
 import type { CoreObserver } from "./observer.js";
 import type { JobScheduler, Notifier } from "./ports.js";
-import type { WatchSettings } from "./watch/settings.js";
 
 /** The settings the core reads; `src/config.ts` builds them from the environment. */
 export interface CoreSettings {
@@ -75,4 +73,26 @@ export interface CoreDeps {
   observer?: CoreObserver;
   /** Test-only fault injection: awaited at each FaultPoint; never set in production. */
   faults?: (point: FaultPoint) => Promise<void>;
+}
+
+/** The watchlist settings (CONTRACT.md: OPS_WATCH_*, OPS_AUTO_WATCH, OPS_HOST_AUTOSTOP). */
+export interface WatchSettings {
+  /** OPS_WATCH_INTERVAL_S in ms: how often the deny-list `revision` is read. */
+  intervalMs: number;
+  /** OPS_AUTO_WATCH: addresses that get energy or Host Mode through the bot are watched. */
+  autoWatch: boolean;
+  /** OPS_HOST_AUTOSTOP: stop Host Mode by itself when its address becomes blocked. */
+  hostAutostop: boolean;
+  /** OPS_WATCH_BUDGET_TRX (decimal TRX): monthly budget of re-screens; unset: re-screening off. */
+  budgetTrx?: string;
+  /** OPS_WATCH_SCORE_DELTA: a re-screen score move that is worth an alert. */
+  scoreDelta: number;
+}
+
+/** The alert settings (CONTRACT.md: OPS_ESCALATE_MIN, OPS_ONCALL). */
+export interface AlertSettings {
+  /** OPS_ESCALATE_MIN in ms; unset: no escalation. */
+  escalateMs?: number;
+  /** OPS_ONCALL: `slack:U…`, `slack:S…` (a user group), `telegram:@username`. */
+  oncall: readonly string[];
 }

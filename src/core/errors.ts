@@ -19,10 +19,10 @@ export class UserError extends Error {
   }
 }
 
-export const isUserError = (error: unknown): error is UserError => error instanceof UserError;
+const isUserError = (error: unknown): error is UserError => error instanceof UserError;
 
 /** A short id that ties the line a user sees to the full log record. */
-export const errorRef = (): string => randomBytes(4).toString("hex");
+const errorRef = (): string => randomBytes(4).toString("hex");
 
 const MAX_SERVICE_MESSAGE = 200;
 
@@ -82,7 +82,7 @@ export function toUserLine(error: unknown, ref: string = errorRef()): string {
 }
 
 /** The fields an operator needs to find and fix the cause, for the log record. */
-export function toLogFields(error: unknown): Record<string, unknown> {
+function toLogFields(error: unknown): Record<string, unknown> {
   if (isServiceError(error)) {
     return {
       err: error,

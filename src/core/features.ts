@@ -20,6 +20,7 @@ import { hostFeature } from "./host/feature.js";
 import { intentsFeature } from "./intents/feature.js";
 import { pasteCheckFeature } from "./paste-check/feature.js";
 import { payoutFeature } from "./payout/feature.js";
+import { runwayFeature } from "./runway/feature.js";
 import { scheduleFeature } from "./schedule/feature.js";
 import { screeningFeature } from "./screening/feature.js";
 import { setupFeature } from "./setup/feature.js";
@@ -48,6 +49,7 @@ export const features = [
   scheduleFeature,
   accountFeature,
   statementFeature,
+  runwayFeature,
   digestFeature,
   chartFeature,
   watchFeature,
@@ -62,6 +64,8 @@ export const features = [
 
 type Listed = (typeof features)[number];
 /** Every kind of tracked work has a handler: the compiler names a kind no feature handles. */
-export type EveryTrackedKindHandled = NoneMissing<Exclude<TrackedKind, TrackedKindsOf<Listed>>>;
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check, never used as a type
+type EveryTrackedKindHandled = NoneMissing<Exclude<TrackedKind, TrackedKindsOf<Listed>>>;
 /** Every event the service sends has a definition: the compiler names an event no feature defines. */
-export type EveryEventDefined = NoneMissing<Exclude<NotificationEvent, NotificationEventsOf<Listed>>>;
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check, never used as a type
+type EveryEventDefined = NoneMissing<Exclude<NotificationEvent, NotificationEventsOf<Listed>>>;

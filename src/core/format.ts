@@ -118,3 +118,12 @@ export function txSpan(explorerTxUrl: string, hash: string): Span {
   if (!TX_HASH.test(hash)) return code(clip(hash, 80));
   return link(`${hash.slice(0, 10)}…${hash.slice(-6)}`, `${explorerTxUrl}${hash.toLowerCase()}`);
 }
+
+/** "<1 s", "12 s", "3 min", "2 h": how old a copy is, rounded down. */
+export function formatAge(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 1) return "<1 s";
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h`;
+}

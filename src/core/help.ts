@@ -39,7 +39,7 @@ export const helpCommand: CommandDefinition = {
 const LIST_FOR: Record<Role, string> = { viewer: "", operator: "OPS_OPERATORS", admin: "OPS_ADMINS" };
 
 /** `needs operator — ask an admin to add you to OPS_OPERATORS` */
-export const needsLine = (needed: Role): string =>
+const needsLine = (needed: Role): string =>
   `needs ${needed} — ask an admin to add you to ${LIST_FOR[needed]}`;
 
 function listReply(ctx: CommandContext): Reply {

@@ -1,7 +1,8 @@
-import { alertHomeBlocks } from "./alerts/home.js";
+import { alertHomeBlocks } from "./alerts/index.js";
 import type { CommandDefinition } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import { toUserLine } from "./errors.js";
+import { activeHosts } from "./host/index.js";
 import type { Actor, ConversationRef } from "./invocation.js";
 import { type Block, code, context, header, publicReply, type Reply, text } from "./reply.js";
 import { can, roleOf } from "./roles.js";
@@ -11,9 +12,8 @@ import { can, roleOf } from "./roles.js";
  * current prices and the addresses in Host Mode. Balance and prices are the `balance` and
  * `prices` commands of the registry run for the user who looks (their caches, rate-limit care
  * and rendering come with them, and their role rules apply); a verb the registry lacks is left
- * out. Host Mode addresses are read from the set that `markHostActive` / `markHostStopped` keep.
+ * out. Host Mode addresses are read from `host/active.ts`.
  */
-export const ACTIVE_HOSTS_KEY = "host:active";
 /** The summary stays short: a home screen is a glance, not a report. */
 const MAX_HOSTS_SHOWN = 20;
 const HOME_VERBS = ["balance", "prices"] as const;
@@ -22,7 +22,7 @@ const HOME_VERBS = ["balance", "prices"] as const;
  * More parts of the home screen, in order, each from its feature: the open alerts; standing orders
  * and payout runs in progress add their section here (a function of the deps and the user who looks).
  */
-export type HomeSection = (deps: CoreDeps, actor: Actor) => Promise<Block[]>;
+type HomeSection = (deps: CoreDeps, actor: Actor) => Promise<Block[]>;
 const HOME_SECTIONS: readonly HomeSection[] = [alertHomeBlocks];
 
 export interface HomeSummaryOptions {
@@ -78,7 +78,7 @@ async function runReadOnly(deps: CoreDeps, options: HomeSummaryOptions, verb: st
 async function hostBlocks(deps: CoreDeps): Promise<Block[]> {
   let addresses: string[];
   try {
-    addresses = (await deps.store.setMembers(ACTIVE_HOSTS_KEY)).sort();
+    addresses = (await activeHosts(deps)).sort();
   } catch (error) {
     deps.logger.warn({ err: error }, "could not read the Host Mode addresses");
     return [text("Host Mode: the list could not be read right now.")];
@@ -89,14 +89,4 @@ async function hostBlocks(deps: CoreDeps): Promise<Block[]> {
   blocks.push(text(...shown.flatMap((address, i) => (i === 0 ? [code(address)] : ["\n", code(address)]))));
   if (addresses.length > shown.length) blocks.push(context(`… and ${addresses.length - shown.length} more`));
   return blocks;
-}
-
-/** For the Host Mode command: an address started infinity mode. */
-export async function markHostActive(deps: Pick<CoreDeps, "store">, address: string): Promise<void> {
-  await deps.store.setAdd(ACTIVE_HOSTS_KEY, address);
-}
-
-/** For the Host Mode command (and its `host_paused` callback): an address left Host Mode. */
-export async function markHostStopped(deps: Pick<CoreDeps, "store">, address: string): Promise<void> {
-  await deps.store.setRemove(ACTIVE_HOSTS_KEY, address);
 }

@@ -2,7 +2,7 @@
  * The logging port of the core. pino's `Logger` satisfies it, so `src/main.ts` passes its pino
  * instance; tests pass `createMemoryLogger()` and read what was logged.
  */
-export type LogFn = (obj: Record<string, unknown>, msg?: string) => void;
+type LogFn = (obj: Record<string, unknown>, msg?: string) => void;
 
 export interface Logger {
   debug: LogFn;
@@ -10,11 +10,6 @@ export interface Logger {
   warn: LogFn;
   error: LogFn;
 }
-
-const noop: LogFn = () => {};
-
-/** Drops everything: for tests and tools that do not care. */
-export const silentLogger: Logger = { debug: noop, info: noop, warn: noop, error: noop };
 
 export interface LogRecord {
   level: keyof Logger;

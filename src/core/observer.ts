@@ -8,7 +8,7 @@
  * not parse; `denied`: the user's role may not run the verb; `refused`: a button that was used,
  * expired or not theirs; `failed`: the command threw (a service error, a bug).
  */
-export type HandledOutcome = "ok" | "invalid" | "denied" | "refused" | "failed";
+type HandledOutcome = "ok" | "invalid" | "denied" | "refused" | "failed";
 
 export interface HandledEvent {
   kind: "command" | "action";
@@ -17,7 +17,7 @@ export interface HandledEvent {
   outcome: HandledOutcome;
 }
 
-export interface SpentEvent {
+interface SpentEvent {
   /** `slack:U123`, `telegram:42`, `console:<user>`. */
   actor: string;
   /** What was charged, in integer SUN. */

@@ -35,7 +35,3 @@ export async function findOrigin(
 ): Promise<ConversationRef | null> {
   return getJson(store, originKey(kind, id), conversationRefSchema);
 }
-
-export async function forgetOrigin(store: Store, kind: OriginKind, id: string): Promise<void> {
-  await store.del(originKey(kind, id));
-}

@@ -22,6 +22,30 @@ export interface ChatAdapter {
 }
 
 /**
+ * A send (or replace) a chat platform refused or could not take: what both adapters throw from
+ * `ChatAdapter.send` / `replace`, and what the notify queue reads to decide. `code` is the
+ * platform's reason (`channel_not_found`, `ratelimited`, `telegram_chat_gone`…); `retryable` false
+ * means the same request will always be refused (the job stops); `retryAfterMs` is the platform's
+ * own wait (a 429), which the queue never undercuts. The message never contains a token.
+ */
+export class ChatSendError extends Error {
+  override readonly name: string = "ChatSendError";
+  readonly code: string;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+
+  constructor(
+    message: string,
+    failure: { code: string; retryable: boolean; retryAfterMs?: number | undefined; cause?: unknown },
+  ) {
+    super(message, failure.cause === undefined ? undefined : { cause: failure.cause });
+    this.code = failure.code;
+    this.retryable = failure.retryable;
+    if (failure.retryAfterMs !== undefined) this.retryAfterMs = failure.retryAfterMs;
+  }
+}
+
+/**
  * The lifecycle every chat adapter (Slack, Telegram, console) shares, so the wiring starts, watches
  * and stops them in one loop. Kept apart from `ChatAdapter`: the core and the jobs only send.
  */

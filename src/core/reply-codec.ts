@@ -4,9 +4,9 @@ import type { Block, FileAttachment, ImageAttachment, Reply } from "./reply.js";
  * A `Reply` as it travels in a job: JSON, so file bytes are base64 (a Uint8Array would come back
  * from JSON as an object of numbered keys).
  */
-export type EncodedFile = Omit<FileAttachment, "bytes"> & { base64: string };
-export type EncodedImage = Omit<ImageAttachment, "png"> & { base64: string };
-export type EncodedBlock =
+type EncodedFile = Omit<FileAttachment, "bytes"> & { base64: string };
+type EncodedImage = Omit<ImageAttachment, "png"> & { base64: string };
+type EncodedBlock =
   | Exclude<Block, { type: "file" } | { type: "image" }>
   | { type: "file"; file: EncodedFile }
   | { type: "image"; image: EncodedImage };

@@ -3,7 +3,7 @@ import { type Actor, actorKey } from "./invocation.js";
 /** viewer < operator < admin: each role may do everything the roles below it may. */
 export type Role = "viewer" | "operator" | "admin";
 
-export const ROLES: readonly Role[] = ["viewer", "operator", "admin"];
+const ROLES: readonly Role[] = ["viewer", "operator", "admin"];
 
 const rank = (role: Role): number => ROLES.indexOf(role);
 

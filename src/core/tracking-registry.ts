@@ -2,9 +2,6 @@ import type { ActionHandler } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import type { TrackedContext, TrackedHandler, TrackedKind } from "./feature.js";
 import { features } from "./features.js";
-import type { PollAnswer } from "./poll.js";
-
-export type { PollAnswer };
 
 export type TrackedHandlerMap = { [K in TrackedKind]: TrackedHandler<K> };
 

@@ -5,7 +5,7 @@ export interface ReadinessCheck {
 }
 
 /** A check that has not answered by then counts as not ready: `/healthz` itself must never hang. */
-export const CHECK_TIMEOUT_MS = 1_500;
+const CHECK_TIMEOUT_MS = 1_500;
 
 export interface HealthReport {
   ok: boolean;

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type RouteHandler = (
+type RouteHandler = (
   req: IncomingMessage,
   res: ServerResponse,
   params: Record<string, string>,
@@ -159,7 +159,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
  * 413 (Node resets a connection whose request stream was destroyed). Past this, the connection
  * is closed after the 413.
  */
-export const DRAIN_MAX_BYTES = 64 * 1_048_576;
+const DRAIN_MAX_BYTES = 64 * 1_048_576;
 
 const tooLarge = (drained: boolean) =>
   Object.assign(new Error("request body too large"), { code: "body_too_large", drained });

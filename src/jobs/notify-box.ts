@@ -1,6 +1,6 @@
 import { type ConversationRef, conversationKey } from "../core/invocation.js";
+import type { EncodedReply } from "../core/reply-codec.js";
 import type { Store } from "../store/store.js";
-import type { EncodedReply } from "./reply-codec.js";
 
 /**
  * One conversation's mailbox in the store, shared by every instance: notices numbered in the
@@ -17,7 +17,7 @@ const TOMBSTONE = "-";
  * Refreshed on every run of the lead job (a wait for the next slot is seconds, a send ≤ 30 s),
  * and stretched over a retry's backoff; short, so a sender that died frees the lead soon.
  */
-export const LEAD_TTL_MS = 60_000;
+const LEAD_TTL_MS = 60_000;
 const POST_TRIES = 5;
 /** Read in one round trip: a slot's whole backlog (100/s into one channel) in the common case. */
 const READ_CHUNK = 256;

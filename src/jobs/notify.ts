@@ -7,10 +7,11 @@ import {
   DIGEST_LIMITS,
   digestBudget,
   digestCost,
-  renderDigest,
+  renderNoticeDigest,
 } from "../core/notifications/notice-digest-render.js";
 import type { ChatAdapter, Notifier } from "../core/ports.js";
 import type { Block, Reply } from "../core/reply.js";
+import { decodeReply, encodeReply } from "../core/reply-codec.js";
 import type { Store } from "../store/store.js";
 import { type BoxState, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";
 import {
@@ -24,7 +25,6 @@ import {
   PermanentJobError,
   retryAfterMsOf,
 } from "./queue.js";
-import { decodeReply, type EncodedReply, encodeReply } from "./reply-codec.js";
 
 /**
  * Notifications are jobs: a chat outage or a restart delays a message, never loses it. Each notice
@@ -38,14 +38,14 @@ import { decodeReply, type EncodedReply, encodeReply } from "./reply-codec.js";
  */
 export const NOTIFY_QUEUE = "notify";
 /** Longer than any sender's retry window (report webhooks retry for ~31 h). */
-export const NOTIFY_DEDUP_TTL_MS = 48 * 3_600_000;
-export const NOTIFY_BACKOFF: Backoff = { delayMs: 2_000, maxDelayMs: 10 * 60_000 };
+const NOTIFY_DEDUP_TTL_MS = 48 * 3_600_000;
+const NOTIFY_BACKOFF: Backoff = { delayMs: 2_000, maxDelayMs: 10 * 60_000 };
 /** A failing send is retried for about a day, then dropped with an error log. */
-export const NOTIFY_RETRY_WINDOW_MS = 24 * 3_600_000;
-export const NOTIFY_SEND_TIMEOUT_MS = 30_000;
-export const NOTIFY_CONCURRENCY = 8;
+const NOTIFY_RETRY_WINDOW_MS = 24 * 3_600_000;
+const NOTIFY_SEND_TIMEOUT_MS = 30_000;
+const NOTIFY_CONCURRENCY = 8;
 /** A watch job's delay: it only matters when a sender died between taking the lead and queueing. */
-export const NOTIFY_WATCH_MS = 15_000;
+const NOTIFY_WATCH_MS = 15_000;
 
 export interface NotifyRetry {
   attempts: number;
@@ -63,7 +63,7 @@ export const NOTIFY_RETRY: NotifyRetry = {
  * long before its slot and waits the rest in process (holding its worker slot that long at most):
  * it sends at the slot, not up to 100 ms after it.
  */
-export const PARK_EARLY_MS = 250;
+const PARK_EARLY_MS = 250;
 
 /** The platforms' per-conversation pace: Slack ~1/s per channel; Telegram ~1/s per chat, 20/min per group. */
 export function notifyGapMs(conversation: ConversationRef): number {
@@ -90,8 +90,6 @@ interface NotifyJob {
 export interface NotifierOptions {
   store: Store;
   retry?: NotifyRetry;
-  /** Unused: the pace is kept by the worker (kept for callers that pass it). */
-  gapMs?: (conversation: ConversationRef) => number;
   /** How long a watch job waits before it checks that a sender is at work (default `NOTIFY_WATCH_MS`). */
   watchMs?: number;
 }
@@ -192,11 +190,6 @@ function createDeliver(queues: JobQueue, options: NotifyWorkerOptions) {
   return async (job: JobContext<NotifyJob>): Promise<Outcome> => {
     const { conversation } = job.data;
     const box = notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS);
-    const legacy = (job.data as { reply?: EncodedReply }).reply;
-    if (typeof job.data.seq !== "number" && legacy !== undefined) {
-      // Queued by the previous release (the reply in the job): into the mailbox with it.
-      return { laterMs: 0, data: { conversation, seq: await box.put(legacy), pacedAt: -1 } };
-    }
     // The lead survives a retry (the job's id stays): go on sending.
     if (await box.holds(job.id)) return send(job, box);
     // A watch job (or a lead that lost its mark): all sent, or someone sends, or it leads now.
@@ -325,7 +318,7 @@ async function digestOf(
   conversation: ConversationRef,
   replies: readonly Reply[],
 ): Promise<Reply> {
-  const digest = renderDigest(replies, DIGEST_LIMITS[conversation.platform]);
+  const digest = renderNoticeDigest(replies, DIGEST_LIMITS[conversation.platform]);
   const extras = await options.digestExtras?.(conversation, replies).catch((error: unknown) => {
     options.logger.warn({ err: error }, "could not add the digest's buttons; it is sent without them");
     return [];

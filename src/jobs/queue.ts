@@ -1,3 +1,4 @@
+import { ChatSendError } from "../core/ports.js";
 /**
  * The job-queue port: named queues of JSON jobs with delays, deduplication by id, retries with a
  * capped exponential backoff, and "come back later" without spending an attempt. Two
@@ -37,7 +38,7 @@ export interface JobContext<T> {
 export type JobOutcome<T> = "done" | { laterMs: number; data?: T };
 export type JobHandler<T> = (job: JobContext<T>) => Promise<JobOutcome<T>>;
 
-export interface ProcessOptions {
+interface ProcessOptions {
   concurrency: number;
 }
 
@@ -85,9 +86,13 @@ export class PermanentJobError extends Error {
 
 export const DEFAULT_BACKOFF: Backoff = { delayMs: 1_000, maxDelayMs: 60_000 };
 
-/** Permanent: our own marker, or an error that says so itself (`ServiceError.retryable`). */
+/**
+ * Permanent: our own marker, a chat send the platform will always refuse (`ChatSendError`), or an
+ * error that says so itself (the service's `ServiceError.retryable`; jobs do not import the service).
+ */
 export function isPermanentError(error: unknown): boolean {
   if (error instanceof PermanentJobError) return true;
+  if (error instanceof ChatSendError) return !error.retryable;
   return (
     typeof error === "object" && error !== null && (error as { retryable?: unknown }).retryable === false
   );
@@ -96,7 +101,8 @@ export function isPermanentError(error: unknown): boolean {
 /** A platform's or the service's "retry after" hint, when the error carries one. */
 export function retryAfterMsOf(error: unknown): number | undefined {
   if (typeof error !== "object" || error === null) return undefined;
-  const value = (error as { retryAfterMs?: unknown }).retryAfterMs;
+  const value =
+    error instanceof ChatSendError ? error.retryAfterMs : (error as { retryAfterMs?: unknown }).retryAfterMs;
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
@@ -123,7 +129,7 @@ export function attemptsWithin(windowMs: number, backoff: Backoff): number {
 }
 
 /** The queues this project uses, for `/metrics`. */
-export const QUEUE_NAMES = ["notify", "tracked", "webhooks"] as const;
+const QUEUE_NAMES = ["notify", "tracked", "webhooks"] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Depth of every queue, for a gauge per queue and state. */

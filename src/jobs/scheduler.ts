@@ -12,7 +12,7 @@ import {
 
 // The poll answer and the delay ramp belong to the core (its tracking decides when to poll again);
 // re-exported here for the job system's users.
-export { type PollAnswer, type PollDelayOptions, pollDelayMs } from "../core/poll.js";
+export { type PollAnswer, pollDelayMs } from "../core/poll.js";
 
 /**
  * Tracked work (polling a pending screening, a statement, an orchestrator order; watching a
@@ -22,14 +22,14 @@ export { type PollAnswer, type PollDelayOptions, pollDelayMs } from "../core/pol
  */
 export const TRACKED_QUEUE = "tracked";
 /** Errors, not polls: a handler that throws this many times in a row gives up. */
-export const TRACKED_ATTEMPTS = 6;
-export const TRACKED_BACKOFF: Backoff = { delayMs: 2_000, maxDelayMs: 60_000 };
+const TRACKED_ATTEMPTS = 6;
+const TRACKED_BACKOFF: Backoff = { delayMs: 2_000, maxDelayMs: 60_000 };
 /**
  * Most tracked work waits: on the service (an order answers in up to 2 s) or on a rate-limit
  * slot. Enough jobs at once to keep order5m's 50 calls/s full when confirmations were handed
  * over in a burst (src/core/intents/durable.ts); each waiting job costs a lock and a promise.
  */
-export const TRACKED_CONCURRENCY = 64;
+const TRACKED_CONCURRENCY = 64;
 
 export interface TrackedContext {
   jobId: string;

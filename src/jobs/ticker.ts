@@ -8,7 +8,7 @@ import type { JobQueue, JobWorker } from "./queue.js";
  * start and only the first add creates it; on Redis it survives restarts. A failed run is logged
  * and the ticker goes on at its next time: one bad read never ends the schedule.
  */
-export const TICK_QUEUE = "ticks";
+const TICK_QUEUE = "ticks";
 
 export interface Ticker {
   name: string;
@@ -20,7 +20,7 @@ export interface Ticker {
   retryMs: number;
 }
 
-export const tickJobId = (name: string): string => `tick:${name}`;
+const tickJobId = (name: string): string => `tick:${name}`;
 
 export async function startTickers(
   queues: JobQueue,

@@ -49,7 +49,7 @@ export interface OutboundDeps extends OutboundOptions {
   endpoints: EndpointBook;
 }
 
-export interface AttemptRecord {
+interface AttemptRecord {
   at: number;
   url: string;
   role?: EndpointRole;

@@ -4,7 +4,7 @@ import { SUN_PER_TRX } from "./accounts.js";
  * The sandbox's price data, one source for both the price list it serves (GET /apiv2/pricing)
  * and what it charges (order5m, orchestrator, Host Mode, AML). Shapes follow the spec's price list.
  */
-export interface Tier {
+interface Tier {
   min_energy: number;
   max_energy: number | null;
   price: number;

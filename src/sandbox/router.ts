@@ -20,7 +20,7 @@ export interface SandboxReply {
   headers?: Record<string, string>;
 }
 
-export type Handler = (req: SandboxRequest) => SandboxReply | Promise<SandboxReply>;
+type Handler = (req: SandboxRequest) => SandboxReply | Promise<SandboxReply>;
 
 export interface Route {
   method: string;

@@ -25,7 +25,7 @@ export const userinfoSchema = z.object({
   network_info: z.object({ trx_price: z.number(), network_energy_fee: z.number() }),
 });
 
-export const subuserDeletionSchema = z.object({
+const subuserDeletionSchema = z.object({
   user_id: z.number().int(),
   google_id: z.string(),
   parent_user_id: z.number().int(),

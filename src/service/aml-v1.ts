@@ -7,7 +7,7 @@ import { wrapperSchema } from "./wrapper-schema.js";
 const usd = z.object({ usd: z.number() }).loose();
 
 /** Entity of `contributions` and `cluster_entities` (cluster entities add `is_after_sanction_date`). */
-export const amlV1EntitySchema = z.object({
+const amlV1EntitySchema = z.object({
   name: z.string(),
   category: z.string(),
   is_vasp: z.boolean().nullable(),
@@ -18,7 +18,7 @@ export const amlV1EntitySchema = z.object({
   is_after_sanction_date: z.boolean().optional(),
 });
 
-export const amlV1ContributionSchema = z.object({
+const amlV1ContributionSchema = z.object({
   entities: z.array(amlV1EntitySchema),
   contribution_value: usd,
   contribution_percentage: z.number(),
@@ -30,7 +30,7 @@ export const amlV1ContributionSchema = z.object({
   is_screened_address: z.boolean(),
 });
 
-export const amlV1RuleSchema = z.object({
+const amlV1RuleSchema = z.object({
   rule_id: z.string(),
   rule_name: z.string(),
   rule_type: z.string(),
@@ -44,7 +44,7 @@ const sides = <T extends z.ZodType>(item: T) =>
   z.object({ source: z.array(item), destination: z.array(item) });
 
 /** provider_a's full response (`response_format: full`). */
-export const amlV1ResultSchema = z.object({
+const amlV1ResultSchema = z.object({
   risk_score: z.number().nullable(),
   risk_score_detail: z.object({ source: z.number().nullable(), destination: z.number().nullable() }),
   contributions: sides(amlV1ContributionSchema),
@@ -53,7 +53,7 @@ export const amlV1ResultSchema = z.object({
   detected_behaviors: z.array(z.unknown()),
 });
 
-export const amlV1SanctionsSchema = z.object({
+const amlV1SanctionsSchema = z.object({
   self: z.boolean(),
   self_entities: z.array(z.unknown()).nullable(),
   exposure: z.record(z.string(), z.unknown()).nullable(),
@@ -61,7 +61,7 @@ export const amlV1SanctionsSchema = z.object({
 });
 
 /** Version 1 `data`: the pending shape and the completed shape share one schema, with optional fields. */
-export const amlV1OrderSchema = z.object({
+const amlV1OrderSchema = z.object({
   client_order_id: z.string(),
   status: screeningStatusSchema,
   address: z.string(),
@@ -82,7 +82,7 @@ export const amlV1OrderSchema = z.object({
   sanctions: amlV1SanctionsSchema.optional(),
 });
 
-export const amlV1ProvidersSchema = z.object({
+const amlV1ProvidersSchema = z.object({
   providers: z.array(
     z.object({
       provider: z.string(),
@@ -97,7 +97,7 @@ export const amlV1ProvidersSchema = z.object({
   supported_languages: z.array(z.string()),
 });
 
-export const amlV1PriceSchema = z.object({
+const amlV1PriceSchema = z.object({
   provider: z.string(),
   price_usdt: z.number(),
   price_trx: z.number(),
@@ -112,7 +112,6 @@ const envelope = wrapperSchema(<T extends z.ZodType>(data: T) =>
 );
 
 export type AmlV1Order = z.infer<typeof amlV1OrderSchema>;
-export type AmlV1Result = z.infer<typeof amlV1ResultSchema>;
 export type AmlV1Providers = z.infer<typeof amlV1ProvidersSchema>;
 export type AmlV1Price = z.infer<typeof amlV1PriceSchema>;
 
@@ -190,5 +189,3 @@ export function createAmlV1Api(transport: Transport) {
       ),
   };
 }
-
-export type AmlV1Api = ReturnType<typeof createAmlV1Api>;

@@ -7,7 +7,7 @@ import { wrapperSchema } from "./wrapper-schema.js";
 export const COMPLIANCE_BATCH_MAX = 1000;
 
 /** The deny-list categories in priority order, then `clean`; batch results may also be `invalid`. */
-export const complianceCategorySchema = z.enum([
+const complianceCategorySchema = z.enum([
   "aml_risk",
   "usdt_frozen",
   "smart_contract",
@@ -16,7 +16,7 @@ export const complianceCategorySchema = z.enum([
   "invalid",
 ]);
 
-export const complianceVerdictSchema = z.object({
+const complianceVerdictSchema = z.object({
   address: z.string(),
   blocked: z.boolean(),
   category: complianceCategorySchema,
@@ -29,7 +29,7 @@ export const complianceVerdictSchema = z.object({
   error: z.string().optional(),
 });
 
-export const complianceStatsSchema = z.object({
+const complianceStatsSchema = z.object({
   aml_risk: z.number().int(),
   usdt_frozen: z.number().int(),
   smart_contract: z.number().int(),
@@ -39,13 +39,12 @@ export const complianceStatsSchema = z.object({
   checked_at: z.string(),
 });
 
-export const complianceBatchSchema = z.object({
+const complianceBatchSchema = z.object({
   count: z.number().int(),
   checked_at: z.string(),
   results: z.array(complianceVerdictSchema),
 });
 
-export type ComplianceCategory = z.infer<typeof complianceCategorySchema>;
 export type ComplianceVerdict = z.infer<typeof complianceVerdictSchema>;
 export type ComplianceStats = z.infer<typeof complianceStatsSchema>;
 export type ComplianceBatch = z.infer<typeof complianceBatchSchema>;
@@ -132,5 +131,3 @@ export function createComplianceApi(transport: Transport) {
     },
   };
 }
-
-export type ComplianceApi = ReturnType<typeof createComplianceApi>;

@@ -59,11 +59,6 @@ export class ServiceError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.details = init.details ?? [];
   }
-
-  /** True when the spec's code (or, for code-less errors, the HTTP status) matches. */
-  is(code: number | string): boolean {
-    return this.code === code;
-  }
 }
 
 export const isServiceError = (error: unknown): error is ServiceError => error instanceof ServiceError;

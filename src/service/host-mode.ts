@@ -5,15 +5,15 @@ import type { CallSpec, RawReply, Transport } from "./transport.js";
 import { wrapperSchema } from "./wrapper-schema.js";
 
 const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
-export const HOST_CALLBACK_URL_MAX = 2048;
+const HOST_CALLBACK_URL_MAX = 2048;
 
-export const hostAddSchema = z.object({
+const hostAddSchema = z.object({
   address: z.string(),
   callback_url: z.string().nullable(),
   timestamp: z.string(),
 });
 
-export const hostInfinityStartSchema = z.object({
+const hostInfinityStartSchema = z.object({
   address: z.string(),
   order_id: z.number().int(),
   mode: z.string(),
@@ -21,7 +21,7 @@ export const hostInfinityStartSchema = z.object({
   timestamp: z.string(),
 });
 
-export const hostStopSchema = z.object({
+const hostStopSchema = z.object({
   address: z.string(),
   orders_closed: z.number().int(),
   status: z.string(),
@@ -36,7 +36,7 @@ export const hostStopSchema = z.object({
  */
 const lenient = <S extends z.ZodType>(schema: S) => schema.optional().catch(undefined);
 const cycleCount = lenient(z.number().int().nonnegative().nullable());
-export const hostStatusSchema = z.object({
+const hostStatusSchema = z.object({
   address: lenient(z.string()),
   status: lenient(z.union([z.string(), z.number()])),
   mode: lenient(z.string().nullable()),
@@ -47,7 +47,7 @@ export const hostStatusSchema = z.object({
 });
 
 /** Every Host Mode reply is HTTP 200 with this envelope; a negative `code` is a failure. */
-export const hostEnvelopeSchema = z.object({
+const hostEnvelopeSchema = z.object({
   code: z.number().int(),
   msg: z.string(),
   data: z.unknown(),
@@ -171,5 +171,3 @@ export function createHostModeApi(transport: Transport) {
 
   return { add, infinityStart, stop, status };
 }
-
-export type HostModeApi = ReturnType<typeof createHostModeApi>;

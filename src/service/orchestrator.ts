@@ -6,7 +6,7 @@ import type { Transport } from "./transport.js";
 import { wrapperSchema } from "./wrapper-schema.js";
 
 const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
-export const ORCHESTRATOR_LIMITS = {
+const ORCHESTRATOR_LIMITS = {
   minItems: 1,
   maxItems: 100,
   minEnergy: 61_000,
@@ -17,7 +17,7 @@ export const ORCHESTRATOR_LIMITS = {
 } as const;
 
 /** Per-address options; every one may also be set in `defaults` (an item's own value wins). */
-export interface OrchestratorItemOptions {
+interface OrchestratorItemOptions {
   bandwidth?: boolean;
   bandwidthAmount?: 400 | 5000;
   bandwidthPeriod?: "5m" | "1h";
@@ -44,7 +44,7 @@ const planned = z
   .nullable()
   .optional();
 
-export const orchestratorAcceptedItemSchema = z.object({
+const orchestratorAcceptedItemSchema = z.object({
   deliveryKey: z.number().int(),
   trackingId: z.string(),
   receiveAddress: z.string(),
@@ -55,7 +55,7 @@ export const orchestratorAcceptedItemSchema = z.object({
   status: z.string(),
 });
 
-export const orchestratorAcceptedSchema = z.object({
+const orchestratorAcceptedSchema = z.object({
   code: z.number().int(),
   status: z.string(),
   msg: z.string(),
@@ -82,7 +82,7 @@ const counters = z.object({
   cancelled: z.number().int(),
 });
 
-export const orchestratorStatusItemSchema = z.object({
+const orchestratorStatusItemSchema = z.object({
   deliveryKey: z.number().int(),
   trackingId: z.string(),
   receiveAddress: z.string(),
@@ -113,7 +113,7 @@ export const orchestratorStatusItemSchema = z.object({
   finishedAt: z.string().nullable(),
 });
 
-export const orchestratorStatusSchema = z.object({
+const orchestratorStatusSchema = z.object({
   code: z.number().int(),
   status: z.string(),
   data: z.object({
@@ -125,7 +125,7 @@ export const orchestratorStatusSchema = z.object({
   }),
 });
 
-export const orchestratorCancelSchema = z.object({
+const orchestratorCancelSchema = z.object({
   code: z.number().int(),
   status: z.string(),
   msg: z.string(),
@@ -133,10 +133,8 @@ export const orchestratorCancelSchema = z.object({
 });
 
 export type OrchestratorAccepted = z.infer<typeof orchestratorAcceptedSchema>;
-export type OrchestratorAcceptedItem = z.infer<typeof orchestratorAcceptedItemSchema>;
 export type OrchestratorStatus = z.infer<typeof orchestratorStatusSchema>;
 export type OrchestratorStatusItem = z.infer<typeof orchestratorStatusItemSchema>;
-export type OrchestratorSummary = z.infer<typeof counters>;
 export type OrchestratorCancelled = z.infer<typeof orchestratorCancelSchema>;
 
 /** Item states after which nothing changes any more. */
@@ -281,5 +279,3 @@ export function createOrchestratorApi(transport: Transport) {
 
   return { create, status, cancel };
 }
-
-export type OrchestratorApi = ReturnType<typeof createOrchestratorApi>;

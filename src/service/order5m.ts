@@ -6,13 +6,13 @@ import type { Transport } from "./transport.js";
 
 const ENDPOINT = "order5m.create";
 const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
-export const ORDER5M_MIN_ENERGY = 61_000;
-export const ORDER5M_MAX_ENERGY = 650_000;
+const ORDER5M_MIN_ENERGY = 61_000;
+const ORDER5M_MAX_ENERGY = 650_000;
 
 /** Money arrives as a JSON number; it stays a decimal string here so nobody does float maths on it. */
 const decimalString = z.union([z.number(), z.string()]).transform((value) => String(value));
 
-export const order5mResultSchema = z.object({
+const order5mResultSchema = z.object({
   orderId: z.string(),
   paidTRX: decimalString,
   hash: z.string(),
@@ -21,19 +21,19 @@ export const order5mResultSchema = z.object({
   activationHash: z.string().optional(),
 });
 
-export const order5mIdempotencySchema = z.object({
+const order5mIdempotencySchema = z.object({
   status: z.string(),
   cached: z.boolean(),
   original_created_at: z.string(),
 });
 
-export const order5mReplySchema = z.object({
+const order5mReplySchema = z.object({
   detail: z.object({ code: z.number().int(), msg: z.string(), data: order5mResultSchema }),
   idempotency: order5mIdempotencySchema.optional(),
 });
 
-export type Order5mResult = z.infer<typeof order5mResultSchema>;
-export type Order5mIdempotency = z.infer<typeof order5mIdempotencySchema>;
+type Order5mResult = z.infer<typeof order5mResultSchema>;
+type Order5mIdempotency = z.infer<typeof order5mIdempotencySchema>;
 
 export interface Order5mRequest {
   amount: number;
@@ -102,5 +102,3 @@ export function createOrder5mApi(transport: Transport) {
 
   return { create };
 }
-
-export type Order5mApi = ReturnType<typeof createOrder5mApi>;

@@ -13,14 +13,14 @@ export const SUN_PER_TRX = 1_000_000;
 /** Provider prices may arrive as numbers or strings; they stay decimal strings here. */
 const decimalString = z.union([z.number(), z.string()]).transform((value) => String(value));
 
-export const energyTierSchema = z.object({
+const energyTierSchema = z.object({
   min_energy: z.number().int(),
   max_energy: z.number().int().nullable(),
   price: z.number(),
   label: z.string(),
 });
 
-export const energyPeriodSchema = z.object({
+const energyPeriodSchema = z.object({
   id: z.string(),
   label: z.string(),
   start: z.string(),
@@ -37,13 +37,13 @@ const serviceBase = {
   cache_ttl: z.number(),
 };
 
-export const periodicServiceSchema = z.object({
+const periodicServiceSchema = z.object({
   ...serviceBase,
   current_period: z.string(),
   periods: z.array(energyPeriodSchema),
 });
 
-export const hostServiceSchema = z.object({
+const hostServiceSchema = z.object({
   ...serviceBase,
   rates: z
     .object({
@@ -56,7 +56,7 @@ export const hostServiceSchema = z.object({
     .catchall(z.number()),
 });
 
-export const amlServiceSchema = z.object({
+const amlServiceSchema = z.object({
   ...serviceBase,
   providers: z.record(
     z.string(),
@@ -64,13 +64,13 @@ export const amlServiceSchema = z.object({
   ),
 });
 
-export const bandwidthTierSchema = z.object({
+const bandwidthTierSchema = z.object({
   amount_min: z.number().int(),
   amount_max: z.number().int().nullable(),
   periods: z.array(z.object({ id: z.string(), rental_seconds: z.number().int(), price: z.number() })),
 });
 
-export const bandwidthServiceSchema = z.object({
+const bandwidthServiceSchema = z.object({
   ...serviceBase,
   window: z.string(),
   current_day_of_week: z.number().int(),

@@ -40,7 +40,7 @@ export const RATE_BUCKETS = {
 
 export type RateBucket = keyof typeof RATE_BUCKETS;
 
-export interface AcquireOptions {
+interface AcquireOptions {
   /**
    * Give up instead of waiting longer than this (0: only a slot free right now): the call fails
    * at once with `NoFreeSlotError`, taking nothing. For a person waiting on an answer, who is

@@ -10,7 +10,7 @@ import type { Transport } from "./transport.js";
  * 410 (file expired), 422 (details), 429 (rate_limited). A download whose bytes do not hash to the
  * expected sha256 is an `invalid_reply`.
  */
-export const reportOrderSchema = z.object({
+const reportOrderSchema = z.object({
   order_no: z.string(),
   client_request_id: z.string(),
   type: z.string(),
@@ -32,7 +32,7 @@ export const reportOrderSchema = z.object({
   error_message: z.string().optional(),
 });
 
-export const reportReplySchema = z.object({
+const reportReplySchema = z.object({
   status: z.string(),
   code: z.number().int(),
   msg: z.string(),
@@ -41,9 +41,6 @@ export const reportReplySchema = z.object({
 
 export type ReportOrder = z.infer<typeof reportOrderSchema>;
 export type ReportReply = z.infer<typeof reportReplySchema>;
-
-/** `done` is the only status with a file; `error` and `expired` are terminal; anything else: keep waiting. */
-export const REPORT_TERMINAL_STATUSES: readonly string[] = ["done", "error", "expired"];
 
 export interface StatementRequest {
   /** Unique per account; a repeat returns the existing order (`msg` existing). */
@@ -70,7 +67,7 @@ const headerOf = (headers: Record<string, string | string[] | undefined>, name: 
 };
 
 /** The file name of a Content-Disposition header (RFC 6266 `filename*` preferred). */
-export function dispositionFilename(value: string | undefined): string | undefined {
+function dispositionFilename(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(value);
   if (extended?.[1]) {

@@ -4,8 +4,8 @@ import { notSent } from "./errors.js";
 import type { RawReply, Transport } from "./transport.js";
 
 /** Provider numbers (scores, shares, USD volumes, billing amounts) are decimal strings; they stay strings. */
-export const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/, "expected a decimal string");
-export const clientOrderIdSchema = z
+const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/, "expected a decimal string");
+const clientOrderIdSchema = z
   .string()
   .regex(/^A[0-9a-fA-F]{14}$/, "expected A followed by 14 hex characters");
 export const screeningStatusSchema = z.enum(["pending", "processing", "completed", "failed", "skipped"]);
@@ -18,7 +18,7 @@ export const FINAL_SCREENING_STATUSES: ReadonlySet<ScreeningStatus> = new Set([
 
 const scoreScale = z.object({ min: z.number(), max: z.number() });
 
-export const screeningEntitySchema = z.object({
+const screeningEntitySchema = z.object({
   name: z.string(),
   category: z.string(),
   is_vasp: z.boolean(),
@@ -76,7 +76,7 @@ const sanctionsBlock = z.object({
   related: z.array(z.unknown()),
 });
 
-export const screeningExposureSchema = z.object({
+const screeningExposureSchema = z.object({
   category: z.string(),
   share_fraction: decimalString,
   direction: z.string(),
@@ -86,7 +86,7 @@ export const screeningExposureSchema = z.object({
 });
 
 // Only `score` has a documented type; the others are read as the service sends them.
-export const screeningRuleSchema = z.object({
+const screeningRuleSchema = z.object({
   name: z.string(),
   type: z.string(),
   level: z.string(),
@@ -117,7 +117,7 @@ export const screeningOrderSchema = z.object({
   provider_data: z.record(z.string(), z.unknown()),
 });
 
-export const screeningProviderSchema = z.object({
+const screeningProviderSchema = z.object({
   provider: z.string(),
   price_usdt: decimalString,
   price_trx: decimalString.nullable(),
@@ -137,8 +137,6 @@ export const screeningProvidersSchema = z.object({
 export type ScreeningStatus = z.infer<typeof screeningStatusSchema>;
 export type ScreeningOrder = z.infer<typeof screeningOrderSchema>;
 export type ScreeningEntity = z.infer<typeof screeningEntitySchema>;
-export type ScreeningExposure = z.infer<typeof screeningExposureSchema>;
-export type ScreeningRule = z.infer<typeof screeningRuleSchema>;
 export type ScreeningProvider = z.infer<typeof screeningProviderSchema>;
 export type ScreeningProviders = z.infer<typeof screeningProvidersSchema>;
 
@@ -237,5 +235,3 @@ export function createScreeningApi(transport: Transport) {
 
   return { create, read, providers };
 }
-
-export type ScreeningApi = ReturnType<typeof createScreeningApi>;

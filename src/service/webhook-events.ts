@@ -19,7 +19,7 @@ const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
  * Refusing it would lose the notification for good: the service's retries get the same answer.
  */
 const idText = z.union([z.string().min(1), z.number().int().nonnegative()]).transform(String);
-export const deliveryIdSchema = z
+const deliveryIdSchema = z
   .union([z.number().int().nonnegative(), z.string().regex(/^\d{1,20}$/)])
   .transform(String);
 const hashes = z
@@ -122,7 +122,7 @@ export type ActivationConfirmed = z.output<typeof activationConfirmedSchema>;
 export type ReportReady = z.output<typeof reportReadySchema>;
 export type HostCycle = z.output<typeof hostCycleSchema>;
 export type HostPaused = z.output<typeof hostPausedSchema>;
-export type ServiceEvent = DelegationConfirmed | BandwidthDelegated | ActivationConfirmed | ReportReady;
+type ServiceEvent = DelegationConfirmed | BandwidthDelegated | ActivationConfirmed | ReportReady;
 export type Notification = ServiceEvent | HostCycle | HostPaused;
 export type NotificationEvent = Notification["event"];
 export type NotificationOf<E extends NotificationEvent> = Extract<Notification, { event: E }>;

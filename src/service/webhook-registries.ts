@@ -11,9 +11,9 @@ import { wrapperSchema } from "./wrapper-schema.js";
  * (`/apiv2/reports/webhooks`, `{status, code, data}`; errors 401/404/409/422/429). The secret
  * (`whsec_…`) appears only in create and rotate replies: store it then.
  */
-export type EndpointRole = "primary" | "backup";
+type EndpointRole = "primary" | "backup";
 
-export const webhookEndpointSchema = z.object({
+const webhookEndpointSchema = z.object({
   id: z.number().int(),
   url: z.string(),
   role: z.enum(["primary", "backup"]),
@@ -23,10 +23,10 @@ export const webhookEndpointSchema = z.object({
 });
 
 const secretSchema = z.string().startsWith("whsec_");
-export const createdEndpointSchema = webhookEndpointSchema.extend({ secret: secretSchema });
-export const rotatedSecretSchema = z.object({ id: z.number().int(), secret: secretSchema });
+const createdEndpointSchema = webhookEndpointSchema.extend({ secret: secretSchema });
+const rotatedSecretSchema = z.object({ id: z.number().int(), secret: secretSchema });
 
-export const orderEndpointListSchema = z.object({
+const orderEndpointListSchema = z.object({
   endpoints: z.array(webhookEndpointSchema),
   count: z.number().int(),
   max_endpoints: z.number().int(),
@@ -34,11 +34,10 @@ export const orderEndpointListSchema = z.object({
 });
 
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
-export type CreatedWebhookEndpoint = z.infer<typeof createdEndpointSchema>;
-export type RotatedSecret = z.infer<typeof rotatedSecretSchema>;
-export type OrderEndpointList = z.infer<typeof orderEndpointListSchema>;
+type CreatedWebhookEndpoint = z.infer<typeof createdEndpointSchema>;
+type RotatedSecret = z.infer<typeof rotatedSecretSchema>;
 
-export interface EndpointChange {
+interface EndpointChange {
   url?: string;
   /** false pauses the endpoint; pausing the primary does not promote the backup. */
   is_active?: boolean;

@@ -7,7 +7,7 @@
  */
 export const STORE_ANSWER_TIMEOUT_MS = 1_500;
 
-export class StoreTimeoutError extends Error {
+class StoreTimeoutError extends Error {
   override readonly name = "StoreTimeoutError";
   readonly code = "store_timeout";
 }

@@ -18,16 +18,6 @@ export async function getJson<S extends z.ZodType>(
   return decode(key, await store.get(key), schema, onCorrupt);
 }
 
-/** Read-and-delete (one-time claims such as button tokens), then validate. */
-export async function takeJson<S extends z.ZodType>(
-  store: Store,
-  key: string,
-  schema: S,
-  onCorrupt?: CorruptValueHandler,
-): Promise<z.output<S> | null> {
-  return decode(key, await store.take(key), schema, onCorrupt);
-}
-
 export async function setJson(store: Store, key: string, value: unknown, ttlMs?: number): Promise<void> {
   await store.set(key, encode(value), ttlMs);
 }

@@ -43,7 +43,7 @@ export interface Store {
 }
 
 /** The answer of `reserveWithin`. */
-export interface Reservation {
+interface Reservation {
   ok: boolean;
   total: number;
 }

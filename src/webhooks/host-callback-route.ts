@@ -28,7 +28,7 @@ const ROUTE = "/callbacks/host/:token";
 /** Hashing first makes both sides the same length, so neither the length nor a prefix leaks. */
 const digest = (value: string): Buffer => createHash("sha256").update(value, "utf8").digest();
 
-export function tokenMatches(given: string, expected: string): boolean {
+function tokenMatches(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected)) && expected.length > 0;
 }
 

@@ -12,7 +12,7 @@ import type { Store } from "../store/store.js";
  */
 export const WEBHOOK_QUEUE = "webhooks";
 
-export type InboundSource = NotificationSource;
+type InboundSource = NotificationSource;
 
 export interface InboundJob {
   source: InboundSource;
@@ -27,19 +27,19 @@ export interface InboundJob {
 
 const INBOUND_BACKOFF: Backoff = { delayMs: 1_000, maxDelayMs: 5 * 60_000 };
 /** Errors only (the store or the queue down): retried for about a day, like the notifications. */
-export const INBOUND_RETRY = {
+const INBOUND_RETRY = {
   attempts: attemptsWithin(24 * 3_600_000, INBOUND_BACKOFF),
   backoff: INBOUND_BACKOFF,
 };
 
-export const inboundJobId = (key: string): string => `inbound:${key}`;
+const inboundJobId = (key: string): string => `inbound:${key}`;
 
 /**
  * How long a sender waits for the store before it is told to retry. The queue's connection waits
  * out a Redis outage (it queues commands while reconnecting); the sender should not. A job written
  * after the 503 is harmless: the retry finds the same job id.
  */
-export const STORE_INBOUND_TIMEOUT_MS = 5_000;
+const STORE_INBOUND_TIMEOUT_MS = 5_000;
 
 /** Resolves once the delivery is stored durably (in Redis with BullMQ); throws when it could not be. */
 export async function storeInbound(queues: JobQueue, job: Omit<InboundJob, "deferrals">): Promise<void> {
@@ -49,7 +49,7 @@ export async function storeInbound(queues: JobQueue, job: Omit<InboundJob, "defe
 }
 
 /** What became of one inbound request, for metrics. */
-export type IngestResult = "accepted" | "duplicate" | "rejected" | "ignored" | "failed";
+type IngestResult = "accepted" | "duplicate" | "rejected" | "ignored" | "failed";
 export type IngestObserver = (event: { route: InboundSource; result: IngestResult }) => void;
 
 export interface IngestReporter {

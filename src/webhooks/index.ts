@@ -3,7 +3,7 @@ import type { CoreDeps } from "../core/deps.js";
 import type { ConversationRef } from "../core/invocation.js";
 import type { WebhookFamily } from "../core/notifications/events.js";
 import { createNotificationRouter } from "../core/notifications/route.js";
-import { registerWebhooks } from "../core/setup/webhook-registration.js";
+import { registerWebhooks } from "../core/setup/index.js";
 import type { HttpRoute } from "../http/server.js";
 import type { JobQueue, JobWorker } from "../jobs/queue.js";
 import { createHostCallbackHandler } from "./host-callback-route.js";
@@ -12,7 +12,7 @@ import { createSecretSource } from "./secret-source.js";
 import { createServiceWebhookHandler } from "./service-webhook-route.js";
 import { startInboundWorker } from "./worker.js";
 
-export { type IngestObserver, type IngestResult, WEBHOOK_QUEUE } from "./inbox.js";
+export { type IngestObserver, WEBHOOK_QUEUE } from "./inbox.js";
 
 /**
  * Everything inbound from the service, wired once: the two signed webhook routes, the Host Mode

@@ -8,7 +8,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  */
 export const SERVICE_SIGNATURE_HEADER = "x-service-signature";
 export const SERVICE_TIMESTAMP_HEADER = "x-service-timestamp";
-export const SERVICE_SIGNATURE_TOLERANCE_MS = 300_000;
+const SERVICE_SIGNATURE_TOLERANCE_MS = 300_000;
 
 const SIGNATURE_PATTERN = /^sha256=[0-9a-f]{64}$/;
 // Unix seconds; 12 digits is far beyond any sane clock and keeps the number exact.
@@ -29,7 +29,7 @@ export function signServiceWebhook(
   return `sha256=${hmacSha256Hex(secret, [`${timestampSeconds}.`, rawBody])}`;
 }
 
-export type HeaderValue = string | string[] | undefined;
+type HeaderValue = string | string[] | undefined;
 
 export interface VerifyServiceWebhookInput {
   /** The body exactly as received: never re-serialised JSON. */

@@ -12,7 +12,7 @@ import {
 import { type InboundJob, WEBHOOK_QUEUE } from "./inbox.js";
 
 /** Routing is a few store reads and a queue add per delivery; the chat sends run in the notify queue. */
-export const INBOUND_CONCURRENCY = 16;
+const INBOUND_CONCURRENCY = 16;
 
 /** Takes stored deliveries off the inbox and hands them to the core's router. */
 export function startInboundWorker(

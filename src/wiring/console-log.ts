@@ -10,7 +10,7 @@ import type { Config } from "../config.js";
  * LOG_LEVEL is set, to stderr at that level. A file that cannot be opened leaves stderr at `warn`.
  * In Slack or Telegram mode the logs are the program's output (stdout) as before.
  */
-export const CONSOLE_LOG_FILE = join(tmpdir(), "opsbot.log");
+const CONSOLE_LOG_FILE = join(tmpdir(), "opsbot.log");
 
 export interface LogTarget {
   level: string;

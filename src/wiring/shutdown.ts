@@ -10,7 +10,7 @@ import type { Logger } from "../log.js";
  * A step that outlives the budget is left behind with a warning, so stopping always ends: a BullMQ
  * worker waits for its jobs in flight, and a Redis that is gone never answers QUIT.
  */
-export const PHASES = ["accept", "finish", "drain", "workers", "connections"] as const;
+const PHASES = ["accept", "finish", "drain", "workers", "connections"] as const;
 export type Phase = (typeof PHASES)[number];
 
 /** Every step gets at least this long, so connections are closed even after a step overran. */

@@ -12,9 +12,8 @@ import { startTrackedWorker } from "../jobs/scheduler.js";
 import type { MetricsObservers } from "../metrics.js";
 import { alertConversations, startWebhooks } from "../webhooks/index.js";
 import { CONSOLE_CONVERSATION, consoleEnabled } from "./chat.js";
-import { startMoneyJobs } from "./money-jobs.js";
+import { startScheduledJobs } from "./scheduled-jobs.js";
 import type { Shutdown } from "./shutdown.js";
-import { startWatchPoller } from "./watch-jobs.js";
 
 /**
  * The job workers (tracked polls, chat notifications, stored webhooks) and the inbound routes of
@@ -46,7 +45,7 @@ export async function startWorkers(options: WorkerOptions): Promise<HttpRoute[]>
   });
   shutdown.add("workers", "notifications", () => notify.close());
   const alerts = alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined);
-  await startMoneyJobs({ config, deps, queues, alerts, shutdown });
+  await startScheduledJobs({ config, deps, queues, alerts, shutdown });
   const webhooks = await startWebhooks({
     deps,
     queues,
@@ -55,7 +54,5 @@ export async function startWorkers(options: WorkerOptions): Promise<HttpRoute[]>
     observe: observe.ingest,
   });
   shutdown.add("workers", "webhook deliveries", () => webhooks.worker.close());
-  const watch = await startWatchPoller({ deps, queues, alerts });
-  shutdown.add("workers", "watchlists", () => watch.close());
   return webhooks.routes;
 }

@@ -10,7 +10,7 @@ import {
   renderBandwidthDelegated,
   renderDelegationConfirmed,
 } from "../../src/core/energy/energy-notices-render.js";
-import { DIGEST_LIMITS, renderDigest } from "../../src/core/notifications/notice-digest-render.js";
+import { DIGEST_LIMITS, renderNoticeDigest } from "../../src/core/notifications/notice-digest-render.js";
 import {
   type Block,
   bold,
@@ -342,7 +342,7 @@ describe("every reply rendered from hostile input stays within Slack's and Teleg
       publicReply(hostileString(rand, 300), [header(hostileString(rand, 40)), text(...spans(rand, 3))]),
     );
     for (const platform of ["slack", "telegram"] as const) {
-      const reply = renderDigest(notices, DIGEST_LIMITS[platform]);
+      const reply = renderNoticeDigest(notices, DIGEST_LIMITS[platform]);
       if (platform === "slack") expectWithinSlack(reply);
       else expectWithinTelegram(reply);
     }

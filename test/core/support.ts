@@ -44,7 +44,7 @@ export const baseSettings: CoreSettings = {
 };
 
 /** A service client that fails the test loudly if a command touches it. */
-export const untouchableService = new Proxy(
+const untouchableService = new Proxy(
   {},
   {
     get(_target, property) {

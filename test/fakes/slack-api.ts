@@ -20,7 +20,7 @@ export const FAKE_SLACK_TEAM = "T0FAKETEAM";
 export const FAKE_SLACK_BOT_USER = "U0FAKEBOT";
 export const FAKE_SLACK_APP_TOKEN = "xapp-1-A0FAKE-0000-apptoken";
 
-export interface SlackCall {
+interface SlackCall {
   /** Web API method, or `upload` (the upload URL) or `response_url`. */
   method: string;
   params: Record<string, unknown>;

@@ -4,7 +4,7 @@ import { type Answer, bad, createMethods, type FakeMessage, type FakeState } fro
 import { parseBotApiBody, type UploadedFile } from "./telegram-multipart.js";
 import { createUpdateQueue } from "./telegram-updates.js";
 
-export type { FakeMessage, InlineMarkup } from "./telegram-methods.js";
+export type { FakeMessage } from "./telegram-methods.js";
 
 /**
  * A fake Telegram Bot API over real HTTP (grammY's `client.apiRoot`, TELEGRAM_API_ROOT):
@@ -22,7 +22,7 @@ export interface TelegramCall {
   status: number;
 }
 
-export type FakeFailure =
+type FakeFailure =
   | { kind: "429"; retryAfter: number }
   | { kind: "500" }
   | { kind: "error"; code: number; description: string };

@@ -8,7 +8,7 @@ import type { UpdateQueue } from "./telegram-updates.js";
  * over 4096 characters, callback_data over 64 bytes, an edit that changes nothing, a chat that
  * blocked the bot. State is plain data the fake's owner reads in tests.
  */
-export interface InlineMarkup {
+interface InlineMarkup {
   inline_keyboard: { text: string; callback_data?: string; url?: string }[][];
 }
 
@@ -54,7 +54,7 @@ const CAPTION_LIMIT = 1024;
 const NOT_MODIFIED =
   "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message";
 
-export const ok = (result: unknown): Answer => ({ status: 200, body: { ok: true, result } });
+const ok = (result: unknown): Answer => ({ status: 200, body: { ok: true, result } });
 export const bad = (status: number, description: string, parameters?: unknown): Answer => ({
   status,
   body: { ok: false, error_code: status, description, ...(parameters !== undefined && { parameters }) },

@@ -24,7 +24,7 @@ import { startPrivateRedis } from "../support/processes.js";
  */
 export const CHANNEL = "C0OPS";
 /** How soon a click's recovery job looks (default 30 s), so a test waits seconds, not minutes. */
-export const RECOVER_MS = "1500";
+const RECOVER_MS = "1500";
 
 export interface FaultWorld {
   sandbox: Sandbox;

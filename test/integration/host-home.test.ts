@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { commands } from "../../src/core/command-registry.js";
-import { ACTIVE_HOSTS_KEY, homeSummary } from "../../src/core/home.js";
+import { homeSummary } from "../../src/core/home.js";
+import { ACTIVE_HOSTS_KEY } from "../../src/core/host/index.js";
 import type { Reply } from "../../src/core/reply.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import type { Sandbox } from "../../src/sandbox/server.js";

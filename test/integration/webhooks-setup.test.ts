@@ -98,3 +98,13 @@ describe("setup against existing registries", () => {
     expect(await storedWebhookSecrets(b.store, "reports")).toHaveLength(1);
   });
 });
+
+describe("setup status and the Host Mode callback token", () => {
+  it("shows the callback URL with the whole token masked, even a token with a slash (one encoded builder)", async () => {
+    const b = await bot({ hostCallbackToken: "ab12/zz98secret" });
+    const text = replyText(await run(b, "setup status"));
+    expect(text).toContain(`${PUBLIC_URL}/callbacks/host/<token>`);
+    expect(text).not.toContain("ab12");
+    expect(text).not.toContain("zz98secret");
+  });
+});

@@ -14,6 +14,7 @@ import {
   spansToText,
   text,
 } from "../../src/core/reply.js";
+import { decodeReply, encodeReply } from "../../src/core/reply-codec.js";
 import { createBullQueues } from "../../src/jobs/bull-queue.js";
 import { createMemoryQueues } from "../../src/jobs/memory-queue.js";
 import {
@@ -24,7 +25,6 @@ import {
   startNotifyWorker,
 } from "../../src/jobs/notify.js";
 import type { JobQueue } from "../../src/jobs/queue.js";
-import { decodeReply, encodeReply } from "../../src/jobs/reply-codec.js";
 import { createMemoryStore } from "../../src/store/memory-store.js";
 import { createRedisStore } from "../../src/store/redis-store.js";
 import type { Store } from "../../src/store/store.js";
@@ -126,10 +126,7 @@ describe("notifications on BullMQ", () => {
       file({ filename: "s.csv", contentType: "text/csv", bytes, title: "Statement" }),
     ]);
 
-    await createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS, gapMs: noGap }).post(
-      SLACK_B,
-      original,
-    );
+    await createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS }).post(SLACK_B, original);
 
     await vi.waitFor(() => expect(slack.sent).toHaveLength(1));
     expect(slack.calls).toHaveLength(3);
@@ -170,7 +167,6 @@ describe("notifications on BullMQ", () => {
     const notifier = createNotifier(queues, {
       store,
       retry: { attempts: 100, backoff: { delayMs: 100, maxDelayMs: 100 } },
-      gapMs: noGap,
     });
 
     for (let i = 0; i < 3; i += 1) await notifier.post(SLACK_A, reply(`slack ${i}`));
@@ -204,7 +200,7 @@ describe("notifications on BullMQ", () => {
       logger,
       gapMs: noGap,
     });
-    await createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS, gapMs: noGap }).post(
+    await createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS }).post(
       SLACK_A,
       reply("gone"),
     );
@@ -233,10 +229,7 @@ describe("notifications on BullMQ", () => {
       gapMs: noGap,
     });
     const retry = { attempts: 10, backoff: { delayMs: 200, maxDelayMs: 200 } };
-    await createNotifier(first, { store, retry, watchMs: WATCH_MS, gapMs: noGap }).post(
-      SLACK_A,
-      reply("survivor"),
-    );
+    await createNotifier(first, { store, retry, watchMs: WATCH_MS }).post(SLACK_A, reply("survivor"));
     await vi.waitFor(() => expect(down.calls).toHaveLength(1));
     await first.close();
     expect((await instance().counts(NOTIFY_QUEUE)).delayed).toBe(1);
@@ -267,7 +260,6 @@ describe("notifications on BullMQ", () => {
       store,
       retry: FAST_RETRY,
       watchMs: WATCH_MS,
-      gapMs: () => 1_500,
     });
     await notifier.post(SLACK_A, delivery(0), "r0");
     await vi.waitFor(() => expect(slow.sent).toHaveLength(1));
@@ -294,7 +286,6 @@ describe("notifications on BullMQ", () => {
       store,
       retry: FAST_RETRY,
       watchMs: WATCH_MS,
-      gapMs: () => 100,
     });
     await notifier.post(SLACK_A, reply("first"), "delivery-1");
     await notifier.post(SLACK_A, reply("replayed"), "delivery-1");
@@ -331,7 +322,7 @@ describe("notifications on BullMQ", () => {
       concurrency: 4,
       gapMs,
     });
-    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS, gapMs });
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS });
     await notifier.post(SLACK_A, reply("a1"));
     await vi.waitFor(() => expect(slack.sent).toHaveLength(1));
     for (const line of ["a2", "a3", "a4"]) await notifier.post(SLACK_A, reply(line));
@@ -365,7 +356,7 @@ describe("notifications on BullMQ", () => {
       concurrency: 4,
       gapMs,
     });
-    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS, gapMs });
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS });
     for (const [i, line] of ["s1", "s2", "s3", "s4", "s5", "s6"].entries()) {
       await notifier.post(SLACK_A, reply(line));
       await vi.waitFor(() => expect(slack.sent).toHaveLength(i + 1), { timeout: 3_000 });
@@ -393,7 +384,7 @@ describe("notifications on BullMQ", () => {
       concurrency: 4,
       gapMs: () => 50,
     });
-    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS, gapMs: () => 50 });
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS });
     await notifier.post(SLACK_A, reply("one"));
     await vi.waitFor(() => expect(slack.calls).toHaveLength(1));
     const limited = Date.now();
@@ -421,7 +412,6 @@ describe("notifications on BullMQ", () => {
       store,
       retry: FAST_RETRY,
       watchMs: WATCH_MS,
-      gapMs: () => 100,
     });
     const count = 400;
     for (let i = 0; i < count; i += 1) await notifier.post(SLACK_A, delivery(i));
@@ -468,7 +458,7 @@ describe("notifications on BullMQ", () => {
         gapMs: () => 50,
       });
     const notifiers = [one, two].map((q) =>
-      createNotifier(q, { store, retry: FAST_RETRY, watchMs: WATCH_MS, gapMs: () => 50 }),
+      createNotifier(q, { store, retry: FAST_RETRY, watchMs: WATCH_MS }),
     );
     for (let i = 0; i < 60; i += 1) await notifiers[i % 2]!.post(SLACK_A, reply(`n${i}`), `k${i}`);
     await vi.waitFor(async () => expect((await settled(one)) && (await settled(two))).toBe(true), {
@@ -522,7 +512,6 @@ describe("notifications in demo mode (memory queue and store)", () => {
       store,
       retry: FAST_RETRY,
       watchMs: WATCH_MS,
-      gapMs: () => 100,
     });
     for (let i = 0; i < 30; i += 1) await notifier.post(SLACK_A, delivery(i), `d${i}`);
     await vi.waitFor(async () => expect(await settled(queues!)).toBe(true), { timeout: 5_000 });

@@ -27,7 +27,7 @@ import { LOOPBACK, reservePort } from "./processes.js";
  * are pino JSON lines collected per bot. Requests reach a bot as Slack, Telegram and the service
  * send them: signed, with the secret header, signed with a webhook secret.
  */
-export const PUBLIC_URL = "https://opsbot.test";
+const PUBLIC_URL = "https://opsbot.test";
 export const SERVICE_API_KEY = "svc_live_9Jq2ZxW8pLm4Rt6Vb1Nc";
 export const ORDER_SECRET = "whsec_orderPrimary7Hk2Qm9Xw4Lp";
 export const REPORT_SECRET = "whsec_reportPrimary3Tn8Vd5Ks1Jg";

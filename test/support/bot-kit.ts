@@ -51,7 +51,7 @@ export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox>
 }
 
 /** The sandbox as the chat platform harnesses run it: `startTestSandbox` with fast energy and reports of 30 ms. */
-export function startChatSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+function startChatSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return startTestSandbox({
     ...options,
     energy: { ...FAST_ENERGY, ...options.energy },
@@ -152,7 +152,7 @@ export async function startBotKit(options: BotKitOptions): Promise<BotKit> {
   const logger = createMemoryLogger();
   const queues = timeScaled(createMemoryQueues(), options.timeScale ?? 0.01);
   const scheduler = createJobScheduler(queues);
-  const notifier = createNotifier(queues, { store, watchMs: 50, gapMs: () => 0 });
+  const notifier = createNotifier(queues, { store, watchMs: 50 });
   const deps: CoreDeps = {
     service,
     store,
@@ -216,7 +216,7 @@ export async function startBotKit(options: BotKitOptions): Promise<BotKit> {
 }
 
 /** Multiplies every delay the queue would wait by `scale`, so polls and retries run in test time. */
-export function timeScaled(queues: JobQueue, scale: number): JobQueue {
+function timeScaled(queues: JobQueue, scale: number): JobQueue {
   const scaled = (ms: number) => Math.max(0, Math.round(ms * scale));
   const scaleOptions = (o: AddOptions = {}): AddOptions => ({
     ...o,

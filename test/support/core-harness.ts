@@ -46,7 +46,7 @@ export interface CoreHarnessOptions {
   store?: Store;
 }
 
-export interface Delivered {
+interface Delivered {
   conversation: ConversationRef;
   reply: Reply;
 }
@@ -120,7 +120,7 @@ function recordingAdapters(delivered: Delivered[]): Map<Platform, ChatAdapter> {
   return adapters;
 }
 
-export async function createCoreHarness(options: CoreHarnessOptions = {}): Promise<CoreHarness> {
+async function createCoreHarness(options: CoreHarnessOptions = {}): Promise<CoreHarness> {
   let offset = 0;
   const clock = {
     now: () => Date.now() + offset,

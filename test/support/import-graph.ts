@@ -55,7 +55,7 @@ export function specifiersOf(source: string): Specifier[] {
   return found;
 }
 
-export function tsFiles(dir: string): string[] {
+function tsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return tsFiles(path);

@@ -11,7 +11,7 @@ export interface Sample {
 const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 
-export function parseSamples(text: string): Sample[] {
+function parseSamples(text: string): Sample[] {
   const samples: Sample[] = [];
   for (const line of text.split("\n")) {
     if (line.startsWith("#") || line.trim() === "") continue;

@@ -32,10 +32,7 @@ export type ClientOverrides = { [K in keyof ServiceClientOptions]?: ServiceClien
  * (each call makes a predictable number of requests) and retry waits capped at 250 ms (not below:
  * the transport's first retry waits at least 250 ms, and p-retry refuses a smaller cap).
  */
-export function sandboxClientOptions(
-  sandbox: Sandbox,
-  overrides: ClientOverrides = {},
-): ServiceClientOptions {
+function sandboxClientOptions(sandbox: Sandbox, overrides: ClientOverrides = {}): ServiceClientOptions {
   const given = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
   return {
     baseUrl: sandbox.url,
@@ -50,7 +47,7 @@ export function sandboxClientOptions(
 export const sandboxClient = (sandbox: Sandbox, overrides: ClientOverrides = {}): ServiceClient =>
   createServiceClient(sandboxClientOptions(sandbox, overrides));
 
-export const sandboxTransport = (sandbox: Sandbox, overrides: ClientOverrides = {}): Transport =>
+const sandboxTransport = (sandbox: Sandbox, overrides: ClientOverrides = {}): Transport =>
   createTransport(sandboxClientOptions(sandbox, overrides));
 
 export interface SandboxClientOptions {
@@ -60,7 +57,7 @@ export interface SandboxClientOptions {
   lifetime?: "file" | "test";
 }
 
-export type RawPost = Pick<CallSpec, "family" | "endpoint" | "path" | "body"> &
+type RawPost = Pick<CallSpec, "family" | "endpoint" | "path" | "body"> &
   Partial<Pick<CallSpec, "headers" | "auth">>;
 
 export interface SandboxClientKit {

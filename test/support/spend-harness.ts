@@ -25,7 +25,7 @@ export interface SandboxClock {
   set(iso: string): void;
 }
 
-export function sandboxClock(start = NOON): SandboxClock {
+function sandboxClock(start = NOON): SandboxClock {
   let t = Date.parse(start);
   return {
     now: () => t,

@@ -64,6 +64,33 @@ const LAYER_RULES: Record<string, readonly string[]> = {
 /** The core sees the store through its interface only, never an implementation. */
 const CORE_STORE_MODULES = ["src/store/store.ts", "src/store/store-json.ts"];
 
+/**
+ * Inside the core: the folders every feature may use (docs/ARCHITECTURE.md, "Features and front
+ * doors"). Every other folder of src/core is a feature, reached from outside only through its
+ * `index.ts` (and its `feature.ts`, from the list in `src/core/features.ts`).
+ */
+const SHARED_CORE_FOLDERS = ["buttons", "facts", "faults", "notifications", "parse", "spend", "threads"];
+
+/** `src/core/x/y.ts` → `x`; a module of `src/core/` itself or outside it → undefined. */
+const coreFolderOf = (path: string): string | undefined => /^src\/core\/([^/]+)\//.exec(path)?.[1];
+
+/** Imports inside the core that reach into another feature's folder past its front door. */
+function frontDoorBreaches(edges: readonly ImportEdge[]): string[] {
+  return edges.flatMap(({ from, to }) => {
+    const target = coreFolderOf(to);
+    if (
+      !from.startsWith("src/core/") ||
+      target === undefined ||
+      coreFolderOf(from) === target ||
+      SHARED_CORE_FOLDERS.includes(target)
+    )
+      return [];
+    if (to === `src/core/${target}/index.ts`) return [];
+    if (from === "src/core/features.ts" && to === `src/core/${target}/feature.ts`) return [];
+    return [`${from} → ${to} (use src/core/${target}/index.ts)`];
+  });
+}
+
 /** `src/core/x/y.ts` → `core`; `src/config.ts` → `config`; `adapters/slack/x.ts` → `adapters/slack`. */
 function layerOf(path: string): string {
   const parts = path.split("/");
@@ -174,6 +201,40 @@ describe("layer rules", () => {
 
   it("there is no import cycle among src/ and adapters/ modules, type-only imports included", () => {
     expect(findCycles(graph.edges).map((cycle) => cycle.join(" → "))).toEqual([]);
+  });
+
+  it("a feature is reached from outside its folder only through its index.ts", () => {
+    expect(frontDoorBreaches(graph.edges)).toEqual([]);
+    expect(
+      frontDoorBreaches([
+        { from: "src/core/host/x.ts", to: "src/core/energy/energy-render.ts", typeOnly: false },
+        { from: "src/core/host/x.ts", to: "src/core/energy/index.ts", typeOnly: false },
+        { from: "src/core/host/x.ts", to: "src/core/spend/quote.ts", typeOnly: false },
+      ]),
+    ).toEqual(["src/core/host/x.ts → src/core/energy/energy-render.ts (use src/core/energy/index.ts)"]);
+  });
+
+  it("the adapters reach the core through its one front door, src/core/index.ts", () => {
+    const fromAdapters = graph.edges.filter(
+      (e) => e.from.startsWith("adapters/") && e.to.startsWith("src/core/"),
+    );
+    expect(fromAdapters.length).toBeGreaterThan(10);
+    expect(
+      fromAdapters.filter((e) => e.to !== "src/core/index.ts").map((e) => `${e.from} → ${e.to}`),
+    ).toEqual([]);
+  });
+
+  it("a shared folder of the core imports no feature", () => {
+    const offenders = graph.edges.filter((e) => {
+      const [from, to] = [coreFolderOf(e.from), coreFolderOf(e.to)];
+      return (
+        from !== undefined &&
+        to !== undefined &&
+        SHARED_CORE_FOLDERS.includes(from) &&
+        !SHARED_CORE_FOLDERS.includes(to)
+      );
+    });
+    expect(offenders.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
   });
 
   it("docs/ARCHITECTURE.md lists the same rules", () => {

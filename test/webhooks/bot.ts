@@ -36,7 +36,7 @@ import { waitFor as waitUntil } from "../support/bot-kit.js";
 export const PUBLIC_URL = "https://opsbot.test";
 export const HOST_TOKEN = "host-token-0123456789abcdef";
 
-export interface Delivered {
+interface Delivered {
   conversation: ConversationRef;
   reply: Reply;
 }
@@ -74,7 +74,7 @@ export function createRecordingChat() {
   };
 }
 
-export type RecordingChat = ReturnType<typeof createRecordingChat>;
+type RecordingChat = ReturnType<typeof createRecordingChat>;
 
 export interface BotOptions {
   /** Port to listen on (default a free one); a restarted bot takes the port of the one it replaces. */
@@ -133,7 +133,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     service,
     store,
     jobs: createJobScheduler(queues),
-    notifier: createNotifier(queues, { store, watchMs: 50, retry: FAST_NOTIFY, gapMs: () => 0 }),
+    notifier: createNotifier(queues, { store, watchMs: 50, retry: FAST_NOTIFY }),
     now: Date.now,
     logger,
     settings: { ...baseSettings, publicUrl: PUBLIC_URL, hostCallbackToken: HOST_TOKEN, ...options.settings },

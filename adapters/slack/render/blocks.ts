@@ -1,4 +1,3 @@
-import { formatCount } from "../../../src/core/parse/echo.js";
 import type {
   Block,
   Button,
@@ -6,7 +5,8 @@ import type {
   FileAttachment,
   ImageAttachment,
   Reply,
-} from "../../../src/core/reply.js";
+} from "../../../src/core/index.js";
+import { formatCount } from "../../../src/core/index.js";
 import { clipMrkdwn, clipPlain, inertText, plainText, spansToMrkdwn, spanToMrkdwn } from "./mrkdwn.js";
 
 /**
@@ -34,16 +34,16 @@ export const BLOCK_KIT_LIMITS = {
 /** Our buttons' `action_id` prefix: the actions listener handles only these. */
 export const ACTION_ID_PREFIX = "opsbot:";
 
-export interface PlainTextObject {
+interface PlainTextObject {
   type: "plain_text";
   text: string;
   emoji?: boolean;
 }
-export interface MrkdwnObject {
+interface MrkdwnObject {
   type: "mrkdwn";
   text: string;
 }
-export interface SlackButton {
+interface SlackButton {
   type: "button";
   action_id: string;
   text: PlainTextObject;
@@ -153,7 +153,7 @@ export function splitText(text: string, max: number = BLOCK_KIT_LIMITS.sectionTe
  * Cut to `max` with a note of how much was left out, never a bare "…" (the reader should know
  * that something is missing, and how much).
  */
-export function clipNoted(text: string, max: number): string {
+function clipNoted(text: string, max: number): string {
   if (text.length <= max || max < 200) return clipMrkdwn(text, max);
   // The note is under 40 characters; the count is of the text as rendered (markup included).
   const shown = clipMrkdwn(text, max - 40);

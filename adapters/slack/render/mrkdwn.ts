@@ -1,4 +1,4 @@
-import type { Span } from "../../../src/core/reply.js";
+import type { Span } from "../../../src/core/index.js";
 
 /**
  * Span text → Slack mrkdwn. Every span text is raw and much of it comes from outside (service
@@ -23,10 +23,10 @@ const BROADCAST = /@(channel|here|everyone)\b/gi;
 const WORD_JOINER = "\u2060";
 
 /** Drops control characters (keeps newline and tab) and bidi overrides. */
-export const stripControls = (text: string): string => text.replace(CONTROL, "");
+const stripControls = (text: string): string => text.replace(CONTROL, "");
 
 /** Slack's three entities; safe for mrkdwn and for the inside of a link. */
-export const escapeEntities = (text: string): string => text.replace(/[&<>]/g, (c) => ENTITIES[c] ?? c);
+const escapeEntities = (text: string): string => text.replace(/[&<>]/g, (c) => ENTITIES[c] ?? c);
 
 /** Outside text as inert mrkdwn: no markup, no mention, no link survives. */
 export function inertText(text: string): string {

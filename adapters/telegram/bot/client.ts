@@ -12,7 +12,7 @@ export interface TelegramRetry {
   maxDelaySeconds: number;
 }
 
-export const TELEGRAM_RETRY: TelegramRetry = { maxRetryAttempts: 3, maxDelaySeconds: 10 };
+const TELEGRAM_RETRY: TelegramRetry = { maxRetryAttempts: 3, maxDelaySeconds: 10 };
 /** One Bot API call may take this long (grammY's default is 500 s); above the long-poll wait. */
 const REQUEST_TIMEOUT_SECONDS = 60;
 

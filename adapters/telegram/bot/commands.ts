@@ -1,5 +1,5 @@
 import type { BotCommand, MessageEntity } from "grammy/types";
-import type { CommandDefinition } from "../../../src/core/command.js";
+import type { CommandDefinition } from "../../../src/core/index.js";
 
 /**
  * Telegram's side of the chat grammar: which messages are commands for this bot, and the list

@@ -1,11 +1,15 @@
 import { Composer, type Context, type Filter, type NextFunction } from "grammy";
-import type { CommandDefinition } from "../../../src/core/command.js";
-import type { HandleHooks } from "../../../src/core/core.js";
-import type { FormOffer } from "../../../src/core/forms/forms.js";
-import type { ConversationRef, Invocation, SharedFile } from "../../../src/core/invocation.js";
-import type { Logger } from "../../../src/core/logger.js";
-import type { PastedMessage } from "../../../src/core/paste-check/paste-check.js";
-import { errorReply, type Reply } from "../../../src/core/reply.js";
+import type {
+  CommandDefinition,
+  ConversationRef,
+  FormOffer,
+  HandleHooks,
+  Invocation,
+  Logger,
+  PastedMessage,
+  SharedFile,
+} from "../../../src/core/index.js";
+import { errorReply, type Reply } from "../../../src/core/index.js";
 import type { Redeliver } from "../redeliver.js";
 import { clean } from "../render/escape.js";
 import { renderReply } from "../render/html.js";

@@ -1,5 +1,5 @@
 import type { Chat, User } from "grammy/types";
-import type { Actor, ConversationRef } from "../../../src/core/invocation.js";
+import type { Actor, ConversationRef } from "../../../src/core/index.js";
 
 /** A Telegram user as the core knows them: roles are looked up as `telegram:<id>`. */
 export function actorOf(user: User): Actor {

@@ -1,7 +1,5 @@
 import type { Context, Filter } from "grammy";
-import type { FormOffer } from "../../../src/core/forms/forms.js";
-import type { Invocation } from "../../../src/core/invocation.js";
-import type { Reply } from "../../../src/core/reply.js";
+import type { FormOffer, Invocation, Reply } from "../../../src/core/index.js";
 import type { Store } from "../../../src/store/store.js";
 
 /**
@@ -11,7 +9,7 @@ import type { Store } from "../../../src/store/store.js";
  * instance may get the reply) for the person it asked, for a limited time. In a group with
  * privacy mode on, Telegram still delivers replies to the bot's own messages.
  */
-export const PROMPT_TTL_MS = 15 * 60_000;
+const PROMPT_TTL_MS = 15 * 60_000;
 
 export interface Prompts {
   remember(chatId: number, messageId: number, prompt: { verb: string; userId: number }): Promise<void>;

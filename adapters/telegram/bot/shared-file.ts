@@ -1,5 +1,5 @@
 import type { Api } from "grammy";
-import { SHARED_FILE_MAX_BYTES, type SharedFile } from "../../../src/core/invocation.js";
+import { SHARED_FILE_MAX_BYTES, type SharedFile } from "../../../src/core/index.js";
 
 /**
  * A document sent with a command as its caption (`/energy` + a CSV), read the way the Bot API
@@ -7,8 +7,8 @@ import { SHARED_FILE_MAX_BYTES, type SharedFile } from "../../../src/core/invoca
  * SHARED_FILE_MAX_BYTES are downloaded (Telegram gives the size up front); anything that goes
  * wrong arrives as an unreadable file saying why. The URL holds the token: it is never logged.
  */
-export const FILE_DOWNLOAD_TIMEOUT_MS = 15_000;
-export const TELEGRAM_API_ROOT = "https://api.telegram.org";
+const FILE_DOWNLOAD_TIMEOUT_MS = 15_000;
+const TELEGRAM_API_ROOT = "https://api.telegram.org";
 
 export interface TelegramDocument {
   file_id: string;

@@ -1,5 +1,5 @@
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
-import type { Block, Button, FileAttachment, ImageAttachment, Reply, Span } from "../../../src/core/reply.js";
+import type { Block, Button, FileAttachment, ImageAttachment, Reply, Span } from "../../../src/core/index.js";
 import { clean, escapeAttribute, escapeHtml, isSafeHref } from "./escape.js";
 
 /**
@@ -64,7 +64,7 @@ function renderBlock(block: TextBlock): string {
 }
 
 /** `muted` (context lines) sets plain spans in italics; code and links keep their own look. */
-export function renderSpans(spans: readonly Span[], muted = false): string {
+function renderSpans(spans: readonly Span[], muted = false): string {
   return spans.map((span) => renderSpan(span, muted)).join("");
 }
 

@@ -2,7 +2,7 @@ import type { CommandDefinition } from "../command.js";
 import type { CoreDeps } from "../deps.js";
 import { toUserLine } from "../errors.js";
 import { errorReply } from "../reply.js";
-import { withRunway } from "../runway/render.js";
+import { withRunway } from "../runway/index.js";
 import { readSnapshot, startBalanceRefresh, within } from "../spend/balance-refresh.js";
 import { type BalanceView, renderBalance } from "./balance-render.js";
 

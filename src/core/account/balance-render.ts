@@ -1,6 +1,6 @@
 import Big from "big.js";
 import type { Userinfo } from "../../service/account.js";
-import { formatDecimal } from "../format.js";
+import { formatAge, formatDecimal } from "../format.js";
 import { formatCount } from "../parse/echo.js";
 import { context, fields, header, publicReply, type Reply, text } from "../reply.js";
 
@@ -28,15 +28,6 @@ const trx = (n: number): string => `${decimal(n)} TRX`;
 function usd(amount: Big): string {
   const [whole = "0", cents = "00"] = amount.toFixed(2).split(".");
   return `$${formatDecimal(whole)}.${cents}`;
-}
-
-/** "<1 s", "12 s", "3 min", "2 h": how old a copy is, rounded down. */
-export function formatAge(ms: number): string {
-  const seconds = Math.max(0, Math.floor(ms / 1000));
-  if (seconds < 1) return "<1 s";
-  if (seconds < 120) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h`;
 }
 
 export function renderBalance(view: BalanceView): Reply {

@@ -33,7 +33,7 @@ import { SUN_PER_TRX } from "../spend/trx.js";
  */
 
 /** The sizes people usually rent (one and two USDT transfers): the only numbers this file knows. */
-export const COMMON_ENERGY_AMOUNTS: readonly number[] = [65_000, 131_000];
+const COMMON_ENERGY_AMOUNTS: readonly number[] = [65_000, 131_000];
 
 const ISO_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
@@ -43,7 +43,7 @@ type Services = PriceList["data"]["services"];
  * Every list of the price list is shown up to a cap, then "… and N more": a list with hundreds of
  * periods or tiers would otherwise fill dozens of chat messages (31 on Telegram).
  */
-export const PRICE_LIST_CAPS = {
+const PRICE_LIST_CAPS = {
   periods: 8,
   tiers: 6,
   rates: 12,

@@ -12,7 +12,7 @@ import { type ConversationRef, conversationKey, conversationRefSchema } from "..
  * `version`, claimed first with SET NX, so two people (or two instances) changing one alert at
  * once never overwrite each other: the loser reads the winner's change and decides again.
  */
-export const ALERT_KINDS = [
+const ALERT_KINDS = [
   "watch.verdict",
   "watch.rescreen",
   "watch.budget",
@@ -23,10 +23,10 @@ export const ALERT_KINDS = [
 /** Later features add their kinds here (standing orders, payout runs). */
 export type AlertKind = (typeof ALERT_KINDS)[number] | (string & {});
 export type AlertSeverity = "info" | "warning" | "critical";
-export type AlertState = "open" | "acknowledged" | "snoozed" | "resolved";
+type AlertState = "open" | "acknowledged" | "snoozed" | "resolved";
 export type AlertSubject = { type: "address" | "order" | "account" | (string & {}); id: string };
 
-export interface AlertChange {
+interface AlertChange {
   /** What happened: a state, or `raised`, `escalated`, `re-raised`, `cleared`. */
   what: AlertState | "raised" | "escalated" | "re-raised" | "cleared";
   at: number;
@@ -85,7 +85,7 @@ const recordSchema = z.object({
 export const ALERT_TTL_MS = 30 * 24 * 3_600_000;
 const RESOLVED_LIST_MAX = 500;
 
-export const ALERT_KEY = (id: string) => `alert:${id}`;
+const ALERT_KEY = (id: string) => `alert:${id}`;
 const VERSION_KEY = (id: string, version: number) => `alert:${id}:v${version}`;
 /** Per conversation, the message id that shows the alert (recorded by the notify worker). */
 export const MESSAGES_KEY = (id: string) => `alert:${id}:messages`;

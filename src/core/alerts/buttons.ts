@@ -32,7 +32,7 @@ const payloadSchema = z.object({
 
 const nameOf = (actor: Actor): string => actor.displayName ?? actorKey(actor);
 
-export function transitionFor(op: AlertOp, actor: Actor, now: number): Transition {
+function transitionFor(op: AlertOp, actor: Actor, now: number): Transition {
   const by = nameOf(actor);
   const byKey = actorKey(actor);
   return (alert) => {

@@ -1,16 +1,16 @@
 import type { CommandDefinition } from "../command.js";
 import type { CoreDeps } from "../deps.js";
 import { capList, moreLine } from "../format.js";
-import { type Block, context, errorReply, header, publicReply, text } from "../reply.js";
-import { ACTIVE_KEY, type AlertRecord, RESOLVED_KEY, readAlerts } from "./alert.js";
-import { whenOf } from "./render.js";
 import {
   isSubscriptionKind,
   SUBSCRIPTION_KINDS,
   subscribe,
   subscriptionsOf,
   unsubscribe,
-} from "./subscriptions.js";
+} from "../notifications/subscriptions.js";
+import { type Block, context, errorReply, header, publicReply, text } from "../reply.js";
+import { ACTIVE_KEY, type AlertRecord, RESOLVED_KEY, readAlerts } from "./alert.js";
+import { whenOf } from "./render.js";
 
 /** `alerts`, `alerts all`; `subscribe <kind>`, `unsubscribe <kind>`, `subscriptions`. */
 const MAX_LISTED = 30;

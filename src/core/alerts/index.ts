@@ -1,5 +1,4 @@
 export * from "./alert.js";
-export { alertDigestBlocks, alertPosted } from "./posted.js";
-export { type AlertPost, clearAlert, clearAlertOf, type RaiseAlertInput, raiseAlert } from "./raise.js";
-export { type AlertSettings, alertSettingsOf } from "./settings.js";
-export { postCopies, type SubscriptionKind } from "./subscriptions.js";
+export { alertHomeBlocks } from "./home.js";
+
+export { clearAlertOf, raiseAlert } from "./raise.js";

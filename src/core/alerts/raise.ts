@@ -1,5 +1,6 @@
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
+import { copyTargets, type SubscriptionKind } from "../notifications/subscriptions.js";
 import type { Reply } from "../reply.js";
 import { decodeReply, type EncodedReply, encodeReply } from "../reply-codec.js";
 import {
@@ -19,7 +20,6 @@ import {
 import { refreshHomes } from "./home.js";
 import { renderAlert } from "./render.js";
 import { alertSettingsOf } from "./settings.js";
-import { copyTargets, type SubscriptionKind } from "./subscriptions.js";
 
 /**
  * `raiseAlert` is the one way the bot raises an alert. The caller says what it is (kind, subject,
@@ -29,7 +29,7 @@ import { copyTargets, type SubscriptionKind } from "./subscriptions.js";
  * scheduled as a delayed job keyed by the alert. Running it again for the same key (a re-run
  * after a crash, another instance) posts nothing twice and schedules nothing twice.
  */
-export interface AlertPost {
+interface AlertPost {
   conversation: ConversationRef;
   reply: Reply;
   /** The notifier's dedup key; default `alert:<id>:<conversation>`. */
@@ -46,7 +46,7 @@ export interface RaiseAlertInput {
   alsoFor?: SubscriptionKind;
 }
 
-export const escalationJobId = (id: string, round = ""): string => `alert-escalate:${id}${round}`;
+const escalationJobId = (id: string, round = ""): string => `alert-escalate:${id}${round}`;
 
 export async function raiseAlert(deps: CoreDeps, input: RaiseAlertInput): Promise<AlertRecord> {
   const id = alertIdOf(input.key);
@@ -128,10 +128,7 @@ export async function contentsOf(
 }
 
 /** A conversation from its key (`platform:id[:thread]`), the destinations' own ref when it is one. */
-export function conversationOfKey(
-  key: string,
-  known: readonly ConversationRef[],
-): ConversationRef | undefined {
+function conversationOfKey(key: string, known: readonly ConversationRef[]): ConversationRef | undefined {
   const found = known.find((c) => conversationKey(c) === key);
   if (found) return found;
   const [platform, id, threadId] = key.split(":");

@@ -16,7 +16,7 @@ export const ACK_KIND = "alert.ack";
 export const SNOOZE_KIND = "alert.snooze";
 export const RESOLVE_KIND = "alert.resolve";
 export type AlertOp = "ack" | "snooze" | "resolve";
-export const KIND_OF: Record<AlertOp, string> = { ack: ACK_KIND, snooze: SNOOZE_KIND, resolve: RESOLVE_KIND };
+const KIND_OF: Record<AlertOp, string> = { ack: ACK_KIND, snooze: SNOOZE_KIND, resolve: RESOLVE_KIND };
 const LABEL_OF: Record<AlertOp, string> = { ack: "Ack", snooze: "Snooze 1h", resolve: "Resolve" };
 
 /** Short times read best in a channel: "11:52 UTC" today, the full date otherwise. */
@@ -40,7 +40,7 @@ export function opsFor(alert: Pick<AlertRecord, "state">): AlertOp[] {
 }
 
 /** One line: "Acknowledged by olga at 11:52 UTC", "Snoozed by olga until 12:52 UTC", … */
-export function stateLine(alert: AlertRecord, now: number): string {
+function stateLine(alert: AlertRecord, now: number): string {
   const last = [...alert.history].reverse().find((c) => c.what === alert.state || c.what === "cleared");
   const by = last?.by ?? "the bot";
   const at = whenOf(last?.at ?? alert.raisedAt, now);

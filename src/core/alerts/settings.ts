@@ -1,12 +1,8 @@
-/** The alert settings (CONTRACT.md: OPS_ESCALATE_MIN, OPS_ONCALL). */
-export interface AlertSettings {
-  /** OPS_ESCALATE_MIN in ms; unset: no escalation. */
-  escalateMs?: number;
-  /** OPS_ONCALL: `slack:U…`, `slack:S…` (a user group), `telegram:@username`. */
-  oncall: readonly string[];
-}
+import type { AlertSettings } from "../deps.js";
 
-export const DEFAULT_ALERT_SETTINGS: AlertSettings = { oncall: [] };
+export type { AlertSettings };
+
+const DEFAULT_ALERT_SETTINGS: AlertSettings = { oncall: [] };
 
 export const alertSettingsOf = (settings: { alerts?: AlertSettings }): AlertSettings =>
   settings.alerts ?? DEFAULT_ALERT_SETTINGS;

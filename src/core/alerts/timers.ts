@@ -29,7 +29,7 @@ export function mentionsFor(oncall: readonly string[], platform: ConversationRef
 }
 
 /** A link to the alert's message where the platform has one (Slack archives, Telegram supergroups). */
-export function messageLink(conversation: ConversationRef, messageId: string): string | undefined {
+function messageLink(conversation: ConversationRef, messageId: string): string | undefined {
   if (conversation.platform === "slack" && /^\d+\.\d+$/.test(messageId)) {
     const thread = conversation.threadId ? `?thread_ts=${conversation.threadId}&cid=${conversation.id}` : "";
     return `https://slack.com/archives/${conversation.id}/p${messageId.replace(".", "")}${thread}`;

@@ -1,9 +1,9 @@
 import type { ActionContext } from "../command.js";
-import { outcomeLine } from "../energy/energy-render.js";
 import { formatAmount } from "../format.js";
 import type { Reply } from "../reply.js";
+import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
-import { describeSpend, renderRequest } from "./render.js";
+import { describeSpend, renderRequest } from "./approval-render.js";
 import { openRequest, type SpendKind } from "./request.js";
 
 /**

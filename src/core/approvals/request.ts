@@ -24,20 +24,19 @@ import type { Role } from "../roles.js";
  */
 export const APPROVE_KIND = "approval.approve";
 export const REJECT_KIND = "approval.reject";
-export const DEFAULT_APPROVAL_TTL_MS = 15 * 60_000;
+const DEFAULT_APPROVAL_TTL_MS = 15 * 60_000;
 /** The buttons outlive the request, so a late click is answered with "expired" in the message itself. */
-export const LATE_CLICK_MS = 24 * 60 * 60_000;
+const LATE_CLICK_MS = 24 * 60 * 60_000;
 /** The record stays readable a while after it is decided (late clicks, the digest, support). */
 const KEEP_MS = 7 * 24 * 60 * 60_000;
 
 export type SpendKind = "energy" | "host" | "payout" | "subuser";
 
 /** Who may approve: any other operator or admin, but only another admin for a sub-user deletion. */
-export const approverRole = (spend: SpendKind | undefined): Role =>
-  spend === "subuser" ? "admin" : "operator";
-export type RequestState = "pending" | "approved" | "rejected" | "expired" | "refused";
+const approverRole = (spend: SpendKind | undefined): Role => (spend === "subuser" ? "admin" : "operator");
+type RequestState = "pending" | "approved" | "rejected" | "expired" | "refused";
 
-export const approvalRequestSchema = z.object({
+const approvalRequestSchema = z.object({
   id: z.string(),
   spend: z.enum(["energy", "host", "payout", "subuser"]),
   /** The confirm payload of the spend, as quoted for this round. */
@@ -64,9 +63,9 @@ const requestKey = (id: string): string => `approval:${id}`;
 export const ttlOf = (deps: Pick<CoreDeps, "settings">): number =>
   deps.settings.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS;
 
-export const selfApprovalLine =
+const selfApprovalLine =
   "You asked for this spend, so another operator or admin must approve it. Nothing was done; the buttons stay for them.";
-export const selfDeletionApprovalLine =
+const selfDeletionApprovalLine =
   "You asked for this deletion, so another admin must approve it. Nothing was done; the buttons stay for them.";
 
 /** One round of Approve / Reject buttons, in a group of their own. */

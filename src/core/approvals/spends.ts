@@ -1,15 +1,14 @@
 import type { ActionContext } from "../command.js";
 import type { CoreDeps } from "../deps.js";
-import { energySpend, livePayload, placeEnergy } from "../energy/confirm-energy.js";
-import { type Confirmed, energyConfirmPayloadSchema } from "../energy/energy-payload.js";
-import { hostConfirmPayloadSchema, hostSpend, placeHostStart } from "../host/confirm-host.js";
+import { energySpend, livePayload, placeEnergy } from "../energy/index.js";
+import { hostConfirmPayloadSchema, hostSpend, placeHostStart } from "../host/index.js";
 import { actorKey } from "../invocation.js";
-import { livePayout, payoutSpend, placePayout } from "../payout/confirm-payout.js";
-import { payoutConfirmPayloadSchema } from "../payout/payout-payload.js";
+import { livePayout, payoutConfirmPayloadSchema, payoutSpend, placePayout } from "../payout/index.js";
 import type { Reply } from "../reply.js";
+import type { Confirmed } from "../spend/confirmed.js";
 import { type ConfirmDecision, decideAtConfirm, type LiveQuote } from "../spend/decide-at-confirm.js";
-import { subuserDeleteAction } from "../subuser/delete-subuser.js";
-import { subuserDeletePayloadSchema } from "../subuser/subuser-payload.js";
+import { energyConfirmPayloadSchema } from "../spend/energy-payload.js";
+import { subuserDeleteAction, subuserDeletePayloadSchema } from "../subuser/index.js";
 import { followUpConversation } from "../threads/follow-ups.js";
 import type { ApprovalRequest, SpendKind } from "./request.js";
 

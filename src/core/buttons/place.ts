@@ -22,14 +22,14 @@ export interface PressedIn {
 
 const MESSAGE_KEY = (group: string) => `action-message:${group}`;
 
-export const sameConversation = (shown: ConversationRef, pressed: ConversationRef): boolean =>
+const sameConversation = (shown: ConversationRef, pressed: ConversationRef): boolean =>
   shown.platform === pressed.platform && shown.id === pressed.id;
 
 /**
  * True when `messageId` is the message the group was first pressed in (binding it, when this is
  * the first press). The mark lives as long as the group's buttons.
  */
-export async function pressedInItsMessage(
+async function pressedInItsMessage(
   store: Store,
   group: string,
   messageId: string | undefined,

@@ -9,7 +9,7 @@ import { balanceReadings, energyFeeSun, factsOfDays, spendRatePerHour } from "./
  * alert the balance chart. A chart that cannot be drawn never holds the post back: the text goes
  * alone, and the log says why.
  */
-export const DIGEST_CHART_DAYS = 7;
+const DIGEST_CHART_DAYS = 7;
 
 async function withPicture(
   deps: Pick<CoreDeps, "logger">,

@@ -7,7 +7,7 @@ export type ChartArgs =
   | { kind: "spend"; days: number }
   | { kind: "balance" };
 
-export const SPEND_RANGES = [7, 30] as const;
+const SPEND_RANGES = [7, 30] as const;
 
 type Parsed = { ok: true; args: ChartArgs } | { ok: false; line: string };
 

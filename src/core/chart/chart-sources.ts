@@ -1,7 +1,6 @@
 import type { CoreDeps } from "../deps.js";
-import { readFacts, utcDay } from "../digest/facts.js";
-import { keptAccount } from "../runway/account.js";
-import { botSpentLast24h, rateOf, readSamples } from "../runway/rate.js";
+import { readFacts, utcDay } from "../facts/facts.js";
+import { botSpentLast24h, keptAccount, rateOf, readSamples } from "../runway/index.js";
 import { getBalance } from "../spend/balance-cache.js";
 import { readSnapshot } from "../spend/balance-refresh.js";
 import type { BalanceReading } from "./balance-chart-data.js";

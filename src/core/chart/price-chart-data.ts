@@ -43,7 +43,7 @@ export interface PriceChartData {
 }
 
 /** "06:30" → 390; "24:00" → 1440; undefined when unreadable. */
-export function minutesOf(hhmm: string): number | undefined {
+function minutesOf(hhmm: string): number | undefined {
   const match = /^(\d{1,2}):(\d{2})$/.exec(hhmm);
   if (!match) return undefined;
   const minutes = Number(match[1]) * 60 + Number(match[2]);
@@ -63,7 +63,7 @@ export function piecesOf(start: string, end: string): PricePiece[] {
   return pieces;
 }
 
-export const unitLabel = (unit: string): string => unit.replace(/_per_unit$/, "").toUpperCase();
+const unitLabel = (unit: string): string => unit.replace(/_per_unit$/, "").toUpperCase();
 
 const hhmm = (minutes: number): string =>
   `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;

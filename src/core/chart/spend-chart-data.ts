@@ -1,6 +1,6 @@
 import Big from "big.js";
-import type { Fact } from "../digest/facts.js";
-import { energyBoughtOf, SPEND_KINDS, type SpendKind, spendsOf } from "../digest/spends.js";
+import { energyBoughtOf, SPEND_KINDS, type SpendKind, spendsOf } from "../digest/index.js";
+import type { Fact } from "../facts/facts.js";
 import { formatDecimal } from "../format.js";
 
 /**
@@ -8,7 +8,7 @@ import { formatDecimal } from "../format.js";
  * digest, and the saving against burning TRX for the energy bought (at the network's energy fee,
  * when it is known), one value per day.
  */
-export const SPEND_KIND_LABELS: Record<SpendKind, string> = {
+const SPEND_KIND_LABELS: Record<SpendKind, string> = {
   energy: "Energy",
   orchestrator: "Orchestrator",
   payout: "Payout runs",

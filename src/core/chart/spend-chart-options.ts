@@ -6,7 +6,7 @@ import type { SpendChartData } from "./spend-chart-data.js";
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** "2026-11-26" → "Nov 26". */
-export const dayLabel = (day: string): string =>
+const dayLabel = (day: string): string =>
   `${MONTHS[Number(day.slice(5, 7)) - 1] ?? day.slice(5, 7)} ${Number(day.slice(8, 10))}`;
 
 export function spendChartOption(data: SpendChartData): EChartsCoreOption {

@@ -14,7 +14,7 @@ import {
 } from "../reply.js";
 
 /** A batch of at most this many addresses lists every address; a larger one lists only the flagged ones. */
-export const COMPLIANCE_LIST_ALL_MAX = 20;
+const COMPLIANCE_LIST_ALL_MAX = 20;
 /** The most flagged (blocked or invalid) addresses a large batch lists before "… and N more". */
 export const COMPLIANCE_FLAGGED_MAX = 30;
 /** Lines per text block: keeps each block far below Slack's 3000-character section limit. */

@@ -1,9 +1,9 @@
-import { postCopies } from "../alerts/subscriptions.js";
-import { withSpendChart } from "../chart/attach.js";
+import { withSpendChart } from "../chart/index.js";
 import type { CoreDeps } from "../deps.js";
+import { utcDay } from "../facts/facts.js";
 import type { ConversationRef } from "../invocation.js";
-import { utcDay } from "./facts.js";
-import { renderDigest } from "./render.js";
+import { postCopies } from "../notifications/subscriptions.js";
+import { renderDigest } from "./digest-render.js";
 import { buildDigest } from "./summary.js";
 
 /**

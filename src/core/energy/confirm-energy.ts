@@ -1,12 +1,13 @@
 import { isServiceError } from "../../service/errors.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import { CANCEL_KIND, createActionGroup } from "../actions.js";
-import { askApproval } from "../approvals/gate.js";
+import { askApproval } from "../approvals/index.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import type { Actor } from "../invocation.js";
 import { expectNotifications } from "../notifications/expectations.js";
 import { context, type Reply } from "../reply.js";
 import { getBalance } from "../spend/balance-cache.js";
+import type { Confirmed } from "../spend/confirmed.js";
 import {
   type ConfirmDecision,
   type ConfirmSpend,
@@ -14,6 +15,14 @@ import {
   priceFellLine,
   priceRoseLine,
 } from "../spend/decide-at-confirm.js";
+import { order5mFailureLine } from "../spend/energy-errors.js";
+import {
+  auditBase,
+  ENERGY_CONFIRM_KIND,
+  type EnergyConfirmPayload,
+  energyConfirmPayloadSchema,
+} from "../spend/energy-payload.js";
+import { outcomeLine } from "../spend/outcome-render.js";
 import { denyListText } from "../spend/preflight.js";
 import { buildEnergyQuote, type EnergyQuote, ROUTE_SERVICE } from "../spend/quote.js";
 import { auditSpend } from "../spend/record.js";
@@ -21,15 +30,7 @@ import { withResend } from "../spend/resend.js";
 import { releaseSpend } from "../spend/reservation.js";
 import { followUpConversation } from "../threads/follow-ups.js";
 import { confirmOrchestrator } from "./confirm-orchestrator.js";
-import { order5mFailureLine } from "./energy-errors.js";
-import {
-  auditBase,
-  type Confirmed,
-  ENERGY_CONFIRM_KIND,
-  type EnergyConfirmPayload,
-  energyConfirmPayloadSchema,
-} from "./energy-payload.js";
-import { outcomeLine, renderEnergyQuote } from "./energy-render.js";
+import { renderEnergyQuote } from "./energy-render.js";
 import { afterOrder5m, order5mKeyOf, order5mOutcomeUnknown, renderPlaced } from "./order5m-flow.js";
 import { reconcileOrder5m, UNKNOWN_YET_LINE } from "./reconcile-order5m.js";
 

@@ -1,4 +1,4 @@
-import { clearAlertOf, raiseAlert } from "../alerts/raise.js";
+import { clearAlertOf, raiseAlert } from "../alerts/index.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
 import type { PollAnswer } from "../poll.js";
@@ -11,7 +11,7 @@ import { code, context, publicReply, text } from "../reply.js";
  * (the service holds a webhook up to 5 minutes for its hashes, then retries for about a minute)
  * the watch posts a notice when no confirmation was seen.
  */
-export const DELIVERY_WATCH_DELAY_MS = 10 * 60_000;
+const DELIVERY_WATCH_DELAY_MS = 10 * 60_000;
 /** Longer than any watch, so a late mark still counts. */
 const DELIVERED_TTL_MS = 3 * 24 * 60 * 60_000;
 
@@ -32,7 +32,7 @@ export async function wasDelivered(store: CoreDeps["store"], orderId: string): P
   return (await store.get(deliveredKey(orderId))) !== null;
 }
 
-export const deliveryWatchJobId = (orderId: string): string => `watch-delivery:${orderId}`;
+const deliveryWatchJobId = (orderId: string): string => `watch-delivery:${orderId}`;
 
 /** Schedules the watch of one order; scheduling it twice is a no-op. */
 export async function watchDelivery(

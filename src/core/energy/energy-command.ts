@@ -1,16 +1,14 @@
 import { CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
-import { runPayout } from "../payout/payout-command.js";
-import { readPayoutInput } from "../payout/payout-input.js";
-import { OPTION_WORDS } from "../payout/payout-options.js";
+import { OPTION_WORDS, readPayoutInput, runPayout } from "../payout/index.js";
 import { errorReply, type Reply } from "../reply.js";
-import { cheapestOffer, findCheaperLater, nowCheapestLine } from "../schedule/cheapest.js";
+import { cheapestOffer, findCheaperLater, nowCheapestLine } from "../schedule/index.js";
 import { balanceCovers, getBalance } from "../spend/balance-cache.js";
+import { ENERGY_CONFIRM_KIND, type EnergyConfirmPayload } from "../spend/energy-payload.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteEnergy } from "../spend/quote.js";
 import { checkSpend } from "../spend/spend-guard.js";
 import { parseEnergyArgs } from "./energy-args.js";
-import { ENERGY_CONFIRM_KIND, type EnergyConfirmPayload } from "./energy-payload.js";
 import { renderEnergyQuote } from "./energy-render.js";
 
 /**

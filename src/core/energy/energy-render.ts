@@ -4,7 +4,6 @@ import type {
   OrchestratorStatusItem,
 } from "../../service/orchestrator.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
-import { formatAge } from "../account/balance-render.js";
 import { capList, formatAmount, moreLine, plural, shortAddress, txSpan } from "../format.js";
 import { formatCount } from "../parse/echo.js";
 import {
@@ -22,21 +21,8 @@ import {
   text,
 } from "../reply.js";
 import type { Balance } from "../spend/balance-cache.js";
-import { balanceCovers } from "../spend/balance-cache.js";
+import { balanceSpans } from "../spend/outcome-render.js";
 import type { EnergyQuote } from "../spend/quote.js";
-
-/**
- * "500 TRX, covers it" / "≈ 480.2 TRX, read 40 s ago, covers it" (the last reading minus this
- * bot's spends since) / "1 TRX, does NOT cover it" / "unknown (…)".
- */
-export function balanceSpans(balance: Balance, costTrx: string): Span[] {
-  if (!balance.known) return [plain(`unknown (${balance.reason.replace(/\.$/, "")})`)];
-  const covers = balanceCovers(balance, costTrx);
-  const amount = balance.estimated
-    ? `≈ ${formatAmount(balance.balanceTrx)}, read ${formatAge(balance.ageMs ?? 0)} ago`
-    : formatAmount(balance.balanceTrx);
-  return [plain(`${amount}, ${covers ? "covers it" : "does NOT cover it"}`)];
-}
 
 export interface QuoteView {
   quote: EnergyQuote;
@@ -180,13 +166,8 @@ export function renderOrchestratorAccepted(view: AcceptedView): Reply {
   );
 }
 
-/** A one-line public outcome that replaces the quote (failures after Confirm). */
-export function outcomeLine(line: string): Reply {
-  return publicReply(line, [text(line)]);
-}
-
 /** How many delegation hashes a summary links per address (the rest is counted). */
-export const SUMMARY_HASHES_MAX = 5;
+const SUMMARY_HASHES_MAX = 5;
 
 function hashSpans(explorerTxUrl: string, hashes: readonly string[]): Span[] {
   if (hashes.length === 0) return [plain("none")];

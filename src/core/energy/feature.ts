@@ -2,12 +2,14 @@ import { defineFeature } from "../feature.js";
 import { energyConfirmAction } from "./confirm-energy.js";
 import { createWatchDeliveryHandler } from "./delivery-watch.js";
 import { energyCommand } from "./energy-command.js";
+import { energyForm } from "./energy-form.js";
 import { activationConfirmed, bandwidthDelegated, delegationConfirmed } from "./energy-notifications.js";
 import { createPollOrchestratorHandler } from "./orchestrator-tracking.js";
 import { createReconcileOrder5mHandler } from "./reconcile-order5m.js";
 
 export const energyFeature = defineFeature({
   name: "energy",
+  forms: [energyForm],
   commands: [energyCommand],
   actions: [energyConfirmAction],
   tracked: {

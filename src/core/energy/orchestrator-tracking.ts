@@ -23,7 +23,7 @@ import { renderOrchestratorSummary } from "./energy-render.js";
  */
 
 /** What the confirm step knew, for the summary's audit entry. */
-export const orchestratorContextSchema = z.object({
+const orchestratorContextSchema = z.object({
   actor: z.string(),
   address: z.string(),
   amount: z.number().int(),
@@ -39,14 +39,14 @@ export type OrchestratorContext = z.infer<typeof orchestratorContextSchema>;
 
 const CONTEXT_TTL_MS = 3 * 24 * 60 * 60_000;
 /** Big orders take a while (50 chunks, external providers' late hashes): poll for up to 6 hours. */
-export const ORCHESTRATOR_POLL_BUDGET_MS = 6 * 60 * 60_000;
-export const ORCHESTRATOR_FIRST_POLL_MS = 5_000;
+const ORCHESTRATOR_POLL_BUDGET_MS = 6 * 60 * 60_000;
+const ORCHESTRATOR_FIRST_POLL_MS = 5_000;
 /** How many polls must find no order before the bot says it was never accepted. */
 const NOT_FOUND_POLLS = 3;
 
 const contextKey = (key: string): string => `orchestrator-order:${key}`;
-export const orchestratorJobId = (key: string): string => `poll-orchestrator:${key}`;
-export const orchestratorDedupKey = (key: string): string => `orchestrator-summary:${key}`;
+const orchestratorJobId = (key: string): string => `poll-orchestrator:${key}`;
+const orchestratorDedupKey = (key: string): string => `orchestrator-summary:${key}`;
 
 /** Remembers the order's origin and context and schedules its first poll. */
 export async function trackOrchestrator(
@@ -157,7 +157,7 @@ export function createPollOrchestratorHandler(
  * What the service charged for the order's energy: the energy delivered at the unit price decided
  * at Confirm (the status reply names no price); without that price, the quote in proportion.
  */
-export function chargedTrx(context: OrchestratorContext, status: OrchestratorStatus): string {
+function chargedTrx(context: OrchestratorContext, status: OrchestratorStatus): string {
   const items = status.data.items;
   const delivered = items.reduce((n, i) => n + i.energy.delegated, 0);
   const requested = items.reduce((n, i) => n + i.energy.requested, 0);

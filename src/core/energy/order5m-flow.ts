@@ -4,11 +4,12 @@ import type { Order5mOutcome } from "../../service/order5m.js";
 import type { CoreDeps } from "../deps.js";
 import { rememberOrigin } from "../origins.js";
 import type { Reply } from "../reply.js";
+import { type Confirmed, whoName } from "../spend/confirmed.js";
+import { auditBase, type EnergyConfirmPayload } from "../spend/energy-payload.js";
 import { auditSpend } from "../spend/record.js";
 import { settleSpend } from "../spend/reservation.js";
-import { autoWatch } from "../watch/hooks.js";
+import { autoWatch } from "../watch/index.js";
 import { watchDelivery } from "./delivery-watch.js";
-import { auditBase, type Confirmed, type EnergyConfirmPayload, whoName } from "./energy-payload.js";
 import { renderOrder5mResult } from "./energy-render.js";
 
 /**

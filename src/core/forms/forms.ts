@@ -1,14 +1,16 @@
 import type { CommandDefinition } from "../command.js";
 import type { CoreSettings } from "../deps.js";
-import { parseEnergyArgs } from "../energy/energy-args.js";
+import type { FormSpec } from "../feature.js";
+import { features } from "../features.js";
 import type { Invocation } from "../invocation.js";
-import { parseStatementPeriod } from "../parse/dates.js";
-import type { ParseResult } from "../parse/result.js";
 import { parseCommandLine } from "../parse/tokenize.js";
-import { parseTronAddress } from "../parse/tron-address.js";
 import { errorReply, type Reply } from "../reply.js";
 import { can, refusalLine, roleOf } from "../roles.js";
-import { parseStatementArgs } from "../statement/statement-args.js";
+
+/** Every feature's forms, by verb (`FeatureDefinition.forms`). */
+export const FORMS: Readonly<Record<string, FormSpec>> = Object.fromEntries(
+  features.flatMap((feature) => feature.forms ?? []).map((spec) => [spec.verb, spec]),
+);
 
 /**
  * Forms for missing arguments: `energy` or `statement` typed without arguments opens a form
@@ -16,72 +18,7 @@ import { parseStatementArgs } from "../statement/statement-args.js";
  * becomes the command line the person would have typed, checked by the same parsers, so a bad value
  * is refused with the same one line, and a good one runs the same quote → Confirm.
  */
-export interface FormField {
-  /** The field's id (Slack `block_id`). */
-  name: string;
-  label: string;
-  placeholder: string;
-  optional?: boolean;
-  hint?: string;
-}
-
-export interface FormSpec {
-  verb: string;
-  /** ≤ 24 characters (Slack's limit on a modal title). */
-  title: string;
-  submit: string;
-  fields: readonly FormField[];
-  /** The one-message version (Telegram ForceReply): what to answer, with an example. */
-  prompt: string;
-  /** What the reply field shows before typing. */
-  placeholder: string;
-}
-
-const ADDRESS: FormField = {
-  name: "address",
-  label: "TRON address",
-  placeholder: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
-};
-
-export const FORMS: Readonly<Record<string, FormSpec>> = {
-  energy: {
-    verb: "energy",
-    title: "Rent energy",
-    submit: "Get quote",
-    fields: [
-      ADDRESS,
-      {
-        name: "amount",
-        label: "Energy",
-        placeholder: "65k",
-        hint: "65000, 65k or 131k; above 650k by orchestrator",
-      },
-    ],
-    prompt:
-      "Energy: reply to this message with the address and the amount, e.g. TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k",
-    placeholder: "<address> <amount>",
-  },
-  statement: {
-    verb: "statement",
-    title: "Order a statement",
-    submit: "Order",
-    fields: [
-      ADDRESS,
-      { name: "from", label: "From (UTC date)", placeholder: "2026-01-01" },
-      { name: "to", label: "To (UTC date)", placeholder: "2026-01-31" },
-      { name: "format", label: "Format", placeholder: "csv or pdf", optional: true, hint: "csv when empty" },
-      {
-        name: "token",
-        label: "Token",
-        placeholder: "TRX, a TRC20 contract T… or a TRC10 id",
-        optional: true,
-      },
-    ],
-    prompt:
-      "Statement: reply to this message with the address, the first and last day, and optionally csv|pdf and a token, e.g. TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 2026-01-01 2026-01-31 pdf",
-    placeholder: "<address> <from> <to> [csv|pdf] [token]",
-  },
-};
+export type { FormSpec };
 
 export type FormOffer = { kind: "form"; spec: FormSpec } | { kind: "refused"; reply: Reply };
 
@@ -119,20 +56,7 @@ export type FormResult = { ok: true; line: string } | { ok: false; errors: Recor
 export function formLine(spec: FormSpec, values: Readonly<Record<string, string>>, today: Date): FormResult {
   const words = (name: string): string[] => (values[name] ?? "").trim().split(/\s+/).filter(Boolean);
   const args = spec.fields.flatMap((f) => words(f.name));
-  const checked: ParseResult<unknown> =
-    spec.verb === "energy" ? parseEnergyArgs(args) : parseStatementArgs(args, today);
+  const checked = spec.check(args, today);
   if (checked.ok) return { ok: true, line: [spec.verb, ...args].join(" ") };
-  return { ok: false, errors: { [fieldOf(spec, values, today)]: checked.error } };
-}
-
-/** Which field a parser's refusal is about: the first field that fails on its own, else the last one filled. */
-function fieldOf(spec: FormSpec, values: Readonly<Record<string, string>>, today: Date): string {
-  const value = (name: string): string => (values[name] ?? "").trim();
-  if (value("address") === "" || !parseTronAddress(value("address")).ok || /\s/.test(value("address"))) {
-    return "address";
-  }
-  if (spec.verb === "energy") return "amount";
-  if (value("from") === "" || !parseStatementPeriod(value("from"), value("from"), today).ok) return "from";
-  if (value("to") === "" || !parseStatementPeriod(value("from"), value("to"), today).ok) return "to";
-  return value("token") !== "" && value("format") === "" ? "token" : "format";
+  return { ok: false, errors: { [spec.fieldOf(values, today)]: checked.error } };
 }

@@ -1,22 +1,22 @@
 import { isServiceError } from "../../service/errors.js";
 import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
 import { CANCEL_KIND, createActionGroup } from "../actions.js";
-import { askApproval } from "../approvals/gate.js";
+import { askApproval } from "../approvals/index.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import type { CoreDeps } from "../deps.js";
-import type { Confirmed } from "../energy/energy-payload.js";
-import { outcomeLine } from "../energy/energy-render.js";
 import { UserError } from "../errors.js";
 import type { Actor } from "../invocation.js";
 import { expectNotifications } from "../notifications/expectations.js";
 import type { Reply } from "../reply.js";
 import { getBalance } from "../spend/balance-cache.js";
+import type { Confirmed } from "../spend/confirmed.js";
 import {
   type ConfirmDecision,
   type ConfirmSpend,
   decideAtConfirm,
   priceRoseLine,
 } from "../spend/decide-at-confirm.js";
+import { outcomeLine } from "../spend/outcome-render.js";
 import { denyListText } from "../spend/preflight.js";
 import { buildHostQuote, type HostQuote } from "../spend/quote.js";
 import { auditSpend } from "../spend/record.js";
@@ -39,7 +39,7 @@ import {
 } from "./host-start-flow.js";
 import { hostAddPendingLine, hostUnknownYetLine, reconcileHostStart } from "./reconcile-host-start.js";
 
-export { HOST_CONFIRM_KIND, type HostConfirmPayload, hostCallbackUrl, hostConfirmPayloadSchema };
+export { type HostConfirmPayload, hostConfirmPayloadSchema };
 
 /**
  * Registers the address (with the callback URL when the bot has a public URL), then starts

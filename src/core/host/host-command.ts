@@ -1,15 +1,15 @@
 import { isServiceError } from "../../service/errors.js";
 import { CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
-import { whoName } from "../energy/energy-payload.js";
-import { markHostStopped } from "../home.js";
 import { parseTronAddress } from "../parse/tron-address.js";
 import { errorReply, type Reply } from "../reply.js";
 import { balanceCovers, getBalance } from "../spend/balance-cache.js";
+import { whoName } from "../spend/confirmed.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteHost } from "../spend/quote.js";
 import { auditSpend } from "../spend/record.js";
 import { checkSpend } from "../spend/spend-guard.js";
+import { markHostStopped } from "./active.js";
 import { hostFailureLine } from "./host-errors.js";
 import { recordHostEvent } from "./host-events.js";
 import { HOST_CONFIRM_KIND, type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";

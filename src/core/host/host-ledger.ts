@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { Store } from "../../store/store.js";
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
-import { whoName } from "../energy/energy-payload.js";
 import { type Actor, actorKey } from "../invocation.js";
+import { whoName } from "../spend/confirmed.js";
 
 /**
  * What the bot itself saw of an address's Host Mode, beside what the service's Time Status says:
@@ -26,7 +26,7 @@ const runSchema = z.object({
   byKey: z.string(),
   confirmationId: z.string(),
 });
-export type HostRun = z.infer<typeof runSchema>;
+type HostRun = z.infer<typeof runSchema>;
 
 const cycleSchema = z.object({
   at: z.number(),
@@ -34,7 +34,7 @@ const cycleSchema = z.object({
   hash: z.string(),
   chargedTrx: z.string().optional(),
 });
-export type SeenCycle = z.infer<typeof cycleSchema>;
+type SeenCycle = z.infer<typeof cycleSchema>;
 
 const runKey = (address: string) => `host-run:${address}`;
 const cyclesKey = (address: string) => `host-run-cycles:${address}`;

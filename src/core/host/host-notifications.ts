@@ -4,12 +4,12 @@ import {
   hostCycleSchema,
   hostPausedSchema,
 } from "../../service/webhook-events.js";
-import { noteHostCycle } from "../digest/facts.js";
-import { markHostStopped } from "../home.js";
+import { noteHostCycle } from "../facts/facts.js";
 import type { NotificationDefinition } from "../notifications/definition.js";
 import { expectationKeys } from "../notifications/expectations.js";
 import { findOrigin } from "../origins.js";
 import { countHostCycle } from "../spend/host-cycles.js";
+import { markHostStopped } from "./active.js";
 import { recordHostEvent } from "./host-events.js";
 import { noteHostRunCycle } from "./host-ledger.js";
 import { renderHostCycle, renderHostPaused } from "./host-notices-render.js";

@@ -14,7 +14,11 @@ export type HostConfirmPayload = z.infer<typeof hostConfirmPayloadSchema>;
 export const HOST_STATUS_KIND = "host.status";
 export const hostStatusPayloadSchema = hostConfirmPayloadSchema.pick({ address: true });
 
-/** `${PUBLIC_URL}/callbacks/host/${HOST_CALLBACK_TOKEN}`, or undefined without PUBLIC_URL. Secret: never shown. */
+/**
+ * The one Host Mode callback URL (Host Mode start and `setup` both use it):
+ * `${PUBLIC_URL}/callbacks/host/${HOST_CALLBACK_TOKEN}`, the token URL-encoded, or undefined without
+ * PUBLIC_URL. Secret: never shown.
+ */
 export function hostCallbackUrl(
   settings: Pick<CoreSettings, "publicUrl" | "hostCallbackToken">,
 ): string | undefined {

@@ -1,5 +1,4 @@
 import type { HostInfinityStarted, HostStopped } from "../../service/host-mode.js";
-import { balanceSpans } from "../energy/energy-render.js";
 import { formatAmount, shortAddress } from "../format.js";
 import {
   type Block,
@@ -13,6 +12,7 @@ import {
   text,
 } from "../reply.js";
 import type { Balance } from "../spend/balance-cache.js";
+import { balanceSpans } from "../spend/outcome-render.js";
 import type { HostQuote } from "../spend/quote.js";
 
 /** Shown whenever no callback URL can be registered. */
@@ -34,7 +34,7 @@ export interface HostQuoteView {
 }
 
 /** The quote says that the cycles count toward the daily limit of the person who starts Host Mode. */
-export function cyclesCapLine(dailyLimitTrx: string | undefined): string {
+function cyclesCapLine(dailyLimitTrx: string | undefined): string {
   return dailyLimitTrx === undefined
     ? "Each cycle counts toward your spending of the UTC day as it is charged (no daily limit is set)."
     : `Each cycle counts toward your daily limit of ${formatAmount(dailyLimitTrx)} (OPS_DAILY_LIMIT_TRX) as it is charged; once it is reached, your other spends are refused until 00:00 UTC, while the cycles go on until host stop.`;

@@ -14,7 +14,7 @@ import { renderHostStatus } from "./host-status-render.js";
  * record. The button replaces the message it is on with the status, which carries a fresh Status
  * button, so the message stays a status that can be refreshed (a button works once).
  */
-export const STATUS_BUTTON_TTL_MS = 24 * 60 * 60_000;
+const STATUS_BUTTON_TTL_MS = 24 * 60 * 60_000;
 
 export async function createStatusButton(
   deps: Pick<CoreDeps, "store" | "now">,

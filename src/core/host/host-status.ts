@@ -47,7 +47,7 @@ export function cyclesText(cycles: number | null | undefined): string | undefine
 }
 
 /** The reading says infinity mode runs: status active and mode infinity (or unlimited cycles when no mode is given). */
-export function infinityRunning(data: HostStatus): boolean {
+function infinityRunning(data: HostStatus): boolean {
   if (statusWord(data.status) !== "active") return false;
   const mode = data.mode?.trim().toLowerCase();
   if (mode !== undefined) return mode === "infinity";

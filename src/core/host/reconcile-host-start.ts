@@ -1,14 +1,11 @@
 import { z } from "zod";
 import { isServiceError } from "../../service/errors.js";
 import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
-import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
-import { type Confirmed, confirmedSchema } from "../energy/energy-payload.js";
-import { outcomeLine } from "../energy/energy-render.js";
-import { saveOutcome } from "../intents/intent.js";
-import { type PollAnswer, pollDelayMs } from "../poll.js";
-import type { TrackedJob } from "../ports.js";
+import { createReconciler, type ReconcileStep } from "../intents/index.js";
 import type { Reply } from "../reply.js";
+import { type Confirmed, confirmedSchema } from "../spend/confirmed.js";
+import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
 import { settleSpend } from "../spend/reservation.js";
 import { hostFailureLine } from "./host-errors.js";
@@ -33,11 +30,10 @@ import {
  * confirmation ends the reconciling (the user wanted it off), and so does a start by another
  * confirmation. The outcome is posted once, in place of the quote, and the spend settled or released.
  */
-export const HOST_RECONCILE_FIRST_MS = 2_000;
+const HOST_RECONCILE_FIRST_MS = 2_000;
 /** Repeats stay safe for ever; a day is where a start nobody heard of stops being the user's wish. */
-export const HOST_RECONCILE_WINDOW_MS = 24 * 60 * 60_000;
+const HOST_RECONCILE_WINDOW_MS = 24 * 60 * 60_000;
 const HOST_RECONCILE_MAX_DELAY_MS = 10 * 60_000;
-const RECORD_TTL_MS = 25 * 60 * 60_000;
 
 const recordSchema = confirmedSchema.extend({
   followUp: confirmedSchema.shape.conversation.optional(),
@@ -51,10 +47,6 @@ const recordSchema = confirmedSchema.extend({
   replaces: z.string().optional(),
 });
 type HostReconcileRecord = z.infer<typeof recordSchema>;
-
-const recordKey = (cid: string) => `reconcile-host:${cid}`;
-export const hostReconcileJobId = (cid: string) => `reconcile-host-start:${cid}`;
-const dedupKey = (cid: string) => `reconciled:${cid}`;
 
 /** The one line said while the start's outcome is not known: followed by the outcome. */
 export const hostUnknownYetLine = (address: string): string =>
@@ -84,67 +76,60 @@ export async function reconcileHostStart(
     since: options.since,
     ...(options.replaces !== undefined && { replaces: options.replaces }),
   };
-  await setJson(deps.store, recordKey(who.confirmationId), record, RECORD_TTL_MS);
-  await deps.jobs.schedule(
-    { kind: "reconcile-host-start", confirmationId: who.confirmationId, conversation: who.conversation },
-    {
-      delayMs: Math.max(HOST_RECONCILE_FIRST_MS, options.retryAfterMs ?? 0),
-      jobId: hostReconcileJobId(who.confirmationId),
-    },
-  );
+  await reconciler.schedule(deps, record, options.retryAfterMs);
 }
 
-type ReconcileJob = Extract<TrackedJob, { kind: "reconcile-host-start" }>;
+const whoOf = (record: HostReconcileRecord): Confirmed => ({
+  confirmationId: record.confirmationId,
+  actor: record.actor,
+  conversation: record.conversation,
+  ...(record.followUp && { followUp: record.followUp }),
+});
 
-export function createReconcileHostStartHandler(deps: CoreDeps): (job: ReconcileJob) => Promise<PollAnswer> {
-  return async (job) => {
-    const cid = job.confirmationId;
-    const record = await getJson(deps.store, recordKey(cid), recordSchema);
-    if (!record) return { done: true };
-    const who: Confirmed = {
-      confirmationId: cid,
-      actor: record.actor,
-      conversation: record.conversation,
-      ...(record.followUp && { followUp: record.followUp }),
-    };
-    const p = record.payload;
-    const settled = await settledMeanwhile(deps, who, record);
-    if (settled) return finish(deps, record, settled);
-    if (record.step === "add") {
-      const callbackUrl = hostCallbackUrl(deps.settings);
-      try {
-        await deps.service.hostMode.add({ address: p.address, ...(callbackUrl && { callbackUrl }) });
-      } catch (error) {
-        const again = hostAnswerLost(error) || (isServiceError(error) && error.retryable);
-        if (again) return askAgain(deps, job, record, error);
-        return finish(
-          deps,
-          record,
-          await hostNotStarted(deps, who, p, hostFailureLine(error, p.address, "add"), error),
-        );
-      }
-      record.step = "start";
-      await setJson(deps.store, recordKey(cid), record, RECORD_TTL_MS);
-    }
-    let started: HostReply<HostInfinityStarted>;
+/** One round: what happened meanwhile, then the owed `add` (if any) and the start, asked again. */
+async function attempt(
+  deps: CoreDeps,
+  record: HostReconcileRecord,
+  save: (record: HostReconcileRecord) => Promise<void>,
+): Promise<ReconcileStep> {
+  const who = whoOf(record);
+  const p = record.payload;
+  const settled = await settledMeanwhile(deps, who, record);
+  if (settled) return { outcome: settled };
+  if (record.step === "add") {
+    const callbackUrl = hostCallbackUrl(deps.settings);
     try {
-      started = await deps.service.hostMode.infinityStart(p.address);
+      await deps.service.hostMode.add({ address: p.address, ...(callbackUrl && { callbackUrl }) });
     } catch (error) {
-      const answer = repeatedStartAnswer(error);
-      if (answer === "started") {
-        const how =
-          "the start sent for this confirmation went through (asked again, the service answers that it is already running)";
-        return finish(deps, record, await hostStartedBefore(deps, who, p, how));
-      }
-      if (answer === "not-started") {
-        const line = hostFailureLine(error, p.address, "start");
-        return finish(deps, record, await hostNotStarted(deps, who, p, line, error));
-      }
-      return askAgain(deps, job, record, error);
+      const again = hostAnswerLost(error) || (isServiceError(error) && error.retryable);
+      if (again) return { askAgain: error };
+      const line = hostFailureLine(error, p.address, "add");
+      return { outcome: await hostNotStarted(deps, who, p, line, error) };
     }
-    deps.logger.info({ confirmationId: cid, address: p.address }, "Host Mode start reconciled: started now");
-    return finish(deps, record, await hostStartedNow(deps, who, p, started));
-  };
+    record.step = "start";
+    await save(record);
+  }
+  let started: HostReply<HostInfinityStarted>;
+  try {
+    started = await deps.service.hostMode.infinityStart(p.address);
+  } catch (error) {
+    const answer = repeatedStartAnswer(error);
+    if (answer === "started") {
+      const how =
+        "the start sent for this confirmation went through (asked again, the service answers that it is already running)";
+      return { outcome: await hostStartedBefore(deps, who, p, how) };
+    }
+    if (answer === "not-started") {
+      const line = hostFailureLine(error, p.address, "start");
+      return { outcome: await hostNotStarted(deps, who, p, line, error) };
+    }
+    return { askAgain: error };
+  }
+  deps.logger.info(
+    { confirmationId: who.confirmationId, address: p.address },
+    "Host Mode start reconciled: started now",
+  );
+  return { outcome: await hostStartedNow(deps, who, p, started) };
 }
 
 /**
@@ -194,39 +179,28 @@ async function hostStartedThenEnded(
   return outcomeLine(line);
 }
 
-async function askAgain(
-  deps: CoreDeps,
-  job: ReconcileJob,
-  record: HostReconcileRecord,
-  error: unknown,
-): Promise<PollAnswer> {
-  const planned = pollDelayMs(job.attempt ?? 0, {
-    firstMs: HOST_RECONCILE_FIRST_MS,
-    maxMs: HOST_RECONCILE_MAX_DELAY_MS,
-    totalMs: HOST_RECONCILE_WINDOW_MS,
-  });
-  const hinted = isServiceError(error) ? (error.retryAfterMs ?? 0) : 0;
-  const delayMs = planned === null ? null : Math.max(planned, hinted);
-  if (delayMs !== null && deps.now() - record.startedAt + delayMs < HOST_RECONCILE_WINDOW_MS) {
-    deps.logger.info(
-      { confirmationId: record.confirmationId, step: record.step, delayMs, err: error },
-      "Host Mode start outcome still unknown; asking again",
-    );
-    return { again: true, delayMs };
-  }
-  // A day of no answer: the bot stops asking and says what the user can do. The hold stays on
-  // the daily total: Host Mode may run.
+/** A day of no answer: the bot stops asking and says what the user can do. */
+async function expire(deps: CoreDeps, record: HostReconcileRecord): Promise<Reply> {
+  // The hold stays on the daily total: Host Mode may run.
   const p = record.payload;
   const line = `The service did not say within 24 hours whether Host Mode started for ${p.address}, so the bot stopped asking. If it should not run, host stop ${p.address} (harmless when it is not running); to be sure it runs, host start ${p.address} again (an active address answers that it is already active).`;
   await auditSpend(deps, { ...hostAuditBase(record, p), result: "failed", message: line });
-  return finish(deps, record, outcomeLine(line));
+  return outcomeLine(line);
 }
 
-async function finish(deps: CoreDeps, record: HostReconcileRecord, reply: Reply): Promise<PollAnswer> {
-  // The confirmation's outcome from now on: a recovery that posts it later never says "not known yet".
-  await saveOutcome(deps.store, record.confirmationId, reply);
-  const outcome = record.replaces === undefined ? reply : { ...reply, replaces: record.replaces };
-  await deps.notifier.post(record.conversation, outcome, dedupKey(record.confirmationId));
-  await deps.store.del(recordKey(record.confirmationId));
-  return { done: true };
-}
+const reconciler = createReconciler({
+  kind: "reconcile-host-start",
+  recordPrefix: "reconcile-host",
+  schema: recordSchema,
+  firstMs: HOST_RECONCILE_FIRST_MS,
+  maxDelayMs: HOST_RECONCILE_MAX_DELAY_MS,
+  windowMs: HOST_RECONCILE_WINDOW_MS,
+  attempt,
+  expire,
+  stillUnknown: (record, error) => ({
+    fields: { step: record.step, err: error },
+    message: "Host Mode start outcome still unknown; asking again",
+  }),
+});
+
+export const createReconcileHostStartHandler = reconciler.createHandler;

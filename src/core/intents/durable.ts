@@ -40,7 +40,7 @@ import {
 type ActionInvocation = Extract<Invocation, { kind: "action" }>;
 type Deps = CoreDeps;
 
-export const timingsOf = (deps: Pick<CoreDeps, "settings">): IntentTimings =>
+const timingsOf = (deps: Pick<CoreDeps, "settings">): IntentTimings =>
   deps.settings.intents ?? DEFAULT_INTENT_TIMINGS;
 
 /** Before the claim: the recovery job exists whenever the intent does. Returns the claim value. */

@@ -108,7 +108,3 @@ export async function takeLease(store: Store, cid: string, leaseMs: number): Pro
     },
   };
 }
-
-export async function releaseLease(store: Store, cid: string): Promise<void> {
-  await store.del(leaseKey(cid));
-}

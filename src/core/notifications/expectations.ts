@@ -43,7 +43,7 @@ interface Policy {
  * An orchestrator order delivers chunk by chunk while its poll records each chunk's id (polls up
  * to a minute apart): it keeps its expectation until its final poll clears it, or for an hour.
  */
-export const EXPECTATION_POLICY: Record<ExpectedSpend["kind"], Policy> = {
+const EXPECTATION_POLICY: Record<ExpectedSpend["kind"], Policy> = {
   order5m: { ttlMs: 10 * 60_000, once: true },
   host: { ttlMs: 10 * 60_000, once: true },
   orchestrator: { ttlMs: 60 * 60_000, once: false },

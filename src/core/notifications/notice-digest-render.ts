@@ -130,7 +130,7 @@ function contextsOf(replies: readonly Reply[]): string[] {
   return [...notes];
 }
 
-export function renderDigest(replies: readonly Reply[], limits: DigestLimits): Reply {
+export function renderNoticeDigest(replies: readonly Reply[], limits: DigestLimits): Reply {
   const { title, breakdown } = titleOf(replies);
   const blocks: Block[] = [header(title)];
   if (breakdown) blocks.push(text(breakdown));

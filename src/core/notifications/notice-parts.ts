@@ -9,7 +9,7 @@ import { code, plain, type Span } from "../reply.js";
 export type Item = [label: string, value: Span | string | Span[]];
 
 /** A notice links this many hashes at most: 500 of them would flood a chat (18 Telegram messages). */
-export const MAX_TX_LINKS = 10;
+const MAX_TX_LINKS = 10;
 
 /** The first hashes, comma separated, then "… and N more"; "none" when the service sent none. */
 export function txSpans(explorerTxUrl: string, hashes: readonly string[]): Span[] {

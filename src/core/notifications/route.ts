@@ -1,11 +1,11 @@
 import type { Notification } from "../../service/webhook-events.js";
-import { postCopies } from "../alerts/subscriptions.js";
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
 import type { NotificationDefinition, RouteContext, RouteOutcome } from "./definition.js";
 import { findExpectation, settleExpectations } from "./expectations.js";
 import { asAlert } from "./notifications-render.js";
 import { definitionOf } from "./registry.js";
+import { postCopies } from "./subscriptions.js";
 
 export type { RouteContext, RouteOutcome };
 
@@ -19,14 +19,14 @@ export type { RouteContext, RouteOutcome };
  * point: a done mark ends repeats early, and every post carries a dedup key derived from the
  * delivery, so a repeat that slips past the mark still posts nothing twice.
  */
-export const NOTIFICATION_DONE_TTL_MS = 48 * 3_600_000;
+const NOTIFICATION_DONE_TTL_MS = 48 * 3_600_000;
 /**
  * A webhook can overtake the command that placed the order (the order's reply is still on its way
  * back, an orchestrator chunk is not polled yet). Only a notification that a spend of this bot
  * expected (see `expectations.ts`) waits this long for its origin, about a minute in all, short
  * steps first; then it goes to the expecting conversation. Anything else is routed at once.
  */
-export const ORIGIN_GRACE_MS: readonly number[] = [250, 500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
+const ORIGIN_GRACE_MS: readonly number[] = [250, 500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
 
 export interface NotificationRouterOptions {
   /** Where a notification without a known conversation goes; empty: it is only logged. */

@@ -22,7 +22,7 @@ const storedSchema = z.object({
 export type StoredSecret = z.infer<typeof storedSchema>;
 
 /** A short, one-way name for a secret (logs and listings may show it). */
-export const secretFingerprint = (secret: string): string =>
+const secretFingerprint = (secret: string): string =>
   createHash("sha256").update(secret).digest("hex").slice(0, 12);
 
 const fieldOf = (endpointId: number, secret: string) => `${endpointId}:${secretFingerprint(secret)}`;

@@ -7,8 +7,12 @@ export const ORDER5M_MAX_ENERGY = 650_000;
 /** POST /apiv2/orchestrator: 61,000 to 50,000,000 energy per address (and per order in total). */
 export const ORCHESTRATOR_MIN_ENERGY_PER_ADDRESS = 61_000;
 export const ORCHESTRATOR_MAX_ENERGY_PER_ADDRESS = 50_000_000;
-/** What the `energy` command accepts: one 5-minute order, or more through the orchestrator. */
+/**
+ * What the `energy` command accepts: one 5-minute order, or more through the orchestrator.
+ * @alias (knip) named on purpose: order5m's lower bound and the orchestrator's upper bound.
+ */
 export const ENERGY_ORDER_MIN_ENERGY = ORDER5M_MIN_ENERGY;
+/** @alias */
 export const ENERGY_ORDER_MAX_ENERGY = ORCHESTRATOR_MAX_ENERGY_PER_ADDRESS;
 
 const ACCEPTED = "use a whole number like 65000, 65k or 1.2m";

@@ -11,12 +11,12 @@ import {
 import { fail, ok, type ParseResult } from "./result.js";
 import { parseTronAddress, TRON_ADDRESS_CHARS } from "./tron-address.js";
 
-export { detectNetworks, type NetworkDetection } from "./detect-network.js";
+export { detectNetworks } from "./detect-network.js";
 export { EVM_TICKERS, isNetworkTicker, NETWORK_TICKERS, type NetworkTicker } from "./network-tickers.js";
 
 /** The spec's address length rule (version 1 order request), applied to every non-TRON network. */
-export const SCREEN_ADDRESS_MIN_CHARS = 10;
-export const SCREEN_ADDRESS_MAX_CHARS = 100;
+const SCREEN_ADDRESS_MIN_CHARS = 10;
+const SCREEN_ADDRESS_MAX_CHARS = 100;
 
 const EXAMPLE_TICKERS = "eth, trx, btc, sol or bsc";
 const ALL_TICKERS = `help screen lists all ${NETWORK_TICKERS.length}`;

@@ -100,7 +100,7 @@ export const COMMAND_GRAMMAR: readonly GrammarEntry[] = [
 ];
 
 /** Slack's umbrella command: `/ops <verb> …`. */
-export const UMBRELLA_VERB = "ops";
+const UMBRELLA_VERB = "ops";
 
 export interface ParsedCommand {
   /** The grammar's verb (an alias is resolved: start → help). */

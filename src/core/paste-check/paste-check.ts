@@ -1,15 +1,15 @@
 import { z } from "zod";
 import { createActionGroup } from "../actions.js";
 import type { ActionContext, ActionHandler, CommandContext, CommandDefinition } from "../command.js";
-import { complianceCommand } from "../compliance/compliance-command.js";
+import { complianceCommand } from "../compliance/index.js";
 import type { CoreDeps } from "../deps.js";
-import { energyCommand } from "../energy/energy-command.js";
+import { energyCommand } from "../energy/index.js";
 import type { Actor, ConversationRef } from "../invocation.js";
 import { TRON_ADDRESS_PATTERN } from "../parse/tron-address.js";
 import { buttons, context, type Reply } from "../reply.js";
 import { roleOf } from "../roles.js";
-import { screenCommand } from "../screening/screen-command.js";
-import { watchCommand } from "../watch/command.js";
+import { screenCommand } from "../screening/index.js";
+import { watchCommand } from "../watch/index.js";
 import { admitPaste } from "./rate.js";
 
 /**
@@ -27,17 +27,17 @@ export interface PastedMessage {
   text: string;
 }
 
-export const PASTE_SCREEN_KIND = "paste.screen";
-export const PASTE_ENERGY_KIND = "paste.energy";
-export const PASTE_WATCH_KIND = "paste.watch";
+const PASTE_SCREEN_KIND = "paste.screen";
+const PASTE_ENERGY_KIND = "paste.energy";
+const PASTE_WATCH_KIND = "paste.watch";
 /** The energy a plain TRC20 transfer needs: the amount the quote button asks for. */
-export const PASTE_ENERGY_AMOUNT = "65k";
+const PASTE_ENERGY_AMOUNT = "65k";
 
 /** An address alone, possibly in backticks (Slack and Telegram code formatting). */
 const PASTED = /^`{0,3}\s*(T[1-9A-HJ-NP-Za-km-z]{33})\s*`{0,3}$/;
 
 /** The address a message consists of, or undefined for any other message. */
-export function pastedAddress(text: string): string | undefined {
+function pastedAddress(text: string): string | undefined {
   const address = PASTED.exec(text.trim())?.[1];
   return address !== undefined && TRON_ADDRESS_PATTERN.test(address) ? address : undefined;
 }

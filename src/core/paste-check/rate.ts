@@ -7,8 +7,8 @@ import { errorReply, type Reply } from "../reply.js";
  * the channel into a wall of verdicts. Up to PASTE_LIMIT pastes per window are checked; the next
  * one gets one line saying so, and the rest of the window is silent.
  */
-export const PASTE_LIMIT = 5;
-export const PASTE_WINDOW_MS = 60_000;
+const PASTE_LIMIT = 5;
+const PASTE_WINDOW_MS = 60_000;
 
 export type PasteAdmission = { kind: "check" } | { kind: "notice"; reply: Reply } | { kind: "silent" };
 

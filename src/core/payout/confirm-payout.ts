@@ -1,14 +1,12 @@
 import { requestIdempotencyKey } from "../../service/idempotency.js";
 import type { OrchestratorAccepted } from "../../service/orchestrator.js";
 import { CANCEL_KIND, createActionGroup } from "../actions.js";
-import { askApproval } from "../approvals/gate.js";
+import { askApproval } from "../approvals/index.js";
 import type { ActionContext, ActionHandler } from "../command.js";
-import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "../energy/energy-errors.js";
-import type { Confirmed } from "../energy/energy-payload.js";
-import { outcomeLine } from "../energy/energy-render.js";
 import type { Actor } from "../invocation.js";
 import { expectNotifications, forgetOrchestratorExpectation } from "../notifications/expectations.js";
 import type { Reply } from "../reply.js";
+import type { Confirmed } from "../spend/confirmed.js";
 import {
   type ConfirmDecision,
   type ConfirmSpend,
@@ -16,11 +14,13 @@ import {
   priceFellLine,
   priceRoseLine,
 } from "../spend/decide-at-confirm.js";
+import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "../spend/energy-errors.js";
+import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
 import { withResend } from "../spend/resend.js";
 import { releaseSpend } from "../spend/reservation.js";
 import { followUpConversation } from "../threads/follow-ups.js";
-import { autoWatchMany } from "../watch/hooks.js";
+import { autoWatchMany } from "../watch/index.js";
 import {
   PAYOUT_CONFIRM_KIND,
   type PayoutConfirmPayload,

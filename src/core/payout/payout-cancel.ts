@@ -1,7 +1,7 @@
 import type { OrchestratorStatus } from "../../service/orchestrator.js";
 import type { ActionHandler } from "../command.js";
-import { outcomeLine } from "../energy/energy-render.js";
 import { toUserLine } from "../errors.js";
+import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
 import { PAYOUT_CANCEL_KIND, payoutCancelPayloadSchema } from "./payout-payload.js";
 import { renderProgress } from "./payout-progress-render.js";

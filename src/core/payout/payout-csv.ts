@@ -9,7 +9,7 @@ import { type PayoutRow, splitRow } from "./payout-row.js";
  * Rows beyond 100 are read too, so the quote can name them as left out; a file that is not CSV,
  * too large or unreadable is refused as a whole with one line that says what is accepted.
  */
-export const PAYOUT_FILE_ACCEPTED =
+const PAYOUT_FILE_ACCEPTED =
   "share a .csv file of address,amount rows (header optional, UTF-8, at most 100 rows and 64 KB)";
 const CSV_TYPES = new Set(["text/csv", "text/plain", "text/comma-separated-values", "application/csv"]);
 /** Far beyond 100 rows, but a file of a million empty lines stops here. */

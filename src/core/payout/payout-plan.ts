@@ -1,8 +1,8 @@
 import type { ComplianceVerdict } from "../../service/compliance.js";
 import { isServiceError } from "../../service/errors.js";
 import type { CoreDeps } from "../deps.js";
-import { noteRefusal } from "../digest/facts.js";
 import { toUserLine, UserError } from "../errors.js";
+import { noteRefusal } from "../facts/facts.js";
 import {
   ORCHESTRATOR_MAX_ENERGY_PER_ADDRESS,
   ORCHESTRATOR_MIN_ENERGY_PER_ADDRESS,
@@ -22,7 +22,7 @@ import type { PayoutRow } from "./payout-row.js";
  */
 export const PAYOUT_MAX_ADDRESSES = 100;
 export const PAYOUT_MIN_ADDRESSES = 2;
-export const PAYOUT_MAX_TOTAL_ENERGY = 50_000_000;
+const PAYOUT_MAX_TOTAL_ENERGY = 50_000_000;
 const BATCH_MAX = 1000;
 
 export interface PayoutItem {

@@ -1,5 +1,4 @@
 import type { OrchestratorStatus, OrchestratorStatusItem } from "../../service/orchestrator.js";
-import { whoName } from "../energy/energy-payload.js";
 import { capList, formatAmount, formatEpoch, moreLine } from "../format.js";
 import { formatCount } from "../parse/echo.js";
 import {
@@ -16,6 +15,7 @@ import {
   type Span,
   text,
 } from "../reply.js";
+import { whoName } from "../spend/confirmed.js";
 import type { CancelMark, PayoutRun } from "./payout-run.js";
 
 /**
@@ -37,7 +37,7 @@ const STATES = [
 type Summary = OrchestratorStatus["data"]["summary"];
 
 /** "2 completed · 1 processing · 7 queued": the counters that are not zero. */
-export function countsLine(summary: Summary): string {
+function countsLine(summary: Summary): string {
   const parts = STATES.filter((s) => summary[s] > 0).map(
     (s) => `${formatCount(summary[s])} ${s.replace("_", " ")}`,
   );
@@ -151,7 +151,7 @@ export function renderOutcome(run: PayoutRun, status: OrchestratorStatus, cancel
 const csvCell = (value: string): string => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 /** The outcome as CSV: one row per address. */
-export function outcomeCsv(status: OrchestratorStatus): string {
+function outcomeCsv(status: OrchestratorStatus): string {
   const head =
     "address,requested,delegated,status,energy_status,chunks_done,chunks_total,order_ids,hashes,activation,activation_hash,bandwidth";
   const rows = status.data.items.map((i) =>

@@ -1,8 +1,8 @@
-import { balanceSpans } from "../energy/energy-render.js";
 import { formatAmount, plural, shortAddress } from "../format.js";
 import { formatCount } from "../parse/echo.js";
 import { type Block, buttons, context, fields, header, publicReply, type Reply, text } from "../reply.js";
 import type { Balance } from "../spend/balance-cache.js";
+import { balanceSpans } from "../spend/outcome-render.js";
 import { describeOptions, type PayoutOptions } from "./payout-options.js";
 import type { LeftOut, PayoutPlan } from "./payout-plan.js";
 import type { PayoutPrice } from "./payout-price.js";

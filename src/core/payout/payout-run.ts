@@ -12,11 +12,11 @@ import { PAYOUT_CANCEL_KIND } from "./payout-payload.js";
  * what was quoted, and its Cancel button. Written once (a recovery re-run finds the first one);
  * what changes later lives in keys of its own, so the poll and a Cancel never overwrite each other.
  */
-export const RUN_TTL_MS = 3 * 24 * 60 * 60_000;
+const RUN_TTL_MS = 3 * 24 * 60 * 60_000;
 /** As long as the run is polled: a Cancel stays possible while any address is queued. */
-export const CANCEL_TTL_MS = 6 * 60 * 60_000;
+const CANCEL_TTL_MS = 6 * 60 * 60_000;
 
-export const payoutRunSchema = z.object({
+const payoutRunSchema = z.object({
   key: z.string(),
   confirmationId: z.string(),
   actor: actorSchema,
@@ -65,7 +65,7 @@ export async function openRun(
   return (await readRun(deps, run.key)) ?? full;
 }
 
-export const cancelMarkSchema = z.object({ by: actorSchema, at: z.number(), cancelled: z.number().int() });
+const cancelMarkSchema = z.object({ by: actorSchema, at: z.number(), cancelled: z.number().int() });
 export type CancelMark = z.infer<typeof cancelMarkSchema>;
 
 export async function markCancelled(

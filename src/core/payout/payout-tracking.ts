@@ -28,13 +28,13 @@ import { firstFinal, type PayoutRun, progressChanged, readCancelled, readRun } f
  * progress message's thread, and edits the progress message when what it shows changed. The last
  * poll puts the outcome in its place (and, past 10 addresses, the outcome CSV in its thread).
  */
-export const PAYOUT_FIRST_POLL_MS = 2_000;
+const PAYOUT_FIRST_POLL_MS = 2_000;
 const POLL_MAX_MS = 10_000;
 const POLL_BUDGET_MS = 6 * 60 * 60_000;
 /** How many polls must find no order before the bot says it was never accepted. */
 const NOT_FOUND_POLLS = 3;
 
-export const payoutJobId = (key: string): string => `poll-payout:${key}`;
+const payoutJobId = (key: string): string => `poll-payout:${key}`;
 
 type PollJob = Extract<TrackedJob, { kind: "poll-payout" }>;
 type Deps = Pick<CoreDeps, "service" | "store" | "notifier" | "logger" | "now" | "settings" | "jobs">;
@@ -181,7 +181,7 @@ export const auditOf = (run: PayoutRun) => ({
  * What the service charged for the run's energy: each address's delivered share of its cost at
  * the price decided at Confirm (the status reply names no price), rounded up to the SUN.
  */
-export function chargedTrx(run: PayoutRun, status: OrchestratorStatus): string {
+function chargedTrx(run: PayoutRun, status: OrchestratorStatus): string {
   let sun = new Big(0);
   for (const item of status.data.items) {
     const index = run.items.findIndex((i) => i.address === item.receiveAddress);

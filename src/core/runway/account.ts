@@ -11,6 +11,11 @@ import { readSnapshot, startBalanceRefresh } from "../spend/balance-refresh.js";
  * energy fee) from the kept reading.
  */
 
+/** The account as the last reading left it (no request): the chart's balance readings start from it. */
+export async function keptAccount(deps: Pick<CoreDeps, "store">): Promise<Userinfo | undefined> {
+  return (await readSnapshot(deps.store))?.info;
+}
+
 export interface AccountRead {
   balance: Balance;
   info?: Userinfo;
@@ -29,9 +34,4 @@ export async function readAccount(deps: Deps): Promise<AccountRead> {
   const balance = await getBalance(deps);
   const kept = await readSnapshot(deps.store);
   return kept ? { balance, info: kept.info, infoAt: kept.fetchedAt } : { balance };
-}
-
-/** The kept copy only (no service call): for renderers that must not spend a userinfo read. */
-export async function keptAccount(deps: Pick<CoreDeps, "store">): Promise<Userinfo | undefined> {
-  return (await readSnapshot(deps.store))?.info;
 }

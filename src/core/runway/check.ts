@@ -1,12 +1,12 @@
 import Big from "big.js";
-import { clearAlertOf, raiseAlert } from "../alerts/raise.js";
-import { withBalanceChart } from "../chart/attach.js";
+import { clearAlertOf, raiseAlert } from "../alerts/index.js";
+import { withBalanceChart } from "../chart/index.js";
 import type { CoreDeps } from "../deps.js";
 import { formatAmount, formatDecimal } from "../format.js";
 import type { ConversationRef } from "../invocation.js";
 import { readAccount } from "./account.js";
 import { botSpentLast24h, hoursLeft, keepSample, rateOf, readSamples } from "./rate.js";
-import { formatHours, type RunwayView, renderRunwayAlert, renderRunwayRecovered } from "./render.js";
+import { formatHours, type RunwayView, renderRunwayAlert, renderRunwayRecovered } from "./runway-render.js";
 
 /**
  * One balance/runway check (the scheduled job runs it every OPS_RUNWAY_INTERVAL_MIN). The state

@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { Store } from "../../store/store.js";
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
-import { hostStarters, readFacts, utcDay } from "../digest/facts.js";
-import { spendsOf } from "../digest/spends.js";
+import { spendsOf } from "../digest/index.js";
+import { hostStarters, readFacts, utcDay } from "../facts/facts.js";
 
 /**
  * The spend rate in TRX per hour, the larger of two views:
@@ -16,7 +16,7 @@ import { spendsOf } from "../digest/spends.js";
 const DAY_MS = 24 * 3_600_000;
 const HOUR_MS = 3_600_000;
 /** A shorter window says too little: one order would look like a huge rate. */
-export const MIN_WINDOW_MS = 30 * 60_000;
+const MIN_WINDOW_MS = 30 * 60_000;
 const SAMPLES_KEY = "runway:spent-samples";
 const MAX_SAMPLES = 2_000;
 

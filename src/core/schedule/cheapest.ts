@@ -2,11 +2,11 @@ import Big from "big.js";
 import { costTrx, type EnergyPeriod, type PeriodicService, type PriceList } from "../../service/pricing.js";
 import { type ActionItem, CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CoreDeps } from "../deps.js";
-import { ENERGY_CONFIRM_KIND, type EnergyConfirmPayload } from "../energy/energy-payload.js";
 import { formatAmount } from "../format.js";
 import type { Actor, ConversationRef } from "../invocation.js";
 import { formatCount } from "../parse/echo.js";
 import { buttons, code, context, fields, header, publicReply, type Reply, text } from "../reply.js";
+import { ENERGY_CONFIRM_KIND, type EnergyConfirmPayload } from "../spend/energy-payload.js";
 import { getPriceList } from "../spend/price-list.js";
 import { chunkSizes, type EnergyQuote } from "../spend/quote.js";
 import { clockText, whenText } from "./recurrence.js";
@@ -20,7 +20,7 @@ import { SCHEDULE_CONFIRM_KIND, type ScheduleConfirmPayload } from "./schedule-p
  */
 const DAY_MS = 24 * 60 * 60_000;
 /** A margin after the period starts, so the run is priced in it. */
-export const START_MARGIN_MS = 60_000;
+const START_MARGIN_MS = 60_000;
 
 export interface CheaperLater {
   label: string;

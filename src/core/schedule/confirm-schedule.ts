@@ -1,6 +1,6 @@
 import type { ActionHandler } from "../command.js";
-import { outcomeLine } from "../energy/energy-render.js";
 import { formatCount } from "../parse/echo.js";
+import { outcomeLine } from "../spend/outcome-render.js";
 import { followUpConversation } from "../threads/follow-ups.js";
 import { planNext } from "./occurrences.js";
 import { describeTiming, whenText } from "./recurrence.js";

@@ -1,5 +1,6 @@
-import { defineFeature } from "../feature.js";
+import { defineFeature, type ScheduledJob } from "../feature.js";
 import { scheduleConfirmAction } from "./confirm-schedule.js";
+import { ENSURE_EVERY_MS, ensureStandingOrders } from "./ensure.js";
 import { createScheduleRunHandler } from "./occurrences.js";
 import { scheduleRunAction } from "./run-action.js";
 import { scheduleCommand } from "./schedule-command.js";
@@ -15,4 +16,17 @@ export const scheduleFeature = defineFeature({
   tracked: {
     "schedule-run": ({ deps }) => createScheduleRunHandler(deps),
   },
+  // Each run plans the next; this mends a chain a lost job broke (every active order has its next run planned).
+  scheduled: ({ deps }): ScheduledJob[] => [
+    {
+      kind: "ticker",
+      name: "standing-orders",
+      firstDelayMs: 0,
+      retryMs: 60_000,
+      run: async () => {
+        await ensureStandingOrders(deps);
+        return ENSURE_EVERY_MS;
+      },
+    },
+  ],
 });

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { ActionRecord } from "../action-record.js";
 import { CLAIM_KEY } from "../actions.js";
 import type { CoreDeps } from "../deps.js";
-import { handoverJobId, INTENT_TTL_MS, type Intent, isPosted } from "../intents/intent.js";
+import { handoverJobId, INTENT_TTL_MS, type Intent, isPosted } from "../intents/index.js";
 import { actorKey } from "../invocation.js";
 import type { PollAnswer } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
@@ -21,7 +21,7 @@ import { readOrder, readState, type StandingOrder, saveLast, timingOf } from "./
  * with one message.
  */
 export const SCHEDULE_RUN_KIND = "schedule.run";
-export const DEFAULT_GRACE_MS = 10 * 60_000;
+const DEFAULT_GRACE_MS = 10 * 60_000;
 
 type RunJob = Extract<TrackedJob, { kind: "schedule-run" }>;
 type Deps = CoreDeps;
@@ -91,7 +91,7 @@ async function skipMissed(deps: Deps, order: StandingOrder, occurrence: number):
  * once. A repeat of this step (a retried job, another instance) finds the claim and only makes
  * sure the job exists.
  */
-export async function startRun(deps: Deps, order: StandingOrder, occurrence: number): Promise<void> {
+async function startRun(deps: Deps, order: StandingOrder, occurrence: number): Promise<void> {
   const cid = runConfirmationId(order.id, occurrence);
   if (await isPosted(deps.store, cid)) return;
   const now = deps.now();

@@ -14,7 +14,7 @@ export interface Timing {
 
 const DAY_MS = 24 * 60 * 60_000;
 /** getUTCDay order: 0 = Sunday. */
-export const DAY_NAMES = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
+const DAY_NAMES = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
 const WEEKDAYS = [1, 2, 3, 4, 5];
 
 /** `HH:MM`, 00:00 to 23:59, as minutes after midnight. */
@@ -56,7 +56,7 @@ export function nextOccurrence(timing: Timing, after: number): number | undefine
 }
 
 /** True when `at` is one of the timing's occurrences. */
-export function isOccurrence(timing: Timing, at: number): boolean {
+function isOccurrence(timing: Timing, at: number): boolean {
   return nextOccurrence(timing, at - 1) === at;
 }
 

@@ -17,7 +17,7 @@ const repeatSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("once"), at: z.number() }),
 ]);
 
-export const standingOrderSchema = z.object({
+const standingOrderSchema = z.object({
   v: z.literal(1),
   id: z.string(),
   /** Where it was created (listed there). */

@@ -8,7 +8,7 @@ import { runScreening } from "./screen-run.js";
 import { screenableNetworks } from "./screening-providers.js";
 
 /** The kind of the buttons that pick the network of an ambiguous address. */
-export const SCREEN_NETWORK_KIND = "screen.network";
+const SCREEN_NETWORK_KIND = "screen.network";
 
 /** `screen <address> [network] [provider]`: one paid AML screening (version 2). */
 export const screenCommand: CommandDefinition = {

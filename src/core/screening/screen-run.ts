@@ -8,8 +8,8 @@ import {
 } from "../../service/screening.js";
 import { appendAudit } from "../audit-log.js";
 import type { CoreDeps } from "../deps.js";
-import { noteScreening } from "../digest/facts.js";
 import { UserError } from "../errors.js";
+import { noteScreening } from "../facts/facts.js";
 import { formatAmount } from "../format.js";
 import { type Actor, actorKey, type ConversationRef, conversationKey } from "../invocation.js";
 import { pollDelayMs } from "../poll.js";
@@ -30,7 +30,7 @@ import { renderScreeningOrder } from "./screening-render.js";
  * double-typed command returns the first order instead of paying twice. A request the service
  * refused outright frees its seed (nothing was ordered, so a fresh key cannot pay twice).
  */
-export const REPEAT_WINDOW_MS = 5 * 60_000;
+const REPEAT_WINDOW_MS = 5 * 60_000;
 /** How long an order id stays marked as recorded (spend, audit), so a repeat never counts twice. */
 const RECORDED_TTL_MS = 48 * 60 * 60_000;
 const REQUEST_KEY = (fingerprint: string) => `screen:request:${fingerprint}`;

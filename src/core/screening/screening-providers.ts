@@ -12,12 +12,12 @@ import { capList } from "../format.js";
  * changes rarely. A refusal based on the cached copy is re-checked against a fresh one first,
  * so a provider that came back is never refused for up to the TTL.
  */
-export const PROVIDERS_CACHE_KEY = "screening:providers";
+const PROVIDERS_CACHE_KEY = "screening:providers";
 export const PROVIDERS_TTL_MS = 5 * 60_000;
 
 type Deps = Pick<CoreDeps, "service" | "store">;
 
-export async function loadProviders(
+async function loadProviders(
   deps: Deps,
   options: { fresh?: boolean } = {},
 ): Promise<{ list: ScreeningProviders; cached: boolean }> {
@@ -62,7 +62,7 @@ const covering = (list: ScreeningProviders, network: string): ScreeningProvider[
  * covers the network; otherwise the first available one that covers the network. When none fits,
  * one line that names what is available instead. Pure: decides from the list alone.
  */
-export function chooseProvider(list: ScreeningProviders, network: string, wanted?: string): ProviderChoice {
+function chooseProvider(list: ScreeningProviders, network: string, wanted?: string): ProviderChoice {
   const fits = covering(list, network);
   if (wanted === undefined) {
     const first = fits[0];

@@ -26,7 +26,7 @@ import {
 } from "../reply.js";
 
 /** How many exposure categories, rules and entities a result shows (the rest is counted). */
-export const SCREENING_LIST_MAX = 5;
+const SCREENING_LIST_MAX = 5;
 
 export interface ScreeningRenderOptions {
   /**
@@ -61,7 +61,7 @@ function replyFor(order: ScreeningOrder): Reply {
 }
 
 /** "Screening A… is still running; the result will be posted here." */
-export function renderPending(order: ScreeningOrder): Reply {
+function renderPending(order: ScreeningOrder): Reply {
   const line = `Screening ${order.order.client_order_id} is still running; the result will be posted here.`;
   return publicReply(line, [text(line), requestFields(order), context(billingLine(order))]);
 }

@@ -1,8 +1,8 @@
 import { isServiceError } from "../../service/errors.js";
 import { FINAL_SCREENING_STATUSES } from "../../service/screening.js";
 import type { CoreDeps } from "../deps.js";
-import { noteScreening } from "../digest/facts.js";
 import { toUserLine } from "../errors.js";
+import { noteScreening } from "../facts/facts.js";
 import { conversationKey } from "../invocation.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
@@ -20,7 +20,7 @@ export interface PollScreeningOptions {
 }
 
 /** One notification per order, whichever poll (or a repeated job) sees it final. */
-export const screeningDedupKey = (clientOrderId: string): string => `screening:${clientOrderId}`;
+const screeningDedupKey = (clientOrderId: string): string => `screening:${clientOrderId}`;
 
 /**
  * The `poll-screening` handler: reads the order; when it is final, posts the rendered result into

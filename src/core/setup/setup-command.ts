@@ -1,11 +1,11 @@
 import type { WebhookFamily } from "../../service/webhook-events.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { toUserLine } from "../errors.js";
+import { hostCallbackUrl } from "../host/index.js";
 import { echo } from "../parse/echo.js";
 import { type Block, bold, code, context, errorReply, header, type Reply, text } from "../reply.js";
 import {
   type FamilyStatus,
-  hostCallbackUrl,
   type RegisterOutcome,
   type RotateOutcome,
   registerWebhooks,

@@ -18,19 +18,10 @@ export const WEBHOOK_FAMILIES: readonly WebhookFamily[] = ["orders", "reports"];
 export type RegistrationDeps = Pick<CoreDeps, "service" | "store" | "now" | "settings" | "logger">;
 
 /** `PUBLIC_URL/webhooks/orders` or `/reports`: the routes of src/webhooks. */
-export const webhookUrl = (publicUrl: string, family: WebhookFamily): string =>
+const webhookUrl = (publicUrl: string, family: WebhookFamily): string =>
   `${publicUrl.replace(/\/+$/, "")}/webhooks/${family}`;
 
-/** The Host Mode callback URL (its last segment is the secret token), or undefined without PUBLIC_URL. */
-export function hostCallbackUrl(settings: RegistrationDeps["settings"]): string | undefined {
-  if (!settings.publicUrl) return undefined;
-  return `${settings.publicUrl.replace(/\/+$/, "")}/callbacks/host/${settings.hostCallbackToken}`;
-}
-
-export async function listEndpoints(
-  deps: RegistrationDeps,
-  family: WebhookFamily,
-): Promise<WebhookEndpoint[]> {
+async function listEndpoints(deps: RegistrationDeps, family: WebhookFamily): Promise<WebhookEndpoint[]> {
   if (family === "orders") return (await deps.service.webhooks.orders.list()).endpoints;
   return deps.service.webhooks.reports.list();
 }

@@ -22,7 +22,7 @@ import { sunToTrx, trxToSun } from "./trx.js";
  * slot is free right now and the answer comes within FIRST_READ_WAIT_MS; otherwise the balance
  * is shown as unknown and the service's own check (1004 insufficient funds) still applies.
  */
-export const BALANCE_FRESH_MS = 15_000;
+const BALANCE_FRESH_MS = 15_000;
 const FIRST_READ_WAIT_MS = 1_500;
 
 export type Balance =
@@ -48,7 +48,7 @@ export async function noteSpend(deps: { store: Store }, amountTrx: string): Prom
 }
 
 /** The reading as a balance: minus the spends recorded since, flagged estimated when it is not current. */
-export function estimateFrom(snapshot: Snapshot, spentSunNow: number, now: number): Balance {
+function estimateFrom(snapshot: Snapshot, spentSunNow: number, now: number): Balance {
   const spentSun = snapshot.spentSun === undefined ? 0 : Math.max(0, spentSunNow - snapshot.spentSun);
   const spentSinceTrx = sunToTrx(spentSun);
   // A JSON number; String() of a double gives its shortest exact decimal form.

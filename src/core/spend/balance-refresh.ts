@@ -12,7 +12,7 @@ import type { CoreDeps } from "../deps.js";
  * of this process while it runs. The reading is stored with the bot's spend counter as it was
  * just before the read, so a later quote subtracts exactly the spends recorded since.
  */
-export const BALANCE_KEY = "balance:userinfo";
+const BALANCE_KEY = "balance:userinfo";
 /** SUN this bot recorded as spent, ever (see `noteSpend`): only differences of it are used. */
 export const SPENT_KEY = "balance:spent-sun";
 const REFRESH_LOCK_KEY = "balance:userinfo:refresh";
@@ -24,7 +24,7 @@ const KEEP_MS = 30 * 60_000;
  */
 const REFRESH_LOCK_MS = 90_000;
 
-export const snapshotSchema = z.object({
+const snapshotSchema = z.object({
   fetchedAt: z.number(),
   info: userinfoSchema,
   /** SPENT_KEY just before the read; absent in readings of older versions. */
@@ -33,7 +33,7 @@ export const snapshotSchema = z.object({
 export type Snapshot = z.infer<typeof snapshotSchema>;
 
 /** What a caller learns at once: the new reading, a failure, or that no slot is free for `waitMs`. */
-export type FirstOutcome =
+type FirstOutcome =
   | { kind: "read"; snapshot: Snapshot }
   | { kind: "failed"; error: unknown }
   | { kind: "no_slot"; waitMs: number };

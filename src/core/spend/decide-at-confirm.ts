@@ -5,8 +5,8 @@ import { isServiceError } from "../../service/errors.js";
 import type { PriceList, PricingServiceName } from "../../service/pricing.js";
 import { getJson, setJsonIfNotExists } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
-import { noteRefusal } from "../digest/facts.js";
 import { toUserLine, UserError } from "../errors.js";
+import { noteRefusal } from "../facts/facts.js";
 import { clip } from "../format.js";
 import type { Actor } from "../invocation.js";
 import { type Balance, balanceCovers, getBalance } from "./balance-cache.js";
@@ -39,7 +39,7 @@ import { reserveSpend } from "./reservation.js";
  * crash, an Approve carried on) gets the same `go` and quote without deciding again, so an order
  * that may already exist is sent again with its idempotency key, never refused or re-priced.
  */
-export const CONFIRM_CHECK_MS = 3_000;
+const CONFIRM_CHECK_MS = 3_000;
 const DECISION_TTL_MS = 48 * 60 * 60_000;
 
 /** What a spend quotes to: its amount in TRX, and the period it was priced in (for "why"). */
@@ -67,7 +67,7 @@ export interface ConfirmSpend<Q extends LiveQuote> {
   approval?: "ask" | "approved";
 }
 
-export type RefusalReason = "deny-list" | "deny-list-unchecked" | "prices" | "balance" | "caps";
+type RefusalReason = "deny-list" | "deny-list-unchecked" | "prices" | "balance" | "caps";
 
 export type ConfirmDecision<Q extends LiveQuote> =
   | {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
-import { hostStarters } from "../digest/facts.js";
+import { hostStarters } from "../facts/facts.js";
 import { type Actor, actorSchema } from "../invocation.js";
 import { noteSpend } from "./balance-cache.js";
 import { hostCyclesKey } from "./host-cycles-note.js";

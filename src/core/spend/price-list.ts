@@ -75,7 +75,7 @@ function periodEndsInMs(list: PriceList, name: PricingServiceName, now: number):
 }
 
 /** The names a list carries, in the order it sent them. */
-export function servicesOf(list: PriceList): PricingServiceName[] {
+function servicesOf(list: PriceList): PricingServiceName[] {
   const services = list.data.services;
   return (Object.keys(services) as PricingServiceName[]).filter((name) => services[name] !== undefined);
 }

@@ -19,9 +19,9 @@ import { getPriceList } from "./price-list.js";
  */
 
 /** The orchestrator splits amounts above this into even chunks, each its own energy order. */
-export const ORCHESTRATOR_CHUNK_MAX = 1_000_000;
+const ORCHESTRATOR_CHUNK_MAX = 1_000_000;
 /** The spec: from this amount the final price may exceed the quote when a provider declines. */
-export const REROUTE_NOTE_FROM = 300_000;
+const REROUTE_NOTE_FROM = 300_000;
 
 /**
  * Which price list service prices a route. order5m rents for 5 minutes from internal pools; the
@@ -31,7 +31,7 @@ export const REROUTE_NOTE_FROM = 300_000;
 export const ROUTE_SERVICE = { order5m: "energy_5m", orchestrator: "energy_1h" } as const;
 export type EnergyRoute = keyof typeof ROUTE_SERVICE;
 
-export interface ChunkQuote {
+interface ChunkQuote {
   /** Energy of each chunk of this size. */
   amount: number;
   /** How many chunks have this size (even chunks differ by at most one unit). */
@@ -141,8 +141,8 @@ export interface HostQuote {
   dailyMinimumInForce: boolean;
 }
 
-export const HOST_DAILY_MINIMUM_TRX = "8";
-export const HOST_DAILY_MINIMUM_FROM = "2026-08-29";
+const HOST_DAILY_MINIMUM_TRX = "8";
+const HOST_DAILY_MINIMUM_FROM = "2026-08-29";
 
 export function buildHostQuote(service: HostService, now: number): HostQuote {
   const { rates } = service;

@@ -4,9 +4,9 @@ import type { Store } from "../../store/store.js";
 import { type Actor, actorKey } from "../invocation.js";
 import type { CoreObserver } from "../observer.js";
 import { hostCyclesNote } from "./host-cycles-note.js";
-import { SUN_PER_TRX, sunToTrx, trxToSun } from "./trx.js";
+import { sunToTrx, trxToSun } from "./trx.js";
 
-export { SUN_PER_TRX, sunToTrx, trxToSun };
+export { sunToTrx, trxToSun };
 
 /**
  * Spending caps: OPS_MAX_ORDER_TRX per order and OPS_DAILY_LIMIT_TRX per user per UTC day.

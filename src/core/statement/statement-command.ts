@@ -25,7 +25,7 @@ import { STATEMENT_FIRST_POLL_MS, statementPollJobId, wasStatementDelivered } fr
  * existing order failed or expired, the id is derived again with that order's number appended
  * (`after`), so asking again builds a new file, and a retry of that ask still finds one order.
  */
-export function statementClientRequestId(ctx: CommandContext, args: StatementArgs, after?: string): string {
+function statementClientRequestId(ctx: CommandContext, args: StatementArgs, after?: string): string {
   const { invocation, deps } = ctx;
   const day = new Date(deps.now()).toISOString().slice(0, 10);
   const token = statementTokenId(args.token) ?? "TRX";

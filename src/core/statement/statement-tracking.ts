@@ -34,7 +34,7 @@ export type StatementOutcome =
   | "checksum-mismatch";
 
 /** The dedup key of an order's final message (file, failure or expiry). */
-export const statementDedupKey = (orderNo: string): string => `statement:${orderNo}`;
+const statementDedupKey = (orderNo: string): string => `statement:${orderNo}`;
 export const statementPollJobId = (orderNo: string): string => `poll-statement:${orderNo}`;
 const deliveredKey = (orderNo: string): string => `statement:delivered:${orderNo}`;
 
@@ -65,7 +65,7 @@ export function statementPollDelayMs(attempt: number): number | null {
 }
 
 /** Worth asking again later: rate limits, timeouts, network failures, 5xx. */
-export function isTransientError(error: unknown): boolean {
+function isTransientError(error: unknown): boolean {
   if (!isServiceError(error)) return false;
   if (error.kind === "timeout" || error.kind === "network" || error.kind === "rate_limited") return true;
   return error.retryable || (error.kind === "http" && (error.httpStatus ?? 0) >= 500);

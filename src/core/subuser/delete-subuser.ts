@@ -1,9 +1,8 @@
-import { describeSpend, renderRequest } from "../approvals/render.js";
-import { APPROVE_KIND, openRequest } from "../approvals/request.js";
+import { APPROVE_KIND, describeSpend, openRequest, renderRequest } from "../approvals/index.js";
 import type { ActionContext, ActionHandler } from "../command.js";
-import { whoName } from "../energy/energy-payload.js";
-import { outcomeLine } from "../energy/energy-render.js";
 import type { Reply } from "../reply.js";
+import { whoName } from "../spend/confirmed.js";
+import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
 import { subuserFailureLine } from "./subuser-errors.js";
 import {

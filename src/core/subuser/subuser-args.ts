@@ -1,7 +1,7 @@
 import { echo } from "../parse/echo.js";
 import type { ParseResult } from "../parse/result.js";
 
-export const SUBUSER_USAGE = "use subuser delete <user_id>, e.g. subuser delete 48213";
+const SUBUSER_USAGE = "use subuser delete <user_id>, e.g. subuser delete 48213";
 
 /** `subuser delete <user_id>`: one positive whole number (the sub-user's numeric id), nothing else. */
 export function parseSubuserArgs(args: readonly string[]): ParseResult<number> {

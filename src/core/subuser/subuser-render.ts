@@ -4,7 +4,7 @@ import { formatCount } from "../parse/echo.js";
 import { bold, buttons, code, context, fields, header, publicReply, type Reply, text } from "../reply.js";
 
 /** What the service does, in the spec's words: said before the button and never after it is pressed. */
-export const WHAT_HAPPENS = [
+const WHAT_HAPPENS = [
   "The sub-user's order and delegation history moves to the parent account (the bot's account).",
   "The sub-user's API key, settings, referral data and deposit address are removed; the service keeps an audit record. Referral earnings are unaffected.",
   "A non-zero balance on the sub-user is NOT transferred to the parent: move it out first.",

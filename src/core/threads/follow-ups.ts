@@ -23,7 +23,3 @@ export function followUpConversation(invocation: Invocation): ConversationRef {
       return conversation;
   }
 }
-
-/** True when posts to `conversation` land in a thread the channel does not see by itself. */
-export const isThreaded = (conversation: ConversationRef): boolean =>
-  conversation.platform === "slack" && conversation.threadId !== undefined;

@@ -1,10 +1,8 @@
-import type { ComplianceCategory } from "../../service/compliance.js";
 import type { CoreDeps } from "../deps.js";
 import type { Actor, ConversationRef } from "../invocation.js";
-import { refusalFor } from "../spend/preflight.js";
-import { baseline } from "./command.js";
 import { watchSettingsOf } from "./settings.js";
-import { markBaselineDue, readVerdict, readWatch, saveWatch } from "./state.js";
+import { markBaselineDue, readWatch, saveWatch } from "./state.js";
+import { baseline } from "./watch-command.js";
 
 /**
  * What the spend flows call. Both are small and never throw into a money flow: an order that was
@@ -65,32 +63,5 @@ export async function autoWatch(
       await markBaselineDue(deps.store, address);
   } catch (error) {
     deps.logger.warn({ err: error, address }, "watch: could not auto-watch an ordered address");
-  }
-}
-
-/**
- * For a Confirm of a quote made earlier: the refusal line when a deny-list re-check has since
- * found the address blocked for delegation, else undefined. Reads the stored verdict only (no call).
- */
-export async function watchDenyLine(
-  deps: Pick<CoreDeps, "store" | "logger">,
-  address: string,
-): Promise<string | undefined> {
-  try {
-    const verdict = await readVerdict(deps.store, address);
-    if (!verdict?.blocked) return undefined;
-    const refusal = refusalFor(
-      {
-        ...verdict,
-        address,
-        category: verdict.category as ComplianceCategory,
-        checked_at: new Date(verdict.since).toISOString(),
-      },
-      "ordered",
-    );
-    return refusal === undefined ? undefined : `The address is now on the deny list. ${refusal}`;
-  } catch (error) {
-    deps.logger.warn({ err: error, address }, "watch: could not read the stored verdict at Confirm");
-    return undefined;
   }
 }

@@ -2,27 +2,26 @@ import { z } from "zod";
 import { createAction } from "../actions.js";
 import type { ActionHandler } from "../command.js";
 import type { CoreDeps } from "../deps.js";
-import { ACTIVE_HOSTS_KEY } from "../home.js";
-import { hostCommand } from "../host/host-command.js";
+import { hostCommand, isInHostMode } from "../host/index.js";
 import type { Actor, ConversationRef } from "../invocation.js";
 import { type Reply, spansToText } from "../reply.js";
 import { watchSettingsOf } from "./settings.js";
 
 /**
- * The Host Mode guard: an address in Host Mode (the set `home.ts` keeps) that becomes a
+ * The Host Mode guard: an address in Host Mode (the set `host/active.ts` keeps) that becomes a
  * delegation target the service refuses (frozen, a contract) or a deny-listed one keeps costing
  * cycles for nothing. The alert offers Stop Host Mode, or with OPS_HOST_AUTOSTOP the bot stops it
  * itself. Both run the `host stop` command's own path (service call, App Home list, audit entry).
  */
-export const HOST_STOP_KIND = "watch.host-stop";
-export const GUARDED_CATEGORIES: ReadonlySet<string> = new Set(["usdt_frozen", "smart_contract", "aml_risk"]);
+const HOST_STOP_KIND = "watch.host-stop";
+const GUARDED_CATEGORIES: ReadonlySet<string> = new Set(["usdt_frozen", "smart_contract", "aml_risk"]);
 /** An alert is read later than a quote: its button lasts a day. */
 const STOP_BUTTON_TTL_MS = 24 * 3_600_000;
 const AUTOSTOP_KEY = (address: string, seq: number) => `watch:autostop:${address}:${seq}`;
 const AUTOSTOP_MARK_TTL_MS = 7 * 24 * 3_600_000;
 
 /** Who the audit log names for a stop the bot made by itself. */
-export const watchActor = (platform: Actor["platform"]): Actor => ({
+const watchActor = (platform: Actor["platform"]): Actor => ({
   platform,
   userId: "watchlist",
   displayName: "watchlist (OPS_HOST_AUTOSTOP)",
@@ -30,11 +29,8 @@ export const watchActor = (platform: Actor["platform"]): Actor => ({
 
 const payloadSchema = z.object({ address: z.string().regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/) });
 
-export const isInHostMode = async (deps: Pick<CoreDeps, "store">, address: string): Promise<boolean> =>
-  (await deps.store.setMembers(ACTIVE_HOSTS_KEY)).includes(address);
-
 /** Runs `host stop <address>` as `actor` in `conversation`: the command's path, audit included. */
-export function stopHost(
+function stopHost(
   deps: CoreDeps,
   actor: Actor,
   conversation: ConversationRef,

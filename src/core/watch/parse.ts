@@ -8,9 +8,9 @@ import type { ScreenPeriod } from "./state.js";
  * The address is checked locally (pattern and base58check): a typo would pass the service's
  * pattern, come back "clean" forever and never alert.
  */
-export const WATCH_USAGE =
+const WATCH_USAGE =
   "use watch add <address> [label…], watch add <address> screen daily|weekly, watch remove <address> or watch list";
-export const MAX_LABEL_CHARS = 80;
+const MAX_LABEL_CHARS = 80;
 
 export type WatchArgs =
   | { kind: "add"; address: string; label?: string; screen?: ScreenPeriod }

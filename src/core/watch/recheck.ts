@@ -1,10 +1,9 @@
 import { COMPLIANCE_BATCH_MAX, type ComplianceVerdict } from "../../service/compliance.js";
-import { clearAlertOf, raiseAlert } from "../alerts/raise.js";
+import { clearAlertOf, raiseAlert } from "../alerts/index.js";
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
-import { pauseOrdersOf } from "../schedule/pause-blocked.js";
+import { pauseOrdersOf } from "../schedule/index.js";
 import { guardHost } from "./host-guard.js";
-import { renderChange } from "./render.js";
 import {
   baselinesDue,
   clearBaselinesDue,
@@ -18,6 +17,7 @@ import {
   watchedAddresses,
   watchersOf,
 } from "./state.js";
+import { renderChange } from "./watch-render.js";
 
 /**
  * The free deny-list watch. Each tick reads `stats` (one open call); when its `revision` differs
@@ -30,7 +30,7 @@ import {
  * is stored after the alert was queued, and the revision only after every address was re-checked,
  * so a restart in between re-checks again instead of missing a change.
  */
-export const FULL_RECHECK_MS = 24 * 3_600_000;
+const FULL_RECHECK_MS = 24 * 3_600_000;
 
 export interface RecheckResult {
   revision: number;

@@ -1,14 +1,13 @@
 import Big from "big.js";
 import { requestIdempotencyKey } from "../../service/idempotency.js";
 import { FINAL_SCREENING_STATUSES, type ScreeningOrder } from "../../service/screening.js";
-import { raiseAlert } from "../alerts/raise.js";
+import { raiseAlert } from "../alerts/index.js";
 import type { CoreDeps } from "../deps.js";
 import { formatShare } from "../format.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
-import { pickProvider } from "../screening/screening-providers.js";
+import { pickProvider } from "../screening/index.js";
 import { auditSpend } from "../spend/record.js";
 import { addBudgetUse, budgetUsedSun, claimBudgetNotice, monthOf, sunToTrx, toSun } from "./budget.js";
-import { renderBudgetUsed, renderRescreen } from "./render.js";
 import { watchSettingsOf } from "./settings.js";
 import {
   readScreens,
@@ -19,6 +18,7 @@ import {
   saveScreen,
   watchersOf,
 } from "./state.js";
+import { renderBudgetUsed, renderRescreen } from "./watch-render.js";
 
 /**
  * Opt-in AML re-screens of watched addresses (billed), through the same client, limiter and
@@ -28,7 +28,7 @@ import {
  * after it ran, so many watches added at once spread themselves over the period at that pace
  * (3 × 1440 ticks a day at the default interval).
  */
-export const RESCREENS_PER_TICK = 3;
+const RESCREENS_PER_TICK = 3;
 const NETWORK = "trx";
 const RECORDED_TTL_MS = 60 * 24 * 3_600_000;
 const RETRY_MS = 3_600_000;
@@ -188,7 +188,7 @@ function resultOf(order: ScreeningOrder, at: number): ScreenResult {
 }
 
 /** Why a re-screen is worth an alert: a higher level, a `sanctioned` flip, a large score move. */
-export function alertReasons(before: ScreenResult, after: ScreenResult, scoreDelta: number): string[] {
+function alertReasons(before: ScreenResult, after: ScreenResult, scoreDelta: number): string[] {
   const reasons: string[] = [];
   if (LEVELS.indexOf(after.level) > LEVELS.indexOf(before.level)) {
     reasons.push(`level ${before.level} → ${after.level}`);

@@ -74,7 +74,7 @@ export interface WatchState {
 }
 
 /** Watches belong to the conversation, whatever thread the command came from. */
-export const watchConversation = (c: ConversationRef): ConversationRef => ({
+const watchConversation = (c: ConversationRef): ConversationRef => ({
   platform: c.platform,
   id: c.id,
 });
@@ -157,7 +157,7 @@ export async function watchersOf(store: Store, address: string): Promise<Convers
 }
 
 /** The screening period the watchers of an address ask for (the shortest), if any. */
-export async function wantedScreen(store: Store, address: string): Promise<ScreenPeriod | undefined> {
+async function wantedScreen(store: Store, address: string): Promise<ScreenPeriod | undefined> {
   let wanted: ScreenPeriod | undefined;
   for (const key of await store.setMembers(BY_KEY(address))) {
     const entry = parse<WatchEntry>(await store.hashGet(CONV_KEY(key), address));
@@ -201,15 +201,14 @@ export async function readScreens(store: Store): Promise<Map<string, ScreenSched
   return out;
 }
 
-export async function readScreen(store: Store, address: string): Promise<ScreenSchedule | undefined> {
+async function readScreen(store: Store, address: string): Promise<ScreenSchedule | undefined> {
   return parse<ScreenSchedule>(await store.hashGet(SCREEN_KEY, address));
 }
 
 export const saveScreen = (store: Store, address: string, schedule: ScreenSchedule): Promise<void> =>
   store.hashSet(SCREEN_KEY, address, JSON.stringify(schedule));
 
-export const deleteScreen = (store: Store, address: string): Promise<void> =>
-  store.hashDel(SCREEN_KEY, address);
+const deleteScreen = (store: Store, address: string): Promise<void> => store.hashDel(SCREEN_KEY, address);
 
 /** Keeps the screening schedule in line with what the watchers ask for (none: no re-screens). */
 export async function syncScreen(store: Store, address: string, now: number): Promise<void> {

@@ -5,7 +5,7 @@ import { recheckDenyList, takeDueBaselines } from "./recheck.js";
 import { rescreenDue } from "./rescreen.js";
 
 /**
- * One tick of the watchlists (src/wiring/watch-jobs.ts schedules it once across every instance).
+ * One tick of the watchlists (`scheduled` of watch/feature.ts; src/wiring/scheduled-jobs.ts runs it once across every instance).
  * A tick that outlasts the interval keeps the next one out with a lock in the store, so two
  * instances never re-check at once.
  */

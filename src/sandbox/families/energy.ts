@@ -51,5 +51,3 @@ export function createEnergyFamily(ctx: SandboxContext, options: EnergyFamilyOpt
   };
   return { routes, control };
 }
-
-export type EnergyControl = ReturnType<typeof createEnergyFamily>["control"];

@@ -8,10 +8,9 @@ import { createV2Routes } from "./screening/routes-v2.js";
 import { type RiskResult, scoreAddress } from "./screening/scorer.js";
 import type { ScreeningState } from "./screening/state.js";
 
-export type { AmlListing, ComplianceCategory } from "./screening/compliance.js";
 export { DEMO_ADDRESSES, tronAddressFrom } from "./screening/demo-addresses.js";
 export type { ScreeningRecord } from "./screening/orders.js";
-export type { RiskEntity, RiskExposure, RiskResult, RiskRule } from "./screening/scorer.js";
+export type { RiskResult } from "./screening/scorer.js";
 
 export interface ScreeningFamilyOptions {
   /** How long a check stays pending before it completes (default 3000 ms). */
@@ -102,5 +101,3 @@ export function createScreeningFamily(ctx: SandboxContext, options: ScreeningFam
   };
   return { routes, control };
 }
-
-export type ScreeningControl = ReturnType<typeof createScreeningFamily>["control"];

@@ -41,7 +41,7 @@ import {
 } from "./payloads.js";
 
 export { waitFor } from "../../support/bot-kit.js";
-export { CHANNEL, findButton, SIGNING_SECRET, type Signed, type SlackUser } from "./payloads.js";
+export { CHANNEL, findButton, type Signed } from "./payloads.js";
 
 export const OPERATOR = { id: "U0OPER", name: "olga" };
 export const VIEWER = { id: "U0VIEW", name: "vic" };
@@ -58,7 +58,7 @@ export interface SlackHarnessOptions extends Omit<ChatKitOptions, "registry"> {
   startRetryMs?: number;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   user?: SlackUser;
   channel?: string;
   team?: string;

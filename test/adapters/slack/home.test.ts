@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markHostActive, markHostStopped } from "../../../src/core/home.js";
+import { markHostActive, markHostStopped } from "../../../src/core/host/active.js";
 import { freshAddress } from "../../support/spend-harness.js";
 import { messageText, OPERATOR, startSlackHarness, VIEWER } from "./harness.js";
 

@@ -17,7 +17,7 @@ export interface Signed {
 }
 
 const randomId = (): string => randomBytes(6).toString("hex");
-export const triggerId = (): string => `${Date.now()}.${randomId()}`;
+const triggerId = (): string => `${Date.now()}.${randomId()}`;
 
 export function signedHeaders(
   raw: string,

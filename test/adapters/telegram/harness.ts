@@ -43,9 +43,9 @@ export {
   OPERATOR,
   PRIVATE_CHAT,
   STRANGER_CHAT,
-  type TelegramUser,
   VIEWER,
 } from "./updates.js";
+export type { TelegramUser };
 
 export const SECRET = "hook-secret_0123456789";
 

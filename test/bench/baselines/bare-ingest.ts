@@ -11,7 +11,7 @@ import { BENCH_ORDER_SECRET } from "../support/requests.js";
  * delivery id. With `queue`, a new delivery is also pushed on a Redis list for the bare consumer
  * of figure 3 to post.
  */
-export const BARE_DEDUP_TTL_MS = 48 * 3_600_000;
+const BARE_DEDUP_TTL_MS = 48 * 3_600_000;
 
 export interface BareIngestOptions {
   redisUrl: string;

@@ -3,7 +3,7 @@ import Big from "big.js";
 import { balanceChartImage, priceChartImage, spendChartImage } from "../../../src/core/chart/chart-images.js";
 import { svgToPng } from "../../../src/core/chart/render-png.js";
 import type { DayFacts } from "../../../src/core/chart/spend-chart-data.js";
-import type { Fact } from "../../../src/core/digest/facts.js";
+import type { Fact } from "../../../src/core/facts/facts.js";
 import type { PriceList } from "../../../src/service/pricing.js";
 import type { FigureResult } from "../support/report.js";
 import { median, percentile, ratio, round } from "../support/stats.js";

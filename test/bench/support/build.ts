@@ -8,7 +8,7 @@ import { join } from "node:path";
  * `npm start` rebuilds it too), unless `--no-build`. tsc still emits when some other file has a
  * type error, so a failed build that left a program behind is used, and said.
  */
-export const MAIN_JS = "dist/src/main.js";
+const MAIN_JS = "dist/src/main.js";
 
 /** Node's arguments in `npm start` (flags, then MAIN_JS): the Dockerfile's ENTRYPOINT has the same. */
 export const START_ARGS: string[] = (() => {

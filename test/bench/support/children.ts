@@ -80,7 +80,7 @@ export function spawnNode(options: SpawnOptions): Child {
   };
 }
 
-export function readRssMb(pid: number): number | undefined {
+function readRssMb(pid: number): number | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];

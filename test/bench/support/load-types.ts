@@ -68,5 +68,3 @@ export interface MaxResult {
   latencies: number[];
   errors: string[];
 }
-
-export type LoadResult = RateResult | MaxResult;

@@ -30,7 +30,7 @@ export async function closeServer(server: Server): Promise<void> {
 }
 
 /** One GET /healthz; the status, or 0 when nothing answered (not listening yet). */
-export async function healthStatus(origin: string): Promise<number> {
+async function healthStatus(origin: string): Promise<number> {
   try {
     const { statusCode, body } = await request(`${origin}/healthz`, {
       headersTimeout: 1_000,

@@ -6,7 +6,7 @@ import { cpus } from "node:os";
  * ratio, and the targets of DESIGN.md's performance table that apply to it), plus notes that say
  * how it was measured. Printed as a table, then as one JSON object on the last line of stdout.
  */
-export interface Target {
+interface Target {
   text: string;
   /** null: not measured (the figure failed). */
   met: boolean | null;

@@ -26,8 +26,8 @@ export interface World {
   logDir: string;
 }
 
-export const TELEGRAM_CHAT = "1001";
-export const BENCH_PUBLIC_URL = "https://opsbot.bench";
+const TELEGRAM_CHAT = "1001";
+const BENCH_PUBLIC_URL = "https://opsbot.bench";
 
 export async function startWorld(repo: string): Promise<World> {
   const logDir = mkdtempSync(join(tmpdir(), "opsbot-bench-logs-"));
@@ -100,7 +100,7 @@ export async function startBot(
 }
 
 /** Warnings and errors a bot logged (pino levels ≥ 40), for the notes: count and first messages. */
-export function loggedProblems(logFile: string): { warnings: number; errors: number; first: string[] } {
+function loggedProblems(logFile: string): { warnings: number; errors: number; first: string[] } {
   let text = "";
   try {
     text = readFileSync(logFile, "utf8");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatAge, renderBalance } from "../../../src/core/account/balance-render.js";
+import { renderBalance } from "../../../src/core/account/balance-render.js";
+import { formatAge } from "../../../src/core/format.js";
 import type { Userinfo } from "../../../src/service/account.js";
 import { replyText } from "../../support/core-harness.js";
 

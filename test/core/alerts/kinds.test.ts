@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { listAlerts } from "../../../src/core/alerts/commands.js";
+import type { WatchSettings } from "../../../src/core/deps.js";
 import { createWatchDeliveryHandler, deliveryConfirmed } from "../../../src/core/energy/delivery-watch.js";
-import { ACTIVE_HOSTS_KEY } from "../../../src/core/home.js";
+import { ACTIVE_HOSTS_KEY } from "../../../src/core/host/index.js";
 import type { Reply } from "../../../src/core/reply.js";
-import { watchTick } from "../../../src/core/watch/index.js";
-import { DEFAULT_WATCH_SETTINGS, type WatchSettings } from "../../../src/core/watch/settings.js";
+import { DEFAULT_WATCH_SETTINGS } from "../../../src/core/watch/settings.js";
+import { watchTick } from "../../../src/core/watch/tick.js";
 import { channel, operator, replyButtons, replyText } from "../../support/core-harness.js";
 import { freshAddress, quote, type SpendHarness, useSpendHarness } from "../../support/spend-harness.js";
 import { stubDeps } from "../support.js";

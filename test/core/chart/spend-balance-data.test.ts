@@ -2,7 +2,7 @@ import Big from "big.js";
 import { describe, expect, it } from "vitest";
 import { buildBalanceChart, PROJECTION_MAX_MS } from "../../../src/core/chart/balance-chart-data.js";
 import { buildSpendChart, type DayFacts } from "../../../src/core/chart/spend-chart-data.js";
-import type { Fact } from "../../../src/core/digest/facts.js";
+import type { Fact } from "../../../src/core/facts/facts.js";
 
 /** What `chart spend` and `chart balance` plot, from facts and readings the test writes. */
 const audit = (at: string, verb: string, quoteTrx: string, message: string, amount = "65000"): Fact => ({

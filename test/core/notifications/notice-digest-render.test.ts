@@ -6,7 +6,7 @@ import {
   DIGEST_LIMITS,
   digestBudget,
   digestCost,
-  renderDigest,
+  renderNoticeDigest,
 } from "../../../src/core/notifications/notice-digest-render.js";
 import { asAlert } from "../../../src/core/notifications/notifications-render.js";
 import { buttons, file, publicReply, text } from "../../../src/core/reply.js";
@@ -30,7 +30,7 @@ const delivery = (i: number) =>
 
 describe("digest of waiting notices", () => {
   it("counts one kind in its title and lists every order with its linked hash", () => {
-    const digest = renderDigest([1, 2, 3].map(delivery), DIGEST_LIMITS.slack);
+    const digest = renderNoticeDigest([1, 2, 3].map(delivery), DIGEST_LIMITS.slack);
     expect(digest.summary).toBe("3 deliveries confirmed");
     const shown = replyText(digest);
     // The hash is shown shortened; its link carries it whole.
@@ -48,7 +48,7 @@ describe("digest of waiting notices", () => {
       reason: "stopped",
       timestamp: "2025-01-01T00:00:00Z",
     });
-    const digest = renderDigest(
+    const digest = renderNoticeDigest(
       [asAlert(delivery(1)), asAlert(delivery(2)), asAlert(paused)],
       DIGEST_LIMITS.telegram,
     );

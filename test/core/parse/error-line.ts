@@ -5,7 +5,7 @@ import type { ParseResult } from "../../../src/core/parse/result.js";
  * The wording rules every parser error follows: one line, no control or invisible characters,
  * short, "what is wrong: what is accepted", and no echoed input longer than ~40 characters.
  */
-export function expectErrorLine(line: string): void {
+function expectErrorLine(line: string): void {
   expect(line).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u);
   expect(line.length).toBeLessThanOrEqual(220);
   expect(line).toMatch(/\S: \S/);

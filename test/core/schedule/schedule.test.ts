@@ -5,7 +5,7 @@ import { isPosted } from "../../../src/core/intents/intent.js";
 import type { TrackedJob } from "../../../src/core/ports.js";
 import { ensureStandingOrders } from "../../../src/core/schedule/ensure.js";
 import { createScheduleRunHandler, runConfirmationId } from "../../../src/core/schedule/occurrences.js";
-import { watchTick } from "../../../src/core/watch/index.js";
+import { watchTick } from "../../../src/core/watch/tick.js";
 import { admin, operator, replyText, viewer } from "../../support/core-harness.js";
 import {
   freshAddress,

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { readAudit } from "../../../src/core/audit-log.js";
-import { ACTIVE_HOSTS_KEY } from "../../../src/core/home.js";
+import type { WatchSettings } from "../../../src/core/deps.js";
+import { ACTIVE_HOSTS_KEY } from "../../../src/core/host/index.js";
 import type { Reply } from "../../../src/core/reply.js";
-import { watchTick } from "../../../src/core/watch/index.js";
-import { DEFAULT_WATCH_SETTINGS, type WatchSettings } from "../../../src/core/watch/settings.js";
+import { DEFAULT_WATCH_SETTINGS } from "../../../src/core/watch/settings.js";
+import { watchTick } from "../../../src/core/watch/tick.js";
 import { createRateLimiter } from "../../../src/service/limiter.js";
 import { RATE_BUCKETS } from "../../../src/service/rate-limits.js";
 import { channel, operator, replyButtons, replyText, viewer } from "../../support/core-harness.js";

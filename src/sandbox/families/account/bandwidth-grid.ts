@@ -5,7 +5,7 @@ import { periodIsCurrent } from "../../price-book.js";
  * window, tiers by amount with prices per rental period, surcharges and limits. Data-driven like the
  * rest of the price list: clients must iterate it, never assume its shape.
  */
-export interface BandwidthPeriodPrice {
+interface BandwidthPeriodPrice {
   id: string;
   rental_seconds: number;
   price: number; // SUN per unit

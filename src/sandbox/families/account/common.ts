@@ -24,8 +24,7 @@ export function authenticate(
 export const isReply = (value: SandboxAccount | SandboxReply): value is SandboxReply =>
   "status" in value && !("apiKey" in value);
 
-export const blockedReply = (): SandboxReply =>
-  json(403, { detail: { code: 1005, msg: "API key is blocked" } });
+const blockedReply = (): SandboxReply => json(403, { detail: { code: 1005, msg: "API key is blocked" } });
 
 export const lowBalanceReply = (balanceSun: number): SandboxReply =>
   json(402, {

@@ -30,7 +30,7 @@ export function publicView(endpoint: WebhookEndpoint) {
   return { id, url, role, is_active, created_at, updated_at };
 }
 
-export const newSecret = (): string => `whsec_${randomBytes(24).toString("base64url")}`;
+const newSecret = (): string => `whsec_${randomBytes(24).toString("base64url")}`;
 
 export function createEndpointBook(now: Clock) {
   const endpoints: WebhookEndpoint[] = [];

@@ -23,7 +23,7 @@ import {
 import { authenticate, headerValue, isoTime, isReply } from "./common.js";
 
 /** GET /apiv2/pricing: the price list, computed from the price book at `ctx.now()`. */
-export const PRICE_LIST_VERSION = "2.3.0";
+const PRICE_LIST_VERSION = "2.3.0";
 const DEFAULT_SERVICES = ["energy_1h", "energy_5m", "host", "aml"];
 const ALL_SERVICES = [...DEFAULT_SERVICES, "bandwidth"];
 const TEXT_FORMATS = new Set(["now", "compact", "short", "short1h", "count"]);
@@ -139,7 +139,7 @@ const SIZES: [string, number][] = [
 ];
 
 /** The X-Format text replies: one line, or one line per order count for `count`. */
-export function priceText(format: string, at: number): string {
+function priceText(format: string, at: number): string {
   const period = currentPeriod(ENERGY_1H_PERIODS, at);
   const prices = SIZES.map(([label, amount]) => ({ label, ...quote(amount, at) }));
   switch (format) {

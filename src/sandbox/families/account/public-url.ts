@@ -6,7 +6,7 @@ import { BlockList, isIP } from "node:net";
  * non-routable ranges, and a host name counts as public unless it is `localhost` or ends in
  * `.localhost`, `.internal` or `.local` (the convention shared by every helper).
  */
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
@@ -46,7 +46,7 @@ for (const [net, prefix] of [
 const PRIVATE_NAME = /(^|\.)(localhost|internal|local)$/;
 
 /** True when `host` (as in `URL.hostname`, IPv6 in brackets) may receive traffic from the service. */
-export function isPublicHost(host: string): boolean {
+function isPublicHost(host: string): boolean {
   const bare = host
     .replace(/^\[|\]$/g, "")
     .toLowerCase()

@@ -10,7 +10,7 @@ import type { ParsedStatement } from "./report-request.js";
  */
 export type ReportStatus = "queued" | "running" | "waiting_external" | "done" | "error" | "expired";
 
-export const FILE_LIFETIME_MS = 30 * 86_400_000;
+const FILE_LIFETIME_MS = 30 * 86_400_000;
 
 export interface ReportOrder {
   order_no: string;

@@ -10,11 +10,11 @@ const base58check = createBase58check(sha256);
 const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 const IDENTIFIER = /^[A-Za-z0-9._:-]+$/;
 const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
-export const MAX_PERIOD_DAYS = 366;
+const MAX_PERIOD_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 /** True when the 34-character address decodes with a valid checksum to a 0x41-prefixed payload. */
-export function tronChecksumOk(address: string): boolean {
+function tronChecksumOk(address: string): boolean {
   try {
     const payload = base58check.decode(address);
     return payload.length === 21 && payload[0] === 0x41;

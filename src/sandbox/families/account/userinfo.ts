@@ -9,7 +9,7 @@ import { authenticate, isReply, utcDateTime, validationReply } from "./common.js
 /** GET /apiv2/userinfo and DELETE /apiv2/subuserdel/{user_id}. */
 
 /** What burning TRX for energy would cost, SUN per energy unit: the base of the "saved" figures. */
-export const NETWORK_ENERGY_FEE_SUN = 100;
+const NETWORK_ENERGY_FEE_SUN = 100;
 /** Records removed with a sub-user: key, settings, referral data, deposit address. */
 const SUBUSER_RECORDS = 4;
 
@@ -31,7 +31,7 @@ function stats(account: SandboxAccount) {
   };
 }
 
-export function userinfoBody(account: SandboxAccount, at: number) {
+function userinfoBody(account: SandboxAccount, at: number) {
   return {
     status: "success",
     timestamp: utcDateTime(at),
@@ -43,7 +43,7 @@ export function userinfoBody(account: SandboxAccount, at: number) {
 }
 
 /** userinfo's 429: `{message, request_id}` with Retry-After and the documented RateLimit headers. */
-export function userinfoLimitReply(retryAfterSeconds: number): SandboxReply {
+function userinfoLimitReply(retryAfterSeconds: number): SandboxReply {
   return json(
     429,
     { message: "API rate limit exceeded", request_id: randomUUID() },

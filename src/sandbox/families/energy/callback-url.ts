@@ -7,7 +7,7 @@ import { isIP } from "node:net";
  * (the project's convention: the sandbox resolves nothing).
  */
 
-export const CALLBACK_URL_MAX = 2048;
+const CALLBACK_URL_MAX = 2048;
 
 const PRIVATE_NAMES = /(^|\.)(localhost|internal|local)$/i;
 
@@ -16,7 +16,7 @@ function v4Numbers(ip: string): number[] {
 }
 
 /** True for 0/8, 10/8, 100.64/10, 127/8, 169.254/16, 172.16/12, 192.0.0/24, 192.0.2/24, 192.168/16, 198.18/15, 198.51.100/24, 203.0.113/24, 224/4 and above. */
-export function isNonPublicV4(ip: string): boolean {
+function isNonPublicV4(ip: string): boolean {
   const [a = 0, b = 0, c = 0] = v4Numbers(ip);
   return (
     a === 0 ||

@@ -8,7 +8,7 @@ import { isoUtc, tronAddress, txHash } from "./common.js";
  * and the order webhooks each of them produces.
  */
 
-export type EnergyPeriod = "5m" | "1h";
+type EnergyPeriod = "5m" | "1h";
 
 export interface EnergyOrderRecord {
   orderId: string;

@@ -83,9 +83,3 @@ export function evenChunks(amount: number, parts: number): number[] {
   const extra = amount % parts;
   return Array.from({ length: parts }, (_, i) => base + (i < extra ? 1 : 0));
 }
-
-/** A sequence of ids with a prefix and an ever-growing number (readable in logs and tests). */
-export function idSequence(prefix: string, start: number): () => string {
-  let next = start;
-  return () => `${prefix}${next++}`;
-}

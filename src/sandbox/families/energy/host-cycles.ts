@@ -178,5 +178,3 @@ export function createHostCycles(
     },
   };
 }
-
-export type HostCycles = ReturnType<typeof createHostCycles>;

@@ -3,7 +3,7 @@ import { detailReply, headerValue, TRON_ADDRESS } from "./common.js";
 
 /** Checks of POST /apiv2/orchestrator, in the order the service reports them. */
 
-export const LIMITS = { maxItems: 100, minEnergy: 61_000, maxEnergy: 50_000_000, maxTotal: 50_000_000 };
+const LIMITS = { maxItems: 100, minEnergy: 61_000, maxEnergy: 50_000_000, maxTotal: 50_000_000 };
 const HEADER_KEY = /^[A-Za-z0-9._:-]{12,128}$/;
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 const BOOLEAN_OPTIONS = ["bandwidth", "check", "trx_send", "activation"] as const;

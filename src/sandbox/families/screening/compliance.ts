@@ -4,7 +4,7 @@ import { DEMO_ADDRESSES } from "./demo-addresses.js";
 import { authWithWhitelist } from "./http.js";
 
 /** The deny-list sets, most serious first: an address in several sets gets the first one. */
-export const COMPLIANCE_CATEGORIES = ["aml_risk", "usdt_frozen", "smart_contract", "spam_sender"] as const;
+const COMPLIANCE_CATEGORIES = ["aml_risk", "usdt_frozen", "smart_contract", "spam_sender"] as const;
 export type ComplianceCategory = (typeof COMPLIANCE_CATEGORIES)[number];
 
 /** What an `aml_risk` entry carries (the other sets carry nothing). */

@@ -3,9 +3,9 @@ import { hex, type SandboxContext } from "../../context.js";
 import { amlPriceSun } from "../../price-book.js";
 import { type RiskResult, scoreAddress } from "./scorer.js";
 
-export type ScreeningStatus = "pending" | "processing" | "completed" | "failed" | "skipped";
+type ScreeningStatus = "pending" | "processing" | "completed" | "failed" | "skipped";
 /** pending: debited, check running; paid: check done; not_charged: skipped or reused; refunded: check failed. */
-export type PaymentStatus = "pending" | "paid" | "not_charged" | "refunded";
+type PaymentStatus = "pending" | "paid" | "not_charged" | "refunded";
 
 export interface ScreeningRecord {
   id: string;

@@ -22,7 +22,7 @@ export interface RiskExposure {
   usd: string;
 }
 
-export interface RiskRule {
+interface RiskRule {
   name: string;
   type: string;
   level: string;

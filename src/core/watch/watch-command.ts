@@ -1,13 +1,12 @@
 import { isServiceError } from "../../service/errors.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import type { CoreDeps } from "../deps.js";
-import { whoName } from "../energy/energy-payload.js";
 import { actorKey } from "../invocation.js";
 import { errorReply, type Reply } from "../reply.js";
 import { can, refusalLine } from "../roles.js";
+import { whoName } from "../spend/confirmed.js";
 import { budgetUsedSun, sunToTrx } from "./budget.js";
 import { parseWatchArgs, type WatchArgs } from "./parse.js";
-import { renderAdded, renderList, renderRemoved } from "./render.js";
 import { watchSettingsOf } from "./settings.js";
 import {
   deleteWatch,
@@ -23,6 +22,7 @@ import {
   type VerdictRecord,
   type WatchEntry,
 } from "./state.js";
+import { renderAdded, renderList, renderRemoved } from "./watch-render.js";
 
 /**
  * `watch add|remove|list`: watch TRON addresses in this conversation. Everyone may list; adding and

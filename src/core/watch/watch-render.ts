@@ -14,16 +14,14 @@ import {
 import type { ScreenResult, VerdictRecord, WatchEntry } from "./state.js";
 
 /** Rendering of watch replies and alerts, platform-neutral. */
-export const LIST_PAGE_SIZE = 20;
-export const STOP_HOST_LABEL = "Stop Host Mode";
+const LIST_PAGE_SIZE = 20;
+const STOP_HOST_LABEL = "Stop Host Mode";
 
 const named = (address: string, label?: string): string =>
   label ? `${label} (${shortAddress(address)})` : address;
 
 /** `usdt_frozen`, or `aml_risk (BLOCK, OFAC_SDN: OFAC SDN list)`. */
-export function verdictText(
-  v: Pick<VerdictRecord, "category" | "severity" | "reason_code" | "label">,
-): string {
+function verdictText(v: Pick<VerdictRecord, "category" | "severity" | "reason_code" | "label">): string {
   const detail = [v.severity, v.reason_code].filter(Boolean).join(", ");
   const extra = [detail, v.label].filter(Boolean).join(": ");
   return extra ? `${v.category} (${extra})` : v.category;

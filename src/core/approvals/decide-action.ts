@@ -1,11 +1,11 @@
 import { readAudit } from "../audit-log.js";
 import type { ActionContext, ActionHandler } from "../command.js";
-import { whoName } from "../energy/energy-payload.js";
-import { outcomeLine } from "../energy/energy-render.js";
 import { formatAmount, formatEpoch } from "../format.js";
 import { actorKey } from "../invocation.js";
 import type { Reply } from "../reply.js";
+import { whoName } from "../spend/confirmed.js";
 import type { LiveQuote } from "../spend/decide-at-confirm.js";
+import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
 import {
   approvalTrail,
@@ -14,7 +14,7 @@ import {
   nothingDone,
   renderClosed,
   renderRequest,
-} from "./render.js";
+} from "./approval-render.js";
 import {
   APPROVE_KIND,
   type ApprovalRequest,

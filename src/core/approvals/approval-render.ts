@@ -1,7 +1,7 @@
-import { whoName } from "../energy/energy-payload.js";
 import { formatAmount, formatEpoch } from "../format.js";
 import { formatCount } from "../parse/echo.js";
 import { bold, buttons, context, fields, header, publicReply, type Reply, text } from "../reply.js";
+import { whoName } from "../spend/confirmed.js";
 import type { ApprovalRequest } from "./request.js";
 
 /** What the spend is, in one phrase: "65,000 energy for T… (5 minutes)". */

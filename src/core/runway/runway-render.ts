@@ -5,7 +5,7 @@ import { type Block, code, context, fields, header, publicReply, type Reply, tex
 import { botSpentLast24h, hoursLeft, rateOf, readSamples, type SpendRate } from "./rate.js";
 
 /** Runway figures as people read them. */
-export const formatRate = (rate: SpendRate): string => `${formatDecimal(rate.trxPerHour.toFixed(2))} TRX/h`;
+const formatRate = (rate: SpendRate): string => `${formatDecimal(rate.trxPerHour.toFixed(2))} TRX/h`;
 
 export function formatHours(hours: Big | undefined): string {
   if (hours === undefined) return "no spending in the last 24 h";
@@ -16,7 +16,7 @@ export function formatHours(hours: Big | undefined): string {
 }
 
 /** How the rate was found, in one line: the alert and `balance` both say it. */
-export function rateBasis(rate: SpendRate): string {
+function rateBasis(rate: SpendRate): string {
   const bot = `the bot spent ${formatAmount(rate.botLast24hTrx.toFixed())} in the last 24 h`;
   if (!rate.service)
     return `Spend rate: ${bot} (the account's own total is compared once the bot has watched it for 30 minutes).`;
@@ -53,10 +53,7 @@ export function renderRunwayRecovered(view: RunwayView): Reply {
 }
 
 /** The runway field `balance` adds, from what the runway keeps (no extra service read). */
-export async function runwayBlocks(
-  deps: Pick<CoreDeps, "store" | "now">,
-  balanceTrx: string,
-): Promise<Block[]> {
+async function runwayBlocks(deps: Pick<CoreDeps, "store" | "now">, balanceTrx: string): Promise<Block[]> {
   const rate = rateOf(await botSpentLast24h(deps, deps.now()), await readSamples(deps.store));
   const hours = hoursLeft(balanceTrx, rate);
   return [fields(["Runway", `${formatHours(hours)} at ${formatRate(rate)}`]), context(rateBasis(rate))];

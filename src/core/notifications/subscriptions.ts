@@ -37,7 +37,7 @@ export async function unsubscribe(
   return had !== null;
 }
 
-export async function subscribers(store: Store, kind: SubscriptionKind): Promise<ConversationRef[]> {
+async function subscribers(store: Store, kind: SubscriptionKind): Promise<ConversationRef[]> {
   const out: ConversationRef[] = [];
   for (const raw of Object.values(await store.hashGetAll(SUBS_KEY(kind)))) {
     try {

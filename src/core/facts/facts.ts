@@ -40,12 +40,7 @@ const refusalFact = z.object({
   address: z.string(),
   category: z.string(),
 });
-export const factSchema = z.discriminatedUnion("type", [
-  auditFact,
-  hostCycleFact,
-  screeningFact,
-  refusalFact,
-]);
+const factSchema = z.discriminatedUnion("type", [auditFact, hostCycleFact, screeningFact, refusalFact]);
 export type Fact = z.infer<typeof factSchema>;
 
 /** `YYYY-MM-DD` of the UTC day of `at` (ms or ISO). */
@@ -54,7 +49,7 @@ const factsKey = (day: string): string => `digest:facts:${day}`;
 
 const factTime = (fact: Fact): string => (fact.type === "audit" ? fact.entry.at : fact.at);
 
-export async function recordFact(store: Store, fact: Fact): Promise<void> {
+async function recordFact(store: Store, fact: Fact): Promise<void> {
   const day = utcDay(factTime(fact));
   await store.listPush(factsKey(day), JSON.stringify(fact), MAX_FACTS_PER_DAY);
   // The first fact of a day sweeps the day that just fell out of the window.

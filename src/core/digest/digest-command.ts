@@ -1,14 +1,14 @@
 import type { CommandDefinition } from "../command.js";
+import { KEEP_DAYS, utcDay } from "../facts/facts.js";
 import { errorReply } from "../reply.js";
-import { KEEP_DAYS, utcDay } from "./facts.js";
-import { renderDigest } from "./render.js";
+import { renderDigest } from "./digest-render.js";
 import { buildDigest } from "./summary.js";
 
 const DAY_MS = 24 * 3_600_000;
 const USAGE = "use digest, digest today, digest yesterday or digest YYYY-MM-DD (a UTC day of the last";
 
 /** `digest [today|yesterday|YYYY-MM-DD]`: the day's spends, orders, screenings, refusals and saving. */
-export function parseDigestDay(
+function parseDigestDay(
   args: readonly string[],
   now: number,
 ): { ok: true; day: string } | { ok: false; line: string } {

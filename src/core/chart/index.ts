@@ -1,0 +1,1 @@
+export { withBalanceChart, withSpendChart } from "./attach.js";

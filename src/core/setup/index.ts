@@ -1,0 +1,2 @@
+/** The front door of `setup/`: what other folders may use. Anything else here is internal. */
+export { registerWebhooks } from "./webhook-registration.js";

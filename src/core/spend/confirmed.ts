@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { type Actor, actorSchema, type ConversationRef, conversationRefSchema } from "../invocation.js";
+
+/**
+ * Who confirmed a spend, shared by every money feature (energy, Host Mode, approvals and what
+ * comes next): the record, its stored form, and the name replies give the confirmer.
+ */
+/** The stored form of `Confirmed` (reconciliation records), checked on the way out of the store. */
+export const confirmedSchema = z.object({
+  confirmationId: z.string(),
+  actor: actorSchema,
+  conversation: conversationRefSchema,
+});
+
+/** The confirmer's name for replies: the display name, else `slack:U…`. */
+export const whoName = (actor: { displayName?: string; platform: string; userId: string }): string =>
+  actor.displayName ?? `${actor.platform}:${actor.userId}`;
+
+/** Who confirmed an order, where, and the confirmation every key derives from. */
+export interface Confirmed {
+  confirmationId: string;
+  actor: Actor;
+  conversation: ConversationRef;
+  /** Where the order's follow-ups go: the thread of (or a reply to) the message that confirmed it. */
+  followUp?: ConversationRef;
+}

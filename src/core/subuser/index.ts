@@ -1,0 +1,2 @@
+export { subuserDeleteAction } from "./delete-subuser.js";
+export { subuserDeletePayloadSchema } from "./subuser-payload.js";
