@@ -5,6 +5,7 @@ import type { Logger } from "../../src/core/logger.js";
 import type { Reply } from "../../src/core/reply.js";
 import type { Delivery, Interaction } from "./deliver.js";
 import type { Inflight } from "./inflight.js";
+import type { OnceOnly } from "./once-only.js";
 import { ranByBlock } from "./render/blocks.js";
 import type { ResponseUrls } from "./response-url.js";
 
@@ -29,6 +30,8 @@ export interface CommandListenerOptions {
   delivery: Delivery;
   responses: ResponseUrls;
   inflight: Inflight;
+  /** The once-only mark, awaited after the ack (unset: the request was gated before Bolt). */
+  onceOnly?: OnceOnly;
   logger: Logger;
   /** After this long without an answer, the user privately sees "Working on it…" (0: never). */
   workingNoticeMs: number;
@@ -54,10 +57,12 @@ export function toCommandInvocation(command: SlashCommand): Extract<Invocation, 
 }
 
 export function registerCommands(app: App, options: CommandListenerOptions): void {
-  app.command(/.*/, async ({ command, ack }) => {
+  app.command(/.*/, async ({ command, ack, context }) => {
     // Counted as in flight before the ack, so shutdown and tests never miss the work after it.
     await options.inflight.run(async () => {
       await ack();
+      // A retry, the same command on another instance, or a store that is down: acked, not run.
+      if (options.onceOnly && !(await options.onceOnly.mayRun(context, command))) return;
       await runCommand(command, options);
     });
   });

@@ -19,6 +19,7 @@ import { registerHome } from "./home.js";
 import { createInflight } from "./inflight.js";
 import { createLifecycle } from "./lifecycle.js";
 import { registerMessages } from "./messages.js";
+import { createOnceOnly } from "./once-only.js";
 import { createEventsRoute } from "./receiver.js";
 import { createResponseUrls } from "./response-url.js";
 import { createSlackWeb } from "./web.js";
@@ -79,19 +80,21 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     ...(options.fallback && { fallback: options.fallback }),
   });
   const inflight = createInflight();
+  const onceOnly = createOnceOnly({ responses, logger });
   const workingNoticeMs = options.workingNoticeMs ?? DEFAULT_WORKING_NOTICE_MS;
   registerCommands(app, {
     core: options.core,
     delivery,
     responses,
     inflight,
+    onceOnly,
     logger,
     workingNoticeMs,
     openForm: (triggerId, offer, channel) => openForm(web, logger, triggerId, offer.spec, channel),
   });
   const now = options.now ?? systemClock;
   registerForms(app, { core: options.core, forms: FORMS, delivery, inflight, logger, now });
-  registerActions(app, { core: options.core, delivery, inflight, logger });
+  registerActions(app, { core: options.core, delivery, inflight, onceOnly, logger });
   registerMessages(app, { core: options.core, delivery, inflight, logger });
   if (options.homeReply) registerHome(app, { homeReply: options.homeReply, web, inflight, logger });
 
