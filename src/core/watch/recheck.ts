@@ -97,7 +97,7 @@ export async function takeDueBaselines(deps: CoreDeps): Promise<number> {
   return taken;
 }
 
-const recordOf = (v: ComplianceVerdict, since: number, seq: number): VerdictRecord => ({
+export const recordOf = (v: ComplianceVerdict, since: number, seq: number): VerdictRecord => ({
   category: v.category,
   blocked: v.blocked,
   ...(v.severity && { severity: v.severity }),
