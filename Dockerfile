@@ -26,4 +26,4 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-ENTRYPOINT ["node", "--enable-source-maps", "--max-old-space-size=512", "dist/src/main.js"]
+ENTRYPOINT ["node", "--enable-source-maps", "--max-old-space-size=512", "--max-semi-space-size=4", "dist/src/main.js"]

@@ -1,7 +1,9 @@
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
 import type { HandleHooks, Invocation, Logger, Reply } from "../../src/core/index.js";
 import type { Delivery, Interaction } from "./deliver.js";
+import type { SlackBody } from "./gate.js";
 import type { Inflight } from "./inflight.js";
+import type { OnceOnly } from "./once-only.js";
 import { ACTION_ID_PREFIX, pressedByBlock } from "./render/blocks.js";
 
 /**
@@ -19,6 +21,8 @@ export interface ActionListenerOptions {
   };
   delivery: Delivery;
   inflight: Inflight;
+  /** The once-only mark, awaited before the core claims the button (unset: gated before Bolt). */
+  onceOnly?: OnceOnly;
   logger: Logger;
   /** A button pressed in a user's App Home: its answer is shown by publishing the Home view again. */
   onHomePress?: (user: string, reply: Reply) => Promise<void>;
@@ -61,7 +65,7 @@ const channelOf = (body: Click): string =>
   inHome(body) ? `home:${body.user.id}` : (body.channel?.id ?? str(body.container.channel_id) ?? "");
 
 export function registerActions(app: App, options: ActionListenerOptions): void {
-  app.action({ type: "block_actions" }, async ({ ack, body, action }) => {
+  app.action({ type: "block_actions" }, async ({ ack, body, action, context }) => {
     // Buttons of other apps or link buttons: nothing of ours to run.
     if (action.type !== "button" || !action.action_id.startsWith(ACTION_ID_PREFIX)) return ack();
     await options.inflight.run(async () => {
@@ -69,6 +73,10 @@ export function registerActions(app: App, options: ActionListenerOptions): void 
       // A slow store must not cost the click Slack's 3 seconds: ack anyway, well before.
       const guard = setTimeout(() => void acknowledge().catch(() => {}), ACK_GUARD_MS);
       try {
+        // A retry or a second delivery of this click (on any instance), or a store that is down:
+        // acked, not run. Otherwise the core claims the button and acks (an acked Confirm is stored).
+        if (options.onceOnly && !(await options.onceOnly.mayRun(context, body as unknown as SlackBody)))
+          return;
         await runAction(body as Click, action, options, acknowledge);
       } finally {
         clearTimeout(guard);

@@ -4,6 +4,7 @@ import type { Logger } from "../../src/core/index.js";
 import { storeWithin } from "../../src/store/bounded.js";
 import { toSlackLogger } from "./bolt-logger.js";
 import type { Admission, SlackBody, SlackGate } from "./gate.js";
+import { claimProperties } from "./once-only.js";
 import type { ResponseUrls } from "./response-url.js";
 import { storeDownAnswer } from "./store-down.js";
 import { ackUnhandled } from "./unhandled.js";
@@ -34,6 +35,8 @@ export function createBoltApp(
       ? new HTTPReceiver({
           signingSecret: config.signingSecret,
           signatureVerification: false,
+          // The once-only claim the route started reaches the listeners in `context`.
+          customPropertiesExtractor: claimProperties,
           logger: slackLogger,
         })
       : undefined;

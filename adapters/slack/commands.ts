@@ -2,6 +2,7 @@ import type { App, SlashCommand } from "@slack/bolt";
 import type { FormOffer, Invocation, Logger, Reply } from "../../src/core/index.js";
 import type { Delivery, Interaction } from "./deliver.js";
 import type { Inflight } from "./inflight.js";
+import type { OnceOnly } from "./once-only.js";
 import { ranByBlock } from "./render/blocks.js";
 import type { ResponseUrls } from "./response-url.js";
 
@@ -26,6 +27,8 @@ export interface CommandListenerOptions {
   delivery: Delivery;
   responses: ResponseUrls;
   inflight: Inflight;
+  /** The once-only mark, awaited after the ack (unset: the request was gated before Bolt). */
+  onceOnly?: OnceOnly;
   logger: Logger;
   /** After this long without an answer, the user privately sees "Working on it…" (0: never). */
   workingNoticeMs: number;
@@ -51,10 +54,12 @@ function toCommandInvocation(command: SlashCommand): Extract<Invocation, { kind:
 }
 
 export function registerCommands(app: App, options: CommandListenerOptions): void {
-  app.command(/.*/, async ({ command, ack }) => {
+  app.command(/.*/, async ({ command, ack, context }) => {
     // Counted as in flight before the ack, so shutdown and tests never miss the work after it.
     await options.inflight.run(async () => {
       await ack();
+      // A retry, the same command on another instance, or a store that is down: acked, not run.
+      if (options.onceOnly && !(await options.onceOnly.mayRun(context, command))) return;
       await runCommand(command, options);
     });
   });

@@ -19,7 +19,12 @@ export type Admission =
   | { ok: false; reason: "duplicate"; identity: string };
 
 export interface SlackGate {
+  /** Both steps at once, before anything runs (events, Socket Mode). */
   admit(body: SlackBody): Promise<Admission>;
+  /** The workspace check alone: no store, so the ack never waits on it. */
+  refusal(body: SlackBody): Admission | undefined;
+  /** The once-only mark alone (after `refusal`), taken after the ack and before anything runs. */
+  claim(body: SlackBody): Promise<Admission>;
 }
 
 export interface GateOptions {
@@ -73,22 +78,30 @@ function requestIdentity(body: SlackBody): string | undefined {
 
 export function createSlackGate(options: GateOptions): SlackGate {
   const ttlMs = options.ttlMs ?? SLACK_DEDUP_TTL_MS;
+  const refusal = (body: SlackBody): Admission | undefined => {
+    // The Events API's URL check carries no workspace and does nothing but echo its challenge.
+    if (body.type === "url_verification") return undefined;
+    const team = teamOf(body);
+    return options.teamId !== undefined && team !== options.teamId
+      ? { ok: false, reason: "other_team", team }
+      : undefined;
+  };
+  const claim = async (body: SlackBody): Promise<Admission> => {
+    if (body.type === "url_verification") return { ok: true };
+    const identity = requestIdentity(body);
+    if (identity === undefined) return { ok: true };
+    const first = await options.store.setIfNotExists(
+      `slack:request:${teamOf(body) ?? "-"}:${identity}`,
+      "1",
+      ttlMs,
+    );
+    return first ? { ok: true } : { ok: false, reason: "duplicate", identity };
+  };
   return {
+    refusal,
+    claim,
     async admit(body) {
-      // The Events API's URL check carries no workspace and does nothing but echo its challenge.
-      if (body.type === "url_verification") return { ok: true };
-      const team = teamOf(body);
-      if (options.teamId !== undefined && team !== options.teamId) {
-        return { ok: false, reason: "other_team", team };
-      }
-      const identity = requestIdentity(body);
-      if (identity === undefined) return { ok: true };
-      const first = await options.store.setIfNotExists(
-        `slack:request:${team ?? "-"}:${identity}`,
-        "1",
-        ttlMs,
-      );
-      return first ? { ok: true } : { ok: false, reason: "duplicate", identity };
+      return refusal(body) ?? claim(body);
     },
   };
 }

@@ -12,6 +12,7 @@ import {
 } from "../../src/http/server.js";
 import { STORE_ANSWER_TIMEOUT_MS, storeWithin } from "../../src/store/bounded.js";
 import { type Admission, parseSlackBody, type SlackGate } from "./gate.js";
+import { startClaim } from "./once-only.js";
 import type { ResponseUrls } from "./response-url.js";
 import { storeDownAnswer } from "./store-down.js";
 import { verifyFailureHint, verifySlackSignature } from "./verify.js";
@@ -19,7 +20,8 @@ import { verifyFailureHint, verifySlackSignature } from "./verify.js";
 /**
  * `POST /slack/events` on the bot's one HTTP server. Our route reads the raw bytes, verifies the
  * signature (both ends of the 5-minute window), checks the workspace and claims the request's
- * identity; only then does Bolt's HTTPReceiver get the request (its `requestListener`, with the
+ * identity (a command or a click: starts the claim, which its listener awaits after the ack); only
+ * then does Bolt's HTTPReceiver get the request (its `requestListener`, with the
  * bytes already buffered), parse it, ack it and run the listeners. Bolt's own signature check is
  * off because ours ran on the same bytes and is the stricter one; nothing else reaches Bolt.
  */
@@ -87,12 +89,24 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Events
   }
   const body = parseSlackBody(raw, contentType);
   if (body === undefined) return sendText(res, 400, "unreadable body");
-  if (!(await admitted(body, res, options))) return;
+  if (claimedAfterAck(body)) {
+    const refusal = options.gate.refusal(body);
+    if (refusal !== undefined && !refusal.ok) return refuse(refusal, res, options);
+    startClaim(req, storeWithin(options.gate.claim(body), GATE_TIMEOUT_MS));
+  } else if (!(await admitted(body, res, options))) return;
   // Bolt reads `rawBody` instead of the (already consumed) stream, and wants the bare form type.
   if (contentType?.startsWith(FORM)) req.headers["content-type"] = FORM;
   Object.assign(req, { rawBody: raw });
   options.receiver.requestListener(req, res);
 }
+
+/**
+ * A slash command or a click is acked without waiting on the store: its once-only mark is claimed
+ * meanwhile and its listener awaits it before running (`once-only.ts`). Anything else (events) is
+ * gated whole first, so a store that is down leaves it unacknowledged and Slack sends it again.
+ */
+const claimedAfterAck = (body: Record<string, unknown>): boolean =>
+  typeof body.command === "string" || body.type === "block_actions";
 
 async function admitted(body: Record<string, unknown>, res: ServerResponse, options: EventsRouteOptions) {
   let admission: Admission;
@@ -107,18 +121,26 @@ async function admitted(body: Record<string, unknown>, res: ServerResponse, opti
     return false;
   }
   if (admission.ok) return true;
+  refuse(admission, res, options);
+  return false;
+}
+
+function refuse(
+  admission: Exclude<Admission, { ok: true }>,
+  res: ServerResponse,
+  options: EventsRouteOptions,
+): void {
   if (admission.reason === "other_team") {
     options.logger.warn(
       { team: admission.team },
       "refused a Slack request from another workspace than SLACK_TEAM_ID: the app is installed there too, or SLACK_TEAM_ID is wrong",
     );
     sendText(res, 403, "workspace not served");
-    return false;
+    return;
   }
   // A retry of a request already taken: acknowledge it so Slack stops, and run nothing.
   options.logger.info({ identity: admission.identity }, "Slack re-sent a request already handled; ignored");
   sendText(res, 200, "");
-  return false;
 }
 
 /** Nothing ran: a command or a click is told so (and acknowledged), an event is left for Slack to resend. */

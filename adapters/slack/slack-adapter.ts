@@ -24,6 +24,7 @@ import { homeUserOf, publish, registerHome } from "./home.js";
 import { createInflight } from "./inflight.js";
 import { createLifecycle } from "./lifecycle.js";
 import { registerMessages } from "./messages.js";
+import { createOnceOnly } from "./once-only.js";
 import { createEventsRoute } from "./receiver.js";
 import { createResponseUrls } from "./response-url.js";
 import { createSlackWeb } from "./web.js";
@@ -88,12 +89,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     ...(options.fallback && { fallback: options.fallback }),
   });
   const inflight = createInflight();
+  const onceOnly = createOnceOnly({ responses, logger });
   const workingNoticeMs = options.workingNoticeMs ?? DEFAULT_WORKING_NOTICE_MS;
   registerCommands(app, {
     core: options.core,
     delivery,
     responses,
     inflight,
+    onceOnly,
     logger,
     workingNoticeMs,
     openForm: (triggerId, offer, channel) => openForm(web, logger, triggerId, offer.spec, channel),
@@ -105,6 +108,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     core: options.core,
     delivery,
     inflight,
+    onceOnly,
     logger,
     ...(home && { onHomePress: (user: string, reply: Reply) => publish(user, home, reply) }),
   });

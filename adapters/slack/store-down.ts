@@ -21,18 +21,25 @@ const LINE: ResponsePayload = {
   replace_original: false,
 };
 
+/**
+ * The line for a command or a click already acknowledged (its once-only mark is taken after the
+ * ack): it goes to the request's `response_url`, privately.
+ */
+export async function storeDownFollowUp(
+  body: SlackBody,
+  responses: ResponseUrls,
+  logger: Logger,
+): Promise<void> {
+  const url = typeof body.response_url === "string" ? body.response_url : undefined;
+  if (!responses.allows(url)) return;
+  await responses.post(url, LINE).catch((error: unknown) => {
+    logger.warn({ err: error }, "could not tell a Slack user that the store is unavailable");
+  });
+}
+
 export function storeDownAnswer(body: SlackBody, responses: ResponseUrls, logger: Logger): StoreDownAnswer {
   if (typeof body.command === "string")
     return { kind: "command", ack: { text: LINE.text, response_type: "ephemeral" } };
   if (body.type !== "block_actions") return { kind: "retry" };
-  const url = typeof body.response_url === "string" ? body.response_url : undefined;
-  return {
-    kind: "action",
-    async followUp() {
-      if (!responses.allows(url)) return;
-      await responses.post(url, LINE).catch((error: unknown) => {
-        logger.warn({ err: error }, "could not tell a Slack user that the store is unavailable");
-      });
-    },
-  };
+  return { kind: "action", followUp: () => storeDownFollowUp(body, responses, logger) };
 }

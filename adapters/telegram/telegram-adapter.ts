@@ -83,6 +83,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
             logger,
             accepting: () => state === "running",
             claim,
+            later: (work) => background.run(work),
             accept: (update) => background.run(() => handle(update)),
             storeDown: (update) => {
               unclaimed.add(update);

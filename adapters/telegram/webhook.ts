@@ -11,8 +11,8 @@ import {
 
 /**
  * `POST /telegram/webhook`. Telegram re-sends an update it did not see acknowledged quickly, so
- * the route only checks, deduplicates and hands the update over: the work that waits on the
- * service runs after the 200 (`accept` must not wait for it). A wrong or missing secret header
+ * the route only checks the secret and answers; the claim (deduplication) and the work that
+ * waits on the service run after the 200 (`later`, `accept` must not wait for them). A wrong or missing secret header
  * is a 401 with no effect. When the store cannot claim the update, it is acknowledged all the
  * same and handed to `storeDown`, which tells the user that nothing was done: a redelivery minutes
  * later would run a command nobody waits for any more.
@@ -29,6 +29,11 @@ export interface WebhookOptions {
   accepting(): boolean;
   /** True when this update_id is new (store SET NX shared by every instance). */
   claim(updateId: number): Promise<boolean>;
+  /**
+   * Runs the claim after the 200, in the background (counted by shutdown and `idle`); must return
+   * at once. Answering first loses nothing: the claimed update already ran after the answer.
+   */
+  later(work: () => Promise<void>): void;
   /** Starts handling the update in the background; must return at once. */
   accept(update: Update): void;
   /** Answers an update that could not be claimed ("storage is unavailable"); must return at once. */
@@ -56,22 +61,27 @@ export function createWebhookRoute(options: WebhookOptions): HttpRoute {
       }
       const update = parseUpdate(raw);
       if (update === undefined) return sendText(res, 400, "not a Telegram update");
-      let first: boolean;
-      try {
-        first = await options.claim(update.update_id);
-      } catch (error) {
-        options.logger.error(
-          { err: error, updateId: update.update_id },
-          "telegram webhook: could not claim an update in the store; answered that nothing was done",
-        );
-        options.storeDown(update);
-        return sendText(res, 200, "ok");
-      }
-      if (first) options.accept(update);
-      else options.logger.debug({ updateId: update.update_id }, "telegram webhook: update seen before");
+      // The answer waits on nothing but the secret: the claim runs after it, tracked like the work.
+      options.later(() => claimThenAccept(update, options));
       sendText(res, 200, "ok");
     },
   };
+}
+
+async function claimThenAccept(update: Update, options: WebhookOptions): Promise<void> {
+  let first: boolean;
+  try {
+    first = await options.claim(update.update_id);
+  } catch (error) {
+    options.logger.error(
+      { err: error, updateId: update.update_id },
+      "telegram webhook: could not claim an update in the store; answered that nothing was done",
+    );
+    options.storeDown(update);
+    return;
+  }
+  if (first) options.accept(update);
+  else options.logger.debug({ updateId: update.update_id }, "telegram webhook: update seen before");
 }
 
 /**

@@ -5,7 +5,7 @@ import { createBullQueues, createMemoryQueues } from "../jobs/index.js";
 import type { JobQueue } from "../jobs/queue.js";
 import type { Logger } from "../log.js";
 import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../sandbox/accounts.js";
-import { createSandbox, type Sandbox } from "../sandbox/server.js";
+import type { Sandbox } from "../sandbox/server.js";
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from "../service/client.js";
 import { createRateLimiter } from "../service/limiter.js";
 import { createMemoryStore, createRedisStore, type Store } from "../store/index.js";
@@ -80,7 +80,9 @@ export async function startBackends(options: BackendOptions): Promise<Backends> 
   return { store, queues, service, ...(sandbox && { sandbox }), hostCallbackToken };
 }
 
+/** Loaded only in demo mode: a bot that talks to the real service never holds the simulator's code. */
 async function startDemoSandbox(config: Config, botPort: number): Promise<Sandbox> {
+  const { createSandbox } = await import("../sandbox/server.js");
   const publicUrl = config.publicUrl ?? DEMO_PUBLIC_URL;
   return createSandbox({
     apiKey: DEFAULT_API_KEY,

@@ -50,12 +50,19 @@ describe("the store down", () => {
 
     const command = await bot.command("/balance");
     expect(command.status).toBe(200);
-    // Slack shows the body of a command's acknowledgement to the user who typed it.
-    expect(await command.json()).toEqual({ response_type: "ephemeral", text: STORE_UNAVAILABLE_LINE });
+    // The ack waits on nothing but the signature; the line follows by the command's response_url.
+    await eventually(
+      () =>
+        world.slack.ephemerals(OPERATOR.id).filter((m) => messageText(m) === STORE_UNAVAILABLE_LINE)
+          .length === 1,
+      "the line for the command, by response_url",
+    );
 
     expect((await bot.click(quote.slack, /^Confirm/)).status).toBe(200);
     await eventually(
-      () => world.slack.ephemerals(OPERATOR.id).some((m) => messageText(m) === STORE_UNAVAILABLE_LINE),
+      () =>
+        world.slack.ephemerals(OPERATOR.id).filter((m) => messageText(m) === STORE_UNAVAILABLE_LINE)
+          .length === 2,
       "the line for the click, by response_url",
     );
 

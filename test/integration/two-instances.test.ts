@@ -40,6 +40,37 @@ async function counter(bot: Bot, name: string, labels: Record<string, string>): 
 }
 
 describe("two instances on one Redis", () => {
+  it("one click delivered to both (Slack's retry on the other instance) places one order and tells nobody it was handled", async () => {
+    const { world, a, b } = await twoBots();
+    const address = tronAddress("two-instances-retry");
+    expect((await a.command(`/energy ${address} 65k`)).status).toBe(200);
+    const quote = structuredClone(
+      await eventually(
+        () =>
+          world.slack.channelMessages(CHANNEL).find((m) => buttonLabels(m).some((l) => /Confirm/.test(l))),
+        "the quote",
+      ),
+    );
+    // The same click (same user, action_ts and button), the second copy marked as Slack's retry.
+    const click = { user: OPERATOR, actionTs: "1700000002.000100" };
+    const [first, retry] = await Promise.all([
+      a.click(quote, /^Confirm/, click),
+      b.click(quote, /^Confirm/, { ...click, headers: { "x-slack-retry-num": "1" } }),
+    ]);
+    expect([first.status, retry.status]).toEqual([200, 200]);
+    await eventually(
+      () => world.slack.channelMessages(CHANNEL).find((m) => m.ts === quote.ts && m.edits >= 1),
+      "the outcome replacing the quote",
+    );
+    await Promise.all([a.app.drain(2_000), b.app.drain(2_000)]);
+    await quietPeriod(300);
+    expect(world.sandbox.calls("order5m.create")).toHaveLength(1);
+    expect(world.sandbox.energy.orders()).toHaveLength(1);
+    // The copy that lost the once-only mark ran nothing at all: not even the button's "Already handled."
+    expect(world.slack.ephemerals(OPERATOR.id).map((m) => messageText(m))).toEqual([]);
+    expect(world.slack.channelMessages(CHANNEL).find((m) => m.ts === quote.ts)?.edits).toBe(1);
+  });
+
   it("a Confirm clicked on both places one order; its webhook delivered to both is posted once", async () => {
     const { world, a, b } = await twoBots();
     const address = tronAddress("two-instances-energy");

@@ -59,7 +59,7 @@ export interface Bot {
   click(
     message: FakeSlackMessage,
     label: string | RegExp,
-    o?: { user?: SlackUser; actionTs?: string },
+    o?: { user?: SlackUser; actionTs?: string; headers?: Record<string, string> },
   ): Promise<Response>;
   /** A Telegram text message from the operator in their private chat. */
   say(text: string): Promise<Response>;
@@ -153,10 +153,10 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
   }
 
   function requests(origin: string) {
-    const post = (body: Signed) =>
+    const post = (body: Signed, headers: Record<string, string> = {}) =>
       fetch(`${origin}/slack/events`, {
         method: "POST",
-        headers: { "content-type": body.contentType, ...signedHeaders(body.raw) },
+        headers: { "content-type": body.contentType, ...signedHeaders(body.raw), ...headers },
         body: body.raw,
       });
     const update = (body: unknown) =>
@@ -171,7 +171,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
       click: (
         message: FakeSlackMessage,
         label: string | RegExp,
-        o: { user?: SlackUser; actionTs?: string } = {},
+        o: { user?: SlackUser; actionTs?: string; headers?: Record<string, string> } = {},
       ) =>
         post(
           buttonClick(slack, message, label, {
@@ -179,6 +179,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
             team: slack.teamId,
             actionTs: o.actionTs,
           }),
+          o.headers,
         ),
       say: (text: string) => update(messageUpdate(text, TG_CHAT, TG_OPERATOR, ++tgUpdate)),
       tap: (message: FakeMessage, label: string | RegExp) =>

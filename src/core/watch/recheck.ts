@@ -11,6 +11,7 @@ import {
   readVerdict,
   readVerdicts,
   readWatch,
+  recordOf,
   saveState,
   saveVerdict,
   type VerdictRecord,
@@ -98,16 +99,6 @@ export async function takeDueBaselines(deps: CoreDeps): Promise<number> {
   }
   return taken;
 }
-
-const recordOf = (v: ComplianceVerdict, since: number, seq: number): VerdictRecord => ({
-  category: v.category,
-  blocked: v.blocked,
-  ...(v.severity && { severity: v.severity }),
-  ...(v.reason_code && { reason_code: v.reason_code }),
-  ...(v.label && { label: v.label }),
-  since,
-  seq,
-});
 
 /** True when the verdict changed and was posted. */
 async function applyVerdict(

@@ -1,3 +1,4 @@
+import type { ComplianceVerdict } from "../../service/compliance.js";
 import type { Store } from "../../store/store.js";
 import { type ConversationRef, conversationKey, type Platform } from "../invocation.js";
 
@@ -116,6 +117,40 @@ export async function saveWatch(
   await store.setAdd(ALL_KEY, entry.address);
 }
 
+/** How many store writes a list of watches has in flight at once (they share one connection). */
+const WRITE_CHUNK = 1_000;
+
+/**
+ * Many watches of one conversation: the same records as `saveWatch`, written a chunk at a time
+ * with the chunk's writes in flight together (one round trip per chunk, not three per address).
+ */
+export async function saveWatches(
+  store: Store,
+  conversation: ConversationRef,
+  entries: readonly WatchEntry[],
+): Promise<void> {
+  const key = conversationKey(watchConversation(conversation));
+  for (let i = 0; i < entries.length; i += WRITE_CHUNK) {
+    const chunk = entries.slice(i, i + WRITE_CHUNK);
+    await Promise.all(
+      chunk.flatMap((entry) => [
+        store.hashSet(CONV_KEY(key), entry.address, JSON.stringify(entry)),
+        store.setAdd(BY_KEY(entry.address), key),
+      ]),
+    );
+    await store.setAdd(ALL_KEY, ...chunk.map((e) => e.address));
+  }
+}
+
+/** Every watch of one conversation, by address. */
+export async function readWatches(
+  store: Store,
+  conversation: ConversationRef,
+): Promise<Map<string, WatchEntry>> {
+  const entries = await listWatches(store, conversation);
+  return new Map(entries.map((e) => [e.address, e]));
+}
+
 /** Addresses whose first verdict the next tick takes (their open lookup had no free slot). */
 export const markBaselineDue = (store: Store, address: string): Promise<number> =>
   store.setAdd(BASELINE_DUE_KEY, address);
@@ -224,3 +259,14 @@ export async function syncScreen(store: Store, address: string, now: number): Pr
   const nextAt = current ? Math.min(current.nextAt, now + periodMs) : now;
   await saveScreen(store, address, { period: wanted, nextAt, ...(current?.last && { last: current.last }) });
 }
+
+/** A deny-list verdict as the watchlist keeps it: since when, and its change number. */
+export const recordOf = (v: ComplianceVerdict, since: number, seq: number): VerdictRecord => ({
+  category: v.category,
+  blocked: v.blocked,
+  ...(v.severity && { severity: v.severity }),
+  ...(v.reason_code && { reason_code: v.reason_code }),
+  ...(v.label && { label: v.label }),
+  since,
+  seq,
+});

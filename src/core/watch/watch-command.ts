@@ -5,6 +5,7 @@ import { actorKey } from "../invocation.js";
 import { errorReply, type Reply } from "../reply.js";
 import { can, refusalLine } from "../roles.js";
 import { whoName } from "../spend/confirmed.js";
+import { addMany } from "./add-many.js";
 import { budgetUsedSun, sunToTrx } from "./budget.js";
 import { parseWatchArgs, type WatchArgs } from "./parse.js";
 import { watchSettingsOf } from "./settings.js";
@@ -33,18 +34,21 @@ export const watchCommand: CommandDefinition = {
   subverbs: ["add", "remove", "list"],
   role: "viewer",
   summary: "watch addresses here: re-checked when the deny list changes, a change is posted once",
-  usage: "watch add <address> [label…] [screen daily|weekly], remove <address>, list [page]",
+  usage:
+    "watch add <address> [label…] [screen daily|weekly], add <address> <address>… (a list), remove <address>, list [page]",
   example: "watch add TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t hot wallet",
   async run(ctx) {
     const parsed = parseWatchArgs(ctx.subverb, ctx.args);
     if (!parsed.ok) return errorReply(parsed.error);
     const args = parsed.value;
     if (args.kind !== "list" && !can(ctx.role, "operator")) {
-      return errorReply(refusalLine(`watch ${args.kind}`, "operator", ctx.role, ctx.invocation.actor));
+      return errorReply(refusalLine(`watch ${ctx.subverb}`, "operator", ctx.role, ctx.invocation.actor));
     }
     switch (args.kind) {
       case "add":
         return add(ctx, args);
+      case "add-many":
+        return addMany(ctx, args);
       case "remove":
         return remove(ctx, args.address);
       case "list":

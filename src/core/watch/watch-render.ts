@@ -11,7 +11,7 @@ import {
   type Reply,
   text,
 } from "../reply.js";
-import type { ScreenResult, VerdictRecord, WatchEntry } from "./state.js";
+import type { ScreenPeriod, ScreenResult, VerdictRecord, WatchEntry } from "./state.js";
 
 /** Rendering of watch replies and alerts, platform-neutral. */
 const LIST_PAGE_SIZE = 20;
@@ -38,6 +38,49 @@ export function renderAdded(entry: WatchEntry, verdict: VerdictRecord | undefine
     context(
       entry.screen
         ? `Re-checked when the deny list changes; AML re-screened ${entry.screen} (billed, within OPS_WATCH_BUDGET_TRX). A change is posted here once.`
+        : "Re-checked when the deny list changes; a change is posted here once, no change never.",
+    ),
+  ];
+  return publicReply(what, lines);
+}
+
+/** At most this many listed addresses are named in the answer to a list; `watch list` shows all. */
+const LISTED_SHOWN = 20;
+
+export function renderAddedMany(view: {
+  addresses: readonly string[];
+  added: number;
+  verdicts: ReadonlyMap<string, VerdictRecord>;
+  screen?: ScreenPeriod;
+}): Reply {
+  const total = view.addresses.length;
+  const updated = total - view.added;
+  const what = `Watching ${total} addresses in this conversation (${view.added} new, ${updated} already watched)`;
+  const listed = view.addresses.filter((a) => {
+    const v = view.verdicts.get(a);
+    return v !== undefined && v.category !== "clean";
+  });
+  const clean = view.addresses.filter((a) => view.verdicts.get(a)?.category === "clean").length;
+  const unchecked = total - clean - listed.length;
+  const counts = [
+    `${clean} clean`,
+    `${listed.length} listed`,
+    ...(unchecked > 0 ? [`${unchecked} not checked yet (next re-check)`] : []),
+  ].join(", ");
+  const shown = listed.slice(0, LISTED_SHOWN);
+  const lines: Block[] = [
+    text(bold(what), "."),
+    fields(["Deny list now", counts]),
+    ...shown.map((a) => {
+      const v = view.verdicts.get(a);
+      return text(code(a), ` ${v ? verdictText(v) : ""}`);
+    }),
+    ...(listed.length > shown.length
+      ? [text(`…and ${listed.length - shown.length} more listed: watch list shows them.`)]
+      : []),
+    context(
+      view.screen
+        ? `Re-checked when the deny list changes; AML re-screened ${view.screen} (billed, within OPS_WATCH_BUDGET_TRX). A change is posted here once.`
         : "Re-checked when the deny list changes; a change is posted here once, no change never.",
     ),
   ];

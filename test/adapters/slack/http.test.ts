@@ -1,6 +1,7 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { signSlackRequest } from "../../../adapters/slack/verify.js";
 import { STORE_UNAVAILABLE_LINE } from "../../../src/core/faults/store-unavailable.js";
+import { tronAddress } from "../../../src/sandbox/families/energy/common.js";
 import { createMemoryStore } from "../../../src/store/memory-store.js";
 import { createRedisStore } from "../../../src/store/redis-store.js";
 import type { Store } from "../../../src/store/store.js";
@@ -173,16 +174,65 @@ describe("POST /slack/events: the store", () => {
     };
     const h = await startSlackHarness({ store: broken });
     const { response } = await h.command("/balance");
+    // The ack does not wait on the store; the line reaches the user privately by response_url.
     expect(response.status).toBe(200);
-    // The ack's body is what Slack shows the user who typed the command.
-    expect(await response.json()).toEqual({ response_type: "ephemeral", text: STORE_UNAVAILABLE_LINE });
     await h.settle();
-    expectNoEffect(h);
+    expect(h.sandbox.calls()).toEqual([]);
+    expect(h.fake.channelMessages(CHANNEL)).toEqual([]);
+    expect(h.fake.ephemerals(OPERATOR.id).map(messageText)).toEqual([STORE_UNAVAILABLE_LINE]);
     expect(h.logger.records.find((r) => r.level === "error")?.msg).toMatch(/against the store/);
   });
 });
 
+describe("POST /slack/events: the ack waits on nothing but the signature", () => {
+  it("acks a command while its once-only mark is still being stored, and runs it once the mark is taken", async () => {
+    const store = createMemoryStore();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow: Store = {
+      ...store,
+      close: () => store.close(),
+      setIfNotExists: async (key, value, ttlMs) => {
+        if (key.startsWith("slack:request:")) await held;
+        return store.setIfNotExists(key, value, ttlMs);
+      },
+    };
+    const h = await startSlackHarness({ store: slow });
+    const { response } = await h.command("/balance");
+    // Acked (empty body: not the "storage is unavailable" line) with the store's answer still held back.
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("");
+    expect(h.sandbox.calls()).toEqual([]);
+    release();
+    await h.settle();
+    expect(h.sandbox.calls("userinfo.get")).toHaveLength(1);
+    expect(messageText(h.fake.channelMessages(CHANNEL)[0])).toContain("Account balance");
+  });
+});
+
 describe("POST /slack/events: Slack retries", () => {
+  it("runs a click once when Slack delivers it twice at once, and tells nobody it was already handled", async () => {
+    const h = await startSlackHarness();
+    await h.command(`/energy ${tronAddress("slack-click-retry")} 65k`);
+    await h.settle();
+    const quote = structuredClone(h.fake.channelMessages(CHANNEL).at(-1));
+    if (!quote) throw new Error("no quote was posted");
+    const click = { actionTs: "1700000003.000100" };
+    const [first, retry] = await Promise.all([
+      h.click(quote, /^Confirm/, click),
+      h.click(quote, /^Confirm/, { ...click, headers: { "x-slack-retry-num": "1" } }),
+    ]);
+    expect([first.status, retry.status]).toEqual([200, 200]);
+    expect([await first.text(), await retry.text()]).toEqual(["", ""]);
+    await h.settle();
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    expect(h.fake.ephemerals(OPERATOR.id)).toEqual([]);
+    expect(h.fake.channelMessages(CHANNEL).find((m) => m.ts === quote.ts)?.edits).toBe(1);
+    expect(h.logger.records.filter((r) => /already handled; ignored/.test(r.msg ?? ""))).toHaveLength(1);
+  });
+
   it("runs a command once when Slack re-sends it (X-Slack-Retry-Num)", async () => {
     const h = await startSlackHarness();
     const { response, request } = await h.command("/balance");

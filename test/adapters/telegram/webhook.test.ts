@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { publishedCommands } from "../../../adapters/telegram/bot/commands.js";
 import { commands } from "../../../src/core/command-registry.js";
+import { createMemoryStore } from "../../../src/store/memory-store.js";
 import { createRedisStore } from "../../../src/store/redis-store.js";
+import type { Store } from "../../../src/store/store.js";
 import { createFakeTelegramApi } from "../../fakes/telegram-api.js";
 import { testRedis } from "../../support/redis.js";
 import { messageUpdate, OPERATOR, PRIVATE_CHAT, SECRET, startTelegramHarness } from "./harness.js";
@@ -74,6 +76,31 @@ describe("telegram webhook: quick acknowledgement and re-sent updates", () => {
     await h.fake.waitFor(() => h.fake.messages(PRIVATE_CHAT).length === 1);
     expect(h.fake.messages(PRIVATE_CHAT)[0]?.text).toMatch(/Balance/);
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+  });
+
+  it("answers 200 while the update's claim is still being stored, and runs it once the claim is taken", async () => {
+    const memory = createMemoryStore();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const store: Store = {
+      ...memory,
+      close: () => memory.close(),
+      setIfNotExists: async (key, value, ttlMs) => {
+        if (key.startsWith("telegram:update:")) await held;
+        return memory.setIfNotExists(key, value, ttlMs);
+      },
+    };
+    const h = await startTelegramHarness({ store });
+    const update = messageUpdate("/balance", PRIVATE_CHAT, OPERATOR);
+    expect((await h.postUpdate(update)).status).toBe(200);
+    expect(h.sandbox.calls()).toEqual([]);
+    expect((await h.postUpdate(update)).status).toBe(200);
+    release();
+    await h.settle();
+    expect(h.sandbox.calls("userinfo.get")).toHaveLength(1);
+    expect(h.fake.calls("sendMessage")).toHaveLength(1);
   });
 
   it("runs a re-sent update (same update_id) once", async () => {

@@ -86,6 +86,59 @@ describe("watch add / list / remove", () => {
   });
 });
 
+describe("watch add with a list", () => {
+  it("adds 2500 addresses in one command: 3 batch lookups, no open lookup, each listed, a change alerted once", async () => {
+    const h = await setup();
+    const addresses = Array.from({ length: 2_500 }, (_, i) => freshAddress(`list-${i}`));
+    h.sandbox.screening.setCategory(addresses[7]!, "usdt_frozen");
+    const reply = await h.run(operator, `watch add ${addresses.join(" ")}`);
+    const said = replyText(reply);
+    expect(reply.visibility).toBe("public");
+    expect(said).toContain("Watching 2500 addresses in this conversation (2500 new, 0 already watched)");
+    expect(said).toContain("Deny list now: 2499 clean, 1 listed");
+    expect(said).toContain(`${addresses[7]} usdt_frozen`);
+    expect(h.sandbox.calls("compliance.batch")).toHaveLength(3);
+    expect(h.sandbox.calls("compliance.lookup")).toEqual([]);
+    expect((await h.store.setMembers("watch:all")).sort()).toEqual([...addresses].sort());
+    expect(replyText(await h.run(viewer, "watch list"))).toContain("Watched here: 2500 addresses");
+
+    // The baselines were stored: a change after them is posted once, into this conversation.
+    h.sandbox.screening.setCategory(addresses[42]!, "aml_risk");
+    h.sandbox.screening.bumpRevision();
+    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS);
+    expect(alerts(h)).toHaveLength(1);
+    expect(alerts(h)[0]).toContain("is now on the deny list: aml_risk (was clean)");
+    expect(h.notifications[0]?.conversation).toEqual(channel);
+  });
+
+  it("takes commas and new lines, keeps what a watch already had, and counts repeats once", async () => {
+    const h = await setup();
+    const [a, b, c] = [freshAddress("list-a"), freshAddress("list-b"), freshAddress("list-c")];
+    await h.run(operator, `watch add ${a} cold wallet`);
+    const said = replyText(await h.run(operator, `watch add ${a},${b}\n${c} ${b}`));
+    expect(said).toContain("Watching 3 addresses in this conversation (2 new, 1 already watched)");
+    const listed = replyText(await h.run(viewer, "watch list"));
+    expect(listed).toContain("Watched here: 3 addresses");
+    expect(listed).toContain(`${a} cold wallet — clean`);
+  });
+
+  it("refuses the whole list for one bad address, naming it, and a viewer's list; nothing stored or asked", async () => {
+    const h = await setup();
+    const good = freshAddress("list-good");
+    const typo = brokenChecksum(freshAddress("list-typo"));
+    const bad = await h.run(operator, `watch add ${good} ${freshAddress("list-2")} ${typo}`);
+    expect(bad.visibility).toBe("private");
+    expect(replyText(bad)).toMatch(/^address 3 of the list: .*checksum failed.*; nothing was added$/);
+    expect(replyText(await h.run(viewer, `watch add ${good} ${freshAddress("list-3")}`))).toMatch(
+      /watch add needs the operator role/,
+    );
+    expect(await h.store.setMembers("watch:all")).toEqual([]);
+    expect(h.sandbox.calls("compliance.batch")).toEqual([]);
+    expect(h.sandbox.calls("compliance.lookup")).toEqual([]);
+  });
+});
+
 describe("deny-list watch", () => {
   it("posts a change once, with category, severity, reason code and label; nothing when nothing changed", async () => {
     const h = await setup();
