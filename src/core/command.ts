@@ -38,6 +38,8 @@ export interface CommandDefinition {
   usage: string;
   /** A complete example line, e.g. `energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k`. */
   example: string;
+  /** More than one line can say (other forms, options): shown by `help <verb>` only, so the list stays one message. */
+  details?: string;
   run(ctx: CommandContext): Promise<Reply>;
 }
 

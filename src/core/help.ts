@@ -92,6 +92,7 @@ function verbReply(ctx: CommandContext, wanted: string): Reply {
   const blocks: Block[] = [
     header(found.verb),
     text(`${capitalise(found.summary)}.`),
+    ...(found.details === undefined ? [] : [text(found.details)]),
     fields(["Usage", code(`${prefix}${found.usage}`)], ["Example", code(`${prefix}${found.example}`)]),
   ];
   if (!can(ctx.role, found.role)) {

@@ -34,7 +34,6 @@ export type SpendKind = "energy" | "host" | "payout" | "subuser";
 
 /** Who may approve: any other operator or admin, but only another admin for a sub-user deletion. */
 const approverRole = (spend: SpendKind | undefined): Role => (spend === "subuser" ? "admin" : "operator");
-type RequestState = "pending" | "approved" | "rejected" | "expired" | "refused";
 
 const approvalRequestSchema = z.object({
   id: z.string(),

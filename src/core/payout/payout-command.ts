@@ -14,9 +14,6 @@ import { renderNothingToOrder, renderPayoutQuote } from "./payout-render.js";
  * every address from the live list → caps on the run's total → one message with Confirm / Cancel.
  * Nothing is spent before Confirm, and nothing at all when no address is left.
  */
-const PAYOUT_USAGE =
-  "energy <amount> <address> <address> …, or energy followed by one <address> <amount> per line, or a CSV file shared with the message energy";
-
 export async function runPayout(ctx: CommandContext, input: PayoutInput): Promise<Reply> {
   const { deps } = ctx;
   const { actor, conversation } = ctx.invocation;

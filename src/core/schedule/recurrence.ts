@@ -55,11 +55,6 @@ export function nextOccurrence(timing: Timing, after: number): number | undefine
   return undefined;
 }
 
-/** True when `at` is one of the timing's occurrences. */
-function isOccurrence(timing: Timing, at: number): boolean {
-  return nextOccurrence(timing, at - 1) === at;
-}
-
 export const clockText = (atMin: number): string =>
   `${String(Math.floor(atMin / 60)).padStart(2, "0")}:${String(atMin % 60).padStart(2, "0")}`;
 
