@@ -56,14 +56,21 @@ function listReply(ctx: CommandContext): Reply {
         code(`${prefix}${c.usage}`),
         ` — ${c.summary}. Example: `,
         code(`${prefix}${c.example}`),
-        ...(allowed ? [] : [italic(` (${needsLine(c.role)})`)]),
-        ...lockedParts.map((p) => italic(` (${p.line}: ${needsLine(p.role)})`)),
+        ...(allowed ? [] : [italic(` (needs ${c.role})`)]),
+        ...lockedParts.map((p) => italic(` (${p.line}: needs ${p.role})`)),
       ),
     );
   }
+  const higher = [...new Set(ctx.commands.flatMap((c) => [c.role, ...Object.values(c.subverbRoles ?? {})]))]
+    .filter((role) => !can(ctx.role, role))
+    .map((role) => `${role}: ${LIST_FOR[role]}`);
   blocks.push(
     context(
-      `You are ${article(ctx.role)} ${ctx.role} (${actorKey(ctx.invocation.actor)}). Type `,
+      `You are ${article(ctx.role)} ${ctx.role} (${actorKey(ctx.invocation.actor)}). `,
+      ...(higher.length > 0
+        ? [`For a command marked “needs …”, ask an admin to add you to ${higher.join(", ")}. `]
+        : []),
+      "Type ",
       code(`${prefix}help <command>`),
       " for details.",
     ),

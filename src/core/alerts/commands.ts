@@ -62,8 +62,7 @@ export async function listAlerts(
 export const alertsCommand: CommandDefinition = {
   verb: "alerts",
   role: "viewer",
-  summary:
-    "open alerts, newest first: what, since when, acknowledged by whom (`all`: the last day's resolved too)",
+  summary: "open alerts, newest first, and who acknowledged them (all: the last day's resolved too)",
   usage: "alerts [all]",
   example: "alerts",
   async run({ args, deps }) {
@@ -92,7 +91,7 @@ export const alertsCommand: CommandDefinition = {
 export const subscribeCommand: CommandDefinition = {
   verb: "subscribe",
   role: "operator",
-  summary: "post copies of one kind of notification in this conversation too",
+  summary: "copies of one kind of notification here too",
   usage: `subscribe ${KINDS}`,
   example: "subscribe alerts",
   async run({ args, deps, invocation }) {
@@ -111,7 +110,7 @@ export const subscribeCommand: CommandDefinition = {
 export const unsubscribeCommand: CommandDefinition = {
   verb: "unsubscribe",
   role: "operator",
-  summary: "stop the copies of one kind of notification in this conversation",
+  summary: "stop those copies here",
   usage: `unsubscribe ${KINDS}`,
   example: "unsubscribe alerts",
   async run({ args, deps, invocation }) {

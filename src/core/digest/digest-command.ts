@@ -29,8 +29,7 @@ function parseDigestDay(
 export const digestCommand: CommandDefinition = {
   verb: "digest",
   role: "viewer",
-  summary:
-    "the day's spends by person and kind, energy delegated, unconfirmed orders, screenings, refusals and saving",
+  summary: "the day's spends by person and kind, energy delegated, orders, screenings, refusals, saving",
   usage: "digest [today|yesterday]",
   example: "digest yesterday",
   async run(ctx) {

@@ -28,8 +28,7 @@ export const hostCommand: CommandDefinition = {
   subverbs: ["start", "stop", "status"],
   role: "viewer",
   subverbRoles: { start: "operator", stop: "operator" },
-  summary:
-    "Host Mode in infinity mode: start shows the cycle prices and needs Confirm, stop ends it, status shows its state",
+  summary: "Host Mode in infinity mode: start (quoted, then Confirm), stop, status",
   usage: "host start|stop|status <address>",
   example: "host start TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
   async run(ctx) {

@@ -14,8 +14,7 @@ export const subuserCommand: CommandDefinition = {
   verb: "subuser",
   subverbs: ["delete"],
   role: "admin",
-  summary:
-    "delete a sub-user of the account (irreversible): says what happens, then a Delete sub-user button",
+  summary: "delete a sub-user (irreversible): says what happens, then a button",
   usage: "subuser delete <user_id>",
   example: "subuser delete 48213",
   async run(ctx) {

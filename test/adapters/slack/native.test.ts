@@ -39,8 +39,9 @@ describe("help that teaches every role", () => {
     ]) {
       expect(shown).toContain(`/${verb}`);
     }
-    expect(shown).toMatch(/`\/energy [^\n]*needs operator — ask an admin to add you to OPS_OPERATORS/);
-    expect(shown).toMatch(/`\/setup [^\n]*needs admin — ask an admin to add you to OPS_ADMINS/);
+    expect(shown).toMatch(/`\/energy [^\n]*needs operator/);
+    expect(shown).toMatch(/`\/setup [^\n]*needs admin/);
+    expect(shown).toContain("ask an admin to add you to");
     expect(shown).not.toMatch(/\/prices [^\n]*needs/);
     expect(shown).toContain(`slack:${VIEWER.id}`);
   });
