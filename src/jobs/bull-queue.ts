@@ -1,5 +1,6 @@
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
+import { type ConnectOptions, quitRedis, type RedisClient } from "../store/redis-connect.js";
 import { defineRedisScript } from "../store/redis-script.js";
 import { type AddJob, createAddBatcher } from "./bull-add-batch.js";
 import {
@@ -19,8 +20,12 @@ import {
  * BullMQ's job locks make sure one job runs in one worker at a time.
  */
 export interface BullQueuesOptions {
-  connection: { url: string } | RedisOptions;
-  /** BullMQ's key prefix (also used for pace keys), e.g. `opsbot`. */
+  /**
+   * Where Redis is: a URL, ioredis options, or a connection factory (`RedisConnector.connect`,
+   * for Sentinel and Cluster). Never with an ioredis `keyPrefix`: BullMQ has its own `prefix`.
+   */
+  connection: { url: string } | RedisOptions | ((options: ConnectOptions) => RedisClient);
+  /** BullMQ's key prefix (also used for pace keys), e.g. `opsbot`; on a cluster hash-tagged, `{opsbot:jobs}`. */
   prefix: string;
   /** Connection and worker errors; an "error" event nobody listens to would crash the process. */
   onError?: (error: Error) => void;
@@ -130,7 +135,7 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
       await Promise.all([...queues.values()].map((q) => q.close()));
       queues.clear();
       adders.clear();
-      await shared.quit().catch(() => shared.disconnect());
+      await quitRedis(shared);
     },
   };
 }
@@ -153,7 +158,7 @@ async function startWorker<T>(
   worker.on("error", options.onError);
   const close = async () => {
     await worker.close();
-    await connection.quit().catch(() => connection.disconnect());
+    await quitRedis(connection);
   };
   try {
     await worker.waitUntilReady();
@@ -218,7 +223,8 @@ export function decodeJobId(id: string): string {
   return id.replace(/%(25|3A|23)/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
-function connect(connection: BullQueuesOptions["connection"], extra: RedisOptions): Redis {
+function connect(connection: BullQueuesOptions["connection"], extra: ConnectOptions): RedisClient {
+  if (typeof connection === "function") return connection(extra);
   if (hasUrl(connection)) return new Redis(connection.url, extra);
   return new Redis({ ...connection, ...extra });
 }
