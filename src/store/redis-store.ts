@@ -138,7 +138,8 @@ async function pingWithin(redis: RedisClient, timeoutMs: number): Promise<boolea
 
 /** A cluster answers when every master does: a slot whose master is gone is a store that is down. */
 async function answers(redis: RedisClient): Promise<boolean> {
-  if (!isCluster(redis)) return (await redis.ping()) === "PONG";
+  if ((await redis.ping()) !== "PONG") return false;
+  if (!isCluster(redis)) return true;
   const masters = redis.nodes("master");
   if (masters.length === 0) return false;
   const replies = await Promise.all(masters.map((node) => node.ping()));
