@@ -16,9 +16,10 @@ export type AddJob = (name: string, data: unknown, opts: BulkJobOptions) => Prom
  * reply per job: at a few thousand deliveries per second that halves what storing costs. Each
  * caller still learns whether its own job is stored. The pipeline's answer is one error for the
  * lot if any job failed, so then each job is added again on its own (one already stored is found
- * by its id and not added twice).
+ * by its id and not added twice). `afterStore` runs before anyone is answered (the replicas'
+ * acknowledgement, see `replica-ack.ts`).
  */
-export function createAddBatcher(queue: Queue): AddJob {
+export function createAddBatcher(queue: Queue, afterStore: () => Promise<void> = async () => {}): AddJob {
   let pending: PendingAdd[] = [];
 
   async function flush(): Promise<void> {
@@ -26,11 +27,15 @@ export function createAddBatcher(queue: Queue): AddJob {
     pending = [];
     try {
       await queue.addBulk(batch.map(({ name, data, opts }) => ({ name, data, opts })));
+      await afterStore();
       for (const add of batch) add.resolve();
     } catch {
+      const stored: PendingAdd[] = [];
       await Promise.all(
-        batch.map((add) => queue.add(add.name, add.data, add.opts).then(add.resolve, add.reject)),
+        batch.map((add) => queue.add(add.name, add.data, add.opts).then(() => stored.push(add), add.reject)),
       );
+      if (stored.length > 0) await afterStore();
+      for (const add of stored) add.resolve();
     }
   }
 

@@ -14,6 +14,7 @@ import {
   type JobWorker,
   retryDelayMs,
 } from "./queue.js";
+import { type ReplicaAck, replicaWait } from "./replica-ack.js";
 
 /**
  * The real `JobQueue`: BullMQ 5 on Redis. Jobs survive restarts and are shared by every instance;
@@ -29,6 +30,8 @@ export interface BullQueuesOptions {
   prefix: string;
   /** Connection and worker errors; an "error" event nobody listens to would crash the process. */
   onError?: (error: Error) => void;
+  /** Sentinel and Cluster: an add is answered once a replica holds it too (WAIT). */
+  replicaAck?: ReplicaAck;
 }
 
 /** Finished jobs leave Redis at once; failed ones stay a week (bounded) for an operator to read. */
@@ -68,7 +71,8 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
   function adderFor(name: string): AddJob {
     let add = adders.get(name);
     if (add === undefined) {
-      add = createAddBatcher(queueFor(name));
+      const afterStore = options.replicaAck && replicaWait(shared, prefix, options.replicaAck);
+      add = createAddBatcher(queueFor(name), afterStore);
       adders.set(name, add);
     }
     return add;

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Config } from "../config.js";
 import { createBullQueues, createMemoryQueues } from "../jobs/index.js";
 import type { JobQueue } from "../jobs/queue.js";
+import type { ReplicaAck } from "../jobs/replica-ack.js";
 import type { Logger } from "../log.js";
 import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../sandbox/accounts.js";
 import { createSandbox, type Sandbox } from "../sandbox/server.js";
@@ -69,12 +70,32 @@ export async function startBackends(options: BackendOptions): Promise<Backends> 
         connection: (connectOptions) => redis.connect(connectOptions),
         prefix: redis.keys.jobs,
         onError: (error) => logger.warn({ err: error }, "job queue connection error"),
+        ...(redis.target.kind !== "server" && { replicaAck: replicaAckFor(logger) }),
       })
     : createMemoryQueues();
   shutdown.add("connections", "job queues", () => queues.close());
 
   const hostCallbackToken = config.hostCallbackToken ?? (await generatedHostToken(store));
   return { store, queues, service, ...(sandbox && { sandbox }), hostCallbackToken };
+}
+
+/** A replica that has not copied a stored job within this long is not waited for (see replica-ack.ts). */
+const REPLICA_ACK_TIMEOUT_MS = 500;
+const REPLICA_WARN_EVERY_MS = 60_000;
+
+function replicaAckFor(logger: Logger): ReplicaAck {
+  let warnedAt = Number.NEGATIVE_INFINITY;
+  return {
+    replicas: 1,
+    timeoutMs: REPLICA_ACK_TIMEOUT_MS,
+    short: () => {
+      if (Date.now() - warnedAt < REPLICA_WARN_EVERY_MS) return;
+      warnedAt = Date.now();
+      logger.warn(
+        "a stored job was not copied to a Redis replica in time: check that the master has a replica and it keeps up",
+      );
+    },
+  };
 }
 
 function startStore(redis: RedisConnector | undefined, shutdown: Shutdown): Store {

@@ -23,6 +23,8 @@ export interface HaRedis {
   killMaster(key?: string): Promise<RedisNode>;
   /** Resolves once a replica has taken over (the topology answers writes again), within `timeoutMs`. */
   failedOver(timeoutMs?: number): Promise<void>;
+  /** Starts the killed nodes again and waits until each is a replica again (full redundancy). */
+  restore(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,19 @@ const MASTER_NAME = "opsbot-master";
 interface Started {
   port: number;
   child: ChildProcess;
+  args: string[];
+}
+
+const dead = (s: Started) => s.child.exitCode !== null || s.child.signalCode !== null;
+
+async function relaunch(children: Started[]): Promise<number[]> {
+  const ports: number[] = [];
+  for (const s of children.filter(dead)) {
+    s.child = launch(s.args);
+    ports.push(s.port);
+    await until(`node ${s.port} up again`, 10_000, async () => (await ask(s.port)) || undefined);
+  }
+  return ports;
 }
 
 function launch(args: string[]): ChildProcess {
@@ -92,13 +107,13 @@ export async function startRedisCluster(): Promise<HaRedis> {
     for (let i = 0; i < 6; i += 1) {
       const [port, busPort] = [await freePort(), await freePort()];
       const nodeDir = mkdtempSync(join(dir, `node-${i}-`));
-      const child = launch([
+      const args = [
         ...["--port", String(port), "--bind", LOOPBACK, "--dir", nodeDir],
         ...["--cluster-enabled", "yes", "--cluster-port", String(busPort)],
         ...["--cluster-node-timeout", String(NODE_TIMEOUT_MS), "--cluster-replica-validity-factor", "0"],
         ...["--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction"],
-      ]);
-      children.push({ port, child });
+      ];
+      children.push({ port, child: launch(args), args });
     }
     for (const { port } of children)
       await until(`node ${port} up`, 10_000, async () => (await ask(port)) || undefined);
@@ -122,7 +137,7 @@ export async function startRedisCluster(): Promise<HaRedis> {
     throw error;
   }
   const nodes = children.map((c) => ({ host: LOOPBACK, port: c.port }));
-  const alive = () => children.filter((c) => c.child.exitCode === null && c.child.signalCode === null);
+  const alive = () => children.filter((c) => !dead(c));
 
   return {
     target: { kind: "cluster", nodes },
@@ -140,6 +155,21 @@ export async function startRedisCluster(): Promise<HaRedis> {
           if (!/cluster_state:ok/.test(String(await ask(port, "CLUSTER", "INFO")))) return undefined;
         }
         return true;
+      });
+    },
+    async restore() {
+      await relaunch(children);
+      await until("every master with a replica again", READY_TIMEOUT_MS, async () => {
+        const table = String(await ask(children[0]?.port ?? 0, "CLUSTER", "NODES"));
+        const rows = table
+          .trim()
+          .split("\n")
+          .map((line) => line.split(" "));
+        const masters = rows.filter((r) => r[2]?.includes("master") && !r[2]?.includes("fail"));
+        const replicaOf = rows
+          .filter((r) => r[2]?.includes("slave") && r[7] === "connected")
+          .map((r) => r[3]);
+        return masters.every((m) => replicaOf.includes(m[0])) && masters.length === 3 ? true : undefined;
       });
     },
     close,
@@ -165,21 +195,14 @@ export async function startRedisSentinel(): Promise<HaRedis> {
   try {
     const master = await freePort();
     const replica = await freePort();
-    children.push({ port: master, child: launch(["--port", String(master), "--dir", dir, ...common]) });
+    const masterArgs = ["--port", String(master), "--dir", mkdtempSync(join(dir, "master-")), ...common];
+    children.push({ port: master, child: launch(masterArgs), args: masterArgs });
     await until("the master up", 10_000, async () => (await ask(master)) || undefined);
-    children.push({
-      port: replica,
-      child: launch([
-        "--port",
-        String(replica),
-        "--dir",
-        dir,
-        ...common,
-        "--replicaof",
-        LOOPBACK,
-        String(master),
-      ]),
-    });
+    const replicaArgs = [
+      ...["--port", String(replica), "--dir", mkdtempSync(join(dir, "replica-")), ...common],
+      ...["--replicaof", LOOPBACK, String(master)],
+    ];
+    children.push({ port: replica, child: launch(replicaArgs), args: replicaArgs });
     for (let i = 0; i < 3; i += 1) {
       const port = await freePort();
       const conf = join(dir, `sentinel-${i}.conf`);
@@ -196,7 +219,7 @@ export async function startRedisSentinel(): Promise<HaRedis> {
           "",
         ].join("\n"),
       );
-      children.push({ port, child: launch([conf, "--sentinel"]) });
+      children.push({ port, child: launch([conf, "--sentinel"]), args: [conf, "--sentinel"] });
       sentinels.push(port);
     }
     await until("the sentinels to know each other and the replica", READY_TIMEOUT_MS, async () => {
@@ -246,6 +269,16 @@ export async function startRedisSentinel(): Promise<HaRedis> {
         if (port === killed) return undefined;
         const role = (await ask(port, "ROLE")) as [string];
         return role[0] === "master" ? true : undefined;
+      });
+    },
+    async restore() {
+      const ports = await relaunch(children);
+      await until("the old master to be a linked replica of the new one", READY_TIMEOUT_MS, async () => {
+        for (const port of ports) {
+          const info = String(await ask(port, "INFO", "replication"));
+          if (!/role:slave/.test(info) || !/master_link_status:up/.test(info)) return undefined;
+        }
+        return true;
       });
     },
     close,
