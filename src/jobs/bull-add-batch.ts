@@ -25,17 +25,27 @@ export function createAddBatcher(queue: Queue, afterStore: () => Promise<void> =
   async function flush(): Promise<void> {
     const batch = pending;
     pending = [];
+    const stored = await addAll(batch);
+    if (stored.length === 0) return;
+    try {
+      await afterStore();
+      for (const add of stored) add.resolve();
+    } catch (error) {
+      for (const add of stored) add.reject(error);
+    }
+  }
+
+  /** The adds that were stored; each one that was not is rejected. */
+  async function addAll(batch: PendingAdd[]): Promise<PendingAdd[]> {
     try {
       await queue.addBulk(batch.map(({ name, data, opts }) => ({ name, data, opts })));
-      await afterStore();
-      for (const add of batch) add.resolve();
+      return batch;
     } catch {
       const stored: PendingAdd[] = [];
       await Promise.all(
         batch.map((add) => queue.add(add.name, add.data, add.opts).then(() => stored.push(add), add.reject)),
       );
-      if (stored.length > 0) await afterStore();
-      for (const add of stored) add.resolve();
+      return stored;
     }
   }
 

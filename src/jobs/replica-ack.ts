@@ -6,16 +6,17 @@ import { isCluster, type RedisClient } from "../store/redis-connect.js";
  * stored, can still vanish when that master dies before its replica copied it and the replica is
  * promoted. With Sentinel or Cluster, every batch of adds is therefore followed by WAIT on the
  * connection (the master) that stored it, and the adds are answered only once a replica has them
- * too, or the timeout passed (`short` reports it). A master that has no replica connected (its
- * replica died, or was just promoted away from it) is not waited for: nothing could take over
- * from it with less data, and waiting the timeout out on every batch would only slow the bot.
+ * too; otherwise (the master went away, or its replica did not keep up within the timeout) they
+ * fail, and a webhook is answered 503 so the service sends it again. A master that has no
+ * replica connected at all (its replica died, or was just promoted away from it) is not waited
+ * for: nothing could take over from it with less data; `short` reports it.
  */
 export interface ReplicaAck {
   /** Replicas that must hold the write (1: the one that a failover would promote). */
   replicas: number;
   timeoutMs: number;
-  /** Called when fewer replicas acknowledged than asked within the timeout. */
-  short?: (acknowledged: number) => void;
+  /** Called when the master has no replica connected, so a write was not waited for. */
+  short?: () => void;
 }
 
 export type AfterStore = () => Promise<void>;
@@ -35,14 +36,24 @@ export function replicaWait(redis: RedisClient, hashTag: string, ack: ReplicaAck
   };
   return async () => {
     const node = isCluster(redis) ? masterOf(redis, keySlot(hashTag)) : redis;
-    if (!node) return;
-    const acknowledged = await replicasOf(node)
-      .then((connected) =>
-        connected === 0 ? 0 : node.call("WAIT", Math.min(ack.replicas, connected), ack.timeoutMs),
-      )
-      .then(Number, () => 0);
-    if (acknowledged < ack.replicas) ack.short?.(acknowledged);
+    if (!node) throw new ReplicaAckError("no connection to the master of the stored job");
+    const connected = await replicasOf(node);
+    if (connected === 0) {
+      ack.short?.();
+      return;
+    }
+    const wanted = Math.min(ack.replicas, connected);
+    const acknowledged = Number(await node.call("WAIT", wanted, ack.timeoutMs));
+    if (acknowledged < wanted) {
+      role = undefined;
+      throw new ReplicaAckError(`stored, but no replica confirmed it within ${ack.timeoutMs} ms`);
+    }
   };
+}
+
+export class ReplicaAckError extends Error {
+  override readonly name = "ReplicaAckError";
+  readonly code = "replica_ack";
 }
 
 /** ROLE on a master: ["master", offset, [[ip, port, offset], …]]; anything else has none. */

@@ -25,28 +25,31 @@ export interface RedisConnector {
 }
 
 export interface RedisKeyLayout {
-  /** The store's prefix: its keys spread over every slot of a cluster. */
+  /** The store's prefix, e.g. `opsbot:`. */
   store: string;
-  /** The rate limiter's prefix: one script touches several windows, so on a cluster they share a slot. */
+  /** The rate limiter's prefix: one script touches several windows at once. */
   limiter: string;
-  /** BullMQ's prefix: each queue's keys must meet in one slot on a cluster. */
+  /** BullMQ's prefix: each queue's keys are touched together by its scripts. */
   jobs: string;
 }
 
 /**
  * A single server and Sentinel keep the key names the bot has always used (`opsbot:`,
  * `opsbot:rl:`, `opsbot:jobs`), so an upgrade, or two versions side by side in a rolling one,
- * share the same queues and limits. On a cluster the limiter's and BullMQ's names carry a hash
- * tag (`{opsbot:rl}:`, `{opsbot:jobs}`): every key a Lua script or MULTI touches at once then
- * lives in one slot, as Redis Cluster requires.
+ * share the same queues and limits.
+ *
+ * On a cluster every key of the bot carries one hash tag (`{opsbot}:…`, `{opsbot}:rl:…`,
+ * `{opsbot}:jobs`), so all of them live in one slot, on one master and its replica. That is
+ * what Lua scripts and MULTI need (their keys in one slot), and it keeps what Sentinel gives:
+ * a master replicates its writes in order, so after a failover the promoted replica holds a
+ * consistent past of the bot (a stored job together with everything written before it), never
+ * a later write without an earlier one that happened to live on another master. The bot's data
+ * is small; the cluster's other slots stay free for everything else.
  */
 export function redisKeyLayout(kind: RedisTarget["kind"], prefix: string): RedisKeyLayout {
-  const tagged = (name: string) => (kind === "cluster" ? `{${name}}` : name);
-  return {
-    store: prefix,
-    limiter: kind === "cluster" ? `${tagged(`${prefix}rl`)}:` : `${prefix}rl:`,
-    jobs: tagged(`${prefix}jobs`),
-  };
+  if (kind !== "cluster") return { store: prefix, limiter: `${prefix}rl:`, jobs: `${prefix}jobs` };
+  const tag = `{${prefix.replace(/:+$/, "")}}:`;
+  return { store: tag, limiter: `${tag}rl:`, jobs: `${tag}jobs` };
 }
 
 /** After a promotion the old master answers writes with READONLY: reconnect, find the new one, resend. */

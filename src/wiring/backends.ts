@@ -79,7 +79,7 @@ export async function startBackends(options: BackendOptions): Promise<Backends> 
   return { store, queues, service, ...(sandbox && { sandbox }), hostCallbackToken };
 }
 
-/** A replica that has not copied a stored job within this long is not waited for (see replica-ack.ts). */
+/** A replica that has not copied a stored job within this long fails the add (see replica-ack.ts). */
 const REPLICA_ACK_TIMEOUT_MS = 500;
 const REPLICA_WARN_EVERY_MS = 60_000;
 
@@ -92,7 +92,7 @@ function replicaAckFor(logger: Logger): ReplicaAck {
       if (Date.now() - warnedAt < REPLICA_WARN_EVERY_MS) return;
       warnedAt = Date.now();
       logger.warn(
-        "a stored job was not copied to a Redis replica in time: check that the master has a replica and it keeps up",
+        "the Redis master has no replica connected: stored jobs are not copied anywhere until one is back",
       );
     },
   };

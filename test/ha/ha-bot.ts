@@ -16,6 +16,7 @@ import { delegationEvent } from "../webhooks/signed.js";
  * a Confirm, webhooks with replays, a pending screening; then a master killed in the middle of a
  * webhook burst and of a Confirm. What was acknowledged is posted once; one order per confirmation.
  */
+const dbg = (...a: unknown[]) => require("node:fs").appendFileSync("/tmp/ha-dbg.log", `${a.map(String).join(" ")}\n`);
 const CHANNEL = "C0OPS";
 const ALERTS = "C0ALERTS";
 /** The screening stays pending this long; the poller reads it 2 s after the order, then 2 s later. */
@@ -140,16 +141,22 @@ export function runHaFailover(name: string, ha: () => HaRedis): void {
         // The master that holds the queues (on a cluster, the slot of the jobs' hash tag).
         const t0 = Date.now();
         await ha().killMaster(`${keys.jobs}:webhooks`);
-        console.log("killed", refusals.length);
+        dbg("killed", refusals.length);
         await ha().failedOver(FAILOVER_MS);
-        console.log("failed over", Date.now() - t0, refusals.length);
+        dbg("failed over", Date.now() - t0, refusals.length);
         await sending;
-        console.log("sent", Date.now() - t0, refusals);
+        dbg("sent", Date.now() - t0, refusals);
         await eventually(
           () => events.every((e) => naming(posted(world, ALERTS), e.order_id).length > 0),
           "every acknowledged delivery posted",
           FAILOVER_MS,
-        );
+        ).catch(async (error) => {
+          dbg("missing", events.filter((e) => naming(posted(world, ALERTS), e.order_id).length === 0).map((e) => e.order_id));
+          dbg(JSON.stringify(await a.app.deps.jobs !== undefined));
+          dbg((await fetch(`${a.origin}/metrics`).then((r) => r.text())).split("\n").filter((l) => /queue/.test(l)).join("\n"));
+          dbg([...a.logs, ...b.logs].filter((l) => /"level":(40|50)/.test(l)).slice(-30).join("\n"));
+          throw error;
+        });
         await quietPeriod(1_500);
         const texts = posted(world, ALERTS);
         for (const e of events) expect(naming(texts, e.order_id)).toHaveLength(1);

@@ -127,4 +127,20 @@ export function runHaStorage(name: string, ha: () => HaRedis): void {
       await worker.close();
     });
   });
+
+  describe(`replicas' acknowledgement of stored jobs: ${name}`, () => {
+    it("answers an add once the master's replica holds it", async () => {
+      const c = haConnections(ha());
+      let shorts = 0;
+      const acked = createBullQueues({
+        connection: (o) => c.connect(o),
+        prefix: c.keys.jobs,
+        replicaAck: { replicas: 1, timeoutMs: 2_000, short: () => shorts++ },
+      });
+      await acked.add("ha-acked", "w", { n: 1 }, { jobId: "a" });
+      expect(shorts).toBe(0);
+      await acked.close();
+      await c.close();
+    });
+  });
 }

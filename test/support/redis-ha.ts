@@ -132,12 +132,14 @@ export async function startRedisCluster(): Promise<HaRedis> {
       }
       return true;
     });
+    await until("every master with a synced replica", READY_TIMEOUT_MS, () => mastersReplicated(children));
   } catch (error) {
     await close();
     throw error;
   }
   const nodes = children.map((c) => ({ host: LOOPBACK, port: c.port }));
   const alive = () => children.filter((c) => !dead(c));
+  let killed: { port: number; key: string } | undefined;
 
   return {
     target: { kind: "cluster", nodes },
@@ -147,33 +149,38 @@ export async function startRedisCluster(): Promise<HaRedis> {
       const victim = children.find((c) => c.port === port);
       if (!victim) throw new Error(`no cluster node on port ${port}`);
       victim.child.kill("SIGKILL");
+      killed = { port, key };
       return { host: LOOPBACK, port };
     },
     async failedOver(timeoutMs = READY_TIMEOUT_MS) {
-      await until("the cluster to fail over (cluster_state:ok on every live node)", timeoutMs, async () => {
+      await until("a replica to take over the killed master's slots", timeoutMs, async () => {
         for (const { port } of alive()) {
           if (!/cluster_state:ok/.test(String(await ask(port, "CLUSTER", "INFO")))) return undefined;
+          if (killed && (await masterOfSlot(port, killed.key)) === killed.port) return undefined;
         }
         return true;
       });
     },
     async restore() {
       await relaunch(children);
-      await until("every master with a replica again", READY_TIMEOUT_MS, async () => {
-        const table = String(await ask(children[0]?.port ?? 0, "CLUSTER", "NODES"));
-        const rows = table
-          .trim()
-          .split("\n")
-          .map((line) => line.split(" "));
-        const masters = rows.filter((r) => r[2]?.includes("master") && !r[2]?.includes("fail"));
-        const replicaOf = rows
-          .filter((r) => r[2]?.includes("slave") && r[7] === "connected")
-          .map((r) => r[3]);
-        return masters.every((m) => replicaOf.includes(m[0])) && masters.length === 3 ? true : undefined;
-      });
+      await until("every master with a synced replica again", READY_TIMEOUT_MS, () =>
+        mastersReplicated(alive()),
+      );
     },
     close,
   };
+}
+
+/** True when there are 3 masters and each has a replica connected and in sync (ROLE lists it). */
+async function mastersReplicated(nodes: Started[]): Promise<true | undefined> {
+  let masters = 0;
+  for (const { port } of nodes) {
+    const role = (await ask(port, "ROLE")) as [string, number, unknown[]];
+    if (role[0] !== "master") continue;
+    masters += 1;
+    if (role[2].length === 0) return undefined;
+  }
+  return masters === 3 ? true : undefined;
 }
 
 /** The port of the master serving `key`'s slot, as node `askPort` sees it. */
