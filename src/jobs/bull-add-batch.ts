@@ -4,11 +4,17 @@ interface PendingAdd {
   name: string;
   data: unknown;
   opts: BulkJobOptions;
+  replicated: boolean;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
-export type AddJob = (name: string, data: unknown, opts: BulkJobOptions) => Promise<void>;
+export type AddJob = (
+  name: string,
+  data: unknown,
+  opts: BulkJobOptions,
+  replicated?: boolean,
+) => Promise<void>;
 
 /**
  * Adds asked for in the same turn of the event loop (a burst of webhooks, each stored before its
@@ -16,8 +22,8 @@ export type AddJob = (name: string, data: unknown, opts: BulkJobOptions) => Prom
  * reply per job: at a few thousand deliveries per second that halves what storing costs. Each
  * caller still learns whether its own job is stored. The pipeline's answer is one error for the
  * lot if any job failed, so then each job is added again on its own (one already stored is found
- * by its id and not added twice). `afterStore` runs before anyone is answered (the replicas'
- * acknowledgement, see `replica-ack.ts`).
+ * by its id and not added twice). `afterStore` runs before an add that asked to be `replicated`
+ * is answered (the replicas' acknowledgement, see `replica-ack.ts`).
  */
 export function createAddBatcher(queue: Queue, afterStore: () => Promise<void> = async () => {}): AddJob {
   let pending: PendingAdd[] = [];
@@ -26,12 +32,14 @@ export function createAddBatcher(queue: Queue, afterStore: () => Promise<void> =
     const batch = pending;
     pending = [];
     const stored = await addAll(batch);
-    if (stored.length === 0) return;
+    for (const add of stored) if (!add.replicated) add.resolve();
+    const waiting = stored.filter((add) => add.replicated);
+    if (waiting.length === 0) return;
     try {
       await afterStore();
-      for (const add of stored) add.resolve();
+      for (const add of waiting) add.resolve();
     } catch (error) {
-      for (const add of stored) add.reject(error);
+      for (const add of waiting) add.reject(error);
     }
   }
 
@@ -49,9 +57,9 @@ export function createAddBatcher(queue: Queue, afterStore: () => Promise<void> =
     }
   }
 
-  return (name, data, opts) =>
+  return (name, data, opts, replicated = false) =>
     new Promise<void>((resolve, reject) => {
-      pending.push({ name, data, opts, resolve, reject });
+      pending.push({ name, data, opts, replicated, resolve, reject });
       if (pending.length === 1) setImmediate(() => void flush());
     });
 }

@@ -80,14 +80,19 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
 
   return {
     async add(queue, name, data, opts: AddOptions = {}) {
-      await adderFor(queue)(name, data, {
-        jobId: opts.jobId === undefined ? undefined : encodeJobId(opts.jobId),
-        delay: opts.delayMs,
-        attempts: opts.attempts ?? 1,
-        backoff: { type: backoffType(opts.backoff ?? DEFAULT_BACKOFF) },
-        removeOnComplete: true,
-        removeOnFail: REMOVE_ON_FAIL,
-      });
+      await adderFor(queue)(
+        name,
+        data,
+        {
+          jobId: opts.jobId === undefined ? undefined : encodeJobId(opts.jobId),
+          delay: opts.delayMs,
+          attempts: opts.attempts ?? 1,
+          backoff: { type: backoffType(opts.backoff ?? DEFAULT_BACKOFF) },
+          removeOnComplete: true,
+          removeOnFail: REMOVE_ON_FAIL,
+        },
+        opts.replicated === true,
+      );
     },
 
     async process(queue, handler, { concurrency }) {

@@ -137,7 +137,7 @@ export function runHaStorage(name: string, ha: () => HaRedis): void {
         prefix: c.keys.jobs,
         replicaAck: { replicas: 1, timeoutMs: 2_000, short: () => shorts++ },
       });
-      await acked.add("ha-acked", "w", { n: 1 }, { jobId: "a" });
+      await acked.add("ha-acked", "w", { n: 1 }, { jobId: "a", replicated: true });
       expect(shorts).toBe(0);
       await acked.close();
       await c.close();
