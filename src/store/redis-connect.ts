@@ -1,5 +1,4 @@
 import { Cluster, type ClusterOptions, Redis, type RedisOptions } from "ioredis";
-import type { RedisTarget } from "../config.js";
 
 /**
  * The one place that turns the configuration into Redis connections: a single server
@@ -8,6 +7,17 @@ import type { RedisTarget } from "../config.js";
  * through here, so each follows a failover the same way.
  */
 export type RedisClient = Redis | Cluster;
+
+/** Where Redis is: the shape of `Config["redis"]` (the store layer does not import the config). */
+export type RedisTarget =
+  | { kind: "server"; url: string }
+  | { kind: "sentinel"; sentinels: RedisNode[]; masterName: string; password?: string }
+  | { kind: "cluster"; nodes: RedisNode[]; password?: string };
+
+export interface RedisNode {
+  host: string;
+  port: number;
+}
 
 export interface ConnectOptions {
   /** BullMQ workers block on Redis: a command never gives up while Redis is away (`null`). */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { sleep } from "../../src/clock.js";
-import type { RedisNode, RedisTarget } from "../../src/config.js";
+import type { RedisNode, RedisTarget } from "../../src/store/redis-connect.js";
 import { freePort, LOOPBACK, stopChild } from "./processes.js";
 
 /**
