@@ -44,12 +44,16 @@
  *  9. watchlists: the built bot with 10 000 watched addresses; a deny-list revision change moves
  *     100 of them into usdt_frozen: time to the last alert, batch calls, 429s, and RSS with the
  *     watches against the same bot idle. Baseline: the 10 batch calls by the client alone.
+ * 10. Redis failover: on a real Sentinel group and a real 3-master Cluster, the master holding the
+ *     bot's queues killed during a webhook burst and a stream of commands: kill → commands answered
+ *     again, webhook answers refused vs accepted, deliveries acknowledged but lost or posted twice.
  *
  * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--orders=N] [--no-build]
  * stdout: the table, notes, then one JSON object on the last line (also written to <json file>).
  * Progress goes to stderr.
  */
 import { fileURLToPath } from "node:url";
+import { failoverFigure } from "./figures/failover.js";
 import { ingestFigure } from "./figures/ingest.js";
 import { memoryFigure } from "./figures/memory.js";
 import { notifyLatencyFigure } from "./figures/notify-latency.js";
@@ -138,6 +142,7 @@ function figures(args: Args, build: { note: string }): Figure[] {
     { id: "7", title: "quote → Confirm", run: (w) => quoteLatencyFigure(w) },
     { id: "8", title: "memory, energy orders pending", run: (w) => ordersMemoryFigure(w, args.orders) },
     { id: "9", title: "watchlists", run: (w) => watchlistsFigure(w) },
+    { id: "10", title: "Redis failover", run: (w) => failoverFigure(w) },
   ];
   return all.filter((f) => !args.only || args.only.has(f.id));
 }
@@ -165,7 +170,7 @@ async function main(): Promise<number> {
         `bench: figure ${figure.id} done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
       );
     }
-    const order = ["1", "2", "3", "3a", "3b", "3c", "4", "5", "6", "7", "8", "9"];
+    const order = ["1", "2", "3", "3a", "3b", "3c", "4", "5", "6", "7", "8", "9", "10"];
     results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
     const out = summary(results, {
       durationS: Math.round((performance.now() - started) / 100) / 10,
