@@ -1,4 +1,3 @@
-import { messageText } from "../../adapters/slack/harness.js";
 import { type HaRedis, startRedisCluster, startRedisSentinel } from "../../support/redis-ha.js";
 import { onCleanup } from "../support/cleanup.js";
 import type { RequestSpec } from "../support/load-types.js";
@@ -13,9 +12,10 @@ import { startBot, type World } from "../support/world.js";
  * (test/support/redis-ha.ts). While four senders deliver signed webhooks (each sent again every
  * 200 ms until a 2xx, as the service retries) and a slash command goes out every 100 ms, the
  * master holding the bot's queues is killed (SIGKILL). Measured: the time from the kill until
- * commands are answered normally again (the last one answered "Storage is unavailable", or not at
- * all, ends the outage); webhook answers refused (503 or no answer) vs accepted; and after the
- * queues drain, deliveries acknowledged but never posted (lost) or posted more than once.
+ * commands are answered normally again (the first normal answer to a command sent after the last
+ * one answered "Storage is unavailable" or not at all; 0 when none was), the slowest command
+ * answer meanwhile, webhook answers refused (503 or no answer) vs accepted, and after the queues
+ * drain, deliveries acknowledged but never posted (lost) or posted more than once.
  */
 const TARGET_MS = 30_000;
 const WEBHOOKS = 200;
@@ -25,6 +25,8 @@ const UNAVAILABLE = "Storage is unavailable";
 
 interface Run {
   commandsBackMs: number;
+  slowestCommandMs: number;
+  unavailableLines: number;
   refused: number;
   accepted: number;
   lost: number;
@@ -71,7 +73,7 @@ async function runOne(world: World, kind: "sentinel" | "cluster"): Promise<Run> 
         await new Promise((r) => setTimeout(r, 20));
       }
     });
-    const commands: { at: number; ok: boolean }[] = [];
+    const commands: { at: number; done: number; ok: boolean }[] = [];
     let commanding = true;
     const commandLoop = (async () => {
       while (commanding) {
@@ -82,7 +84,8 @@ async function runOne(world: World, kind: "sentinel" | "cluster"): Promise<Run> 
           responseUrl: world.slack.responseUrl({ channel: "C0FIG10CMD", user: "U0BENCH" }),
         });
         const answer = await send(bot.origin, spec);
-        commands.push({ at, ok: answer.status === 200 && !answer.text.includes(UNAVAILABLE) });
+        const ok = answer.status === 200 && !answer.text.includes(UNAVAILABLE);
+        commands.push({ at, done: performance.now(), ok });
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
@@ -94,13 +97,16 @@ async function runOne(world: World, kind: "sentinel" | "cluster"): Promise<Run> 
     await new Promise((r) => setTimeout(r, 2_000));
     commanding = false;
     await commandLoop;
-    const lastBad = commands.filter((c) => c.at >= killedAt && !c.ok).at(-1);
+    const after = commands.filter((c) => c.done >= killedAt);
+    const lastBad = after.filter((c) => !c.ok).at(-1);
+    // Commands are back with the first normal answer to a command sent after the last refused one.
+    const back = lastBad ? after.find((c) => c.ok && c.at > lastBad.at) : undefined;
     const ids = Array.from({ length: WEBHOOKS }, (_, i) => `5MFIG10${kind}${i}`);
     const posts = () =>
       world.slack
         .channelMessages(channel)
         .filter((m) => m.via === "chat.postMessage")
-        .map((m) => messageText(m));
+        .map((m) => `${m.text} ${JSON.stringify(m.blocks ?? [])}`);
     const count = (id: string) => posts().filter((t) => new RegExp(`\\b${id}\\b`).test(t)).length;
     const deadline = performance.now() + POST_WAIT_MS;
     while (performance.now() < deadline && ids.some((id) => count(id) === 0)) {
@@ -108,7 +114,9 @@ async function runOne(world: World, kind: "sentinel" | "cluster"): Promise<Run> 
     }
     await new Promise((r) => setTimeout(r, 2_000));
     return {
-      commandsBackMs: lastBad ? lastBad.at - killedAt : 0,
+      commandsBackMs: lastBad ? (back?.done ?? Number.POSITIVE_INFINITY) - killedAt : 0,
+      slowestCommandMs: Math.max(0, ...after.map((c) => c.done - c.at)),
+      unavailableLines: after.filter((c) => !c.ok).length,
       refused,
       accepted: acks,
       lost: ids.filter((id) => count(id) === 0).length,
@@ -128,6 +136,12 @@ function measures(kind: string, run: Run): Measure[] {
       value: back,
       unit: "ms",
       targets: [{ text: `≤ ${TARGET_MS} ms`, met: back === null ? null : back <= TARGET_MS }],
+    },
+    {
+      name: `${kind}: slowest command answer meanwhile`,
+      value: round(run.slowestCommandMs, 0),
+      unit: `ms (${run.unavailableLines} "unavailable")`,
+      targets: [],
     },
     {
       name: `${kind}: webhook answers refused / accepted`,

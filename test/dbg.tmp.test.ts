@@ -1,0 +1,25 @@
+import { it } from "vitest";
+import { createRedisConnector } from "../src/store/redis-connect.js";
+import { startRedisCluster } from "./support/redis-ha.js";
+it("dbg", async () => {
+  const ha = await startRedisCluster();
+  const errs: string[] = [];
+  const conn = createRedisConnector(ha.target, "x:", (e) => errs.push(`${e.message} ${String((e as any).lastNodeError ?? "")}`));
+  const c = conn.connect({ autoPipelining: true });
+  (c as any).on("node error", (e: Error, key: string) => errs.push(`node error ${key} ${e.message}`));
+  let ok = 0, bad = 0;
+  let go = true;
+  const loop = (async () => { while (go) { await c.set("{x}:k", "v").then(() => ok++, () => bad++); await new Promise((r) => setTimeout(r, 10)); } })();
+  await new Promise((r) => setTimeout(r, 500));
+  const t = Date.now();
+  await ha.killMaster("{x}:k");
+  await ha.failedOver();
+  console.log("failed over", Date.now() - t);
+  await new Promise((r) => setTimeout(r, 8000));
+  const okBefore = ok; await new Promise((r) => setTimeout(r, 1000));
+  console.log("ok", ok, "bad", bad, "progress in last second", ok - okBefore);
+  console.log([...new Set(errs)].slice(0, 15).join("\n"));
+  go = false; await loop;
+  c.disconnect();
+  await ha.close();
+}, 60000);
