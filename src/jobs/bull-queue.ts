@@ -1,6 +1,7 @@
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
-import { type ConnectOptions, quitRedis, type RedisClient } from "../store/redis-connect.js";
+import { sleep } from "../clock.js";
+import { type ConnectOptions, isCluster, quitRedis, type RedisClient } from "../store/redis-connect.js";
 import { defineRedisScript } from "../store/redis-script.js";
 import { type AddJob, createAddBatcher } from "./bull-add-batch.js";
 import {
@@ -96,7 +97,13 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
     },
 
     async process(queue, handler, { concurrency }) {
-      const handle = await startWorker(queue, handler, concurrency, { ...options, prefix, onError });
+      const overdueMs = () => oldestOverdueMs(queueFor(queue));
+      const handle = await startWorker(queue, handler, concurrency, {
+        ...options,
+        prefix,
+        onError,
+        overdueMs,
+      });
       const tracked: JobWorker = {
         async close() {
           workers.delete(tracked);
@@ -153,29 +160,83 @@ async function startWorker<T>(
   queue: string,
   handler: JobHandler<T>,
   concurrency: number,
-  options: BullQueuesOptions & { onError: (error: Error) => void },
+  options: BullQueuesOptions & { onError: (error: Error) => void; overdueMs?: () => Promise<number> },
 ): Promise<JobWorker> {
-  // Workers block on Redis, so each gets its own connection that never gives up on a command.
-  const connection = connect(options.connection, { maxRetriesPerRequest: null });
-  connection.on("error", options.onError);
-  const worker = new Worker<T>(queue, (job, token) => runJob(job, token, handler), {
-    connection,
-    prefix: options.prefix,
-    concurrency,
-    settings: { backoffStrategy },
-  });
-  worker.on("error", options.onError);
-  const close = async () => {
-    await worker.close();
-    await quitRedis(connection);
+  const spawn = async () => {
+    // Workers block on Redis, so each gets its own connection that never gives up on a command.
+    const connection = connect(options.connection, { maxRetriesPerRequest: null });
+    connection.on("error", options.onError);
+    const worker = new Worker<T>(queue, (job, token) => runJob(job, token, handler), {
+      connection,
+      prefix: options.prefix,
+      concurrency,
+      settings: { backoffStrategy },
+    });
+    worker.on("error", options.onError);
+    const close = async () => {
+      await worker.close();
+      await quitRedis(connection);
+    };
+    try {
+      await worker.waitUntilReady();
+    } catch (error) {
+      await close().catch(() => {});
+      throw error;
+    }
+    return { close, cluster: isCluster(connection) };
   };
-  try {
-    await worker.waitUntilReady();
-  } catch (error) {
-    await close().catch(() => {});
-    throw error;
-  }
-  return { close };
+  let current = await spawn();
+  if (!current.cluster || !options.overdueMs) return { close: () => current.close() };
+  return watchOverdue(
+    options.overdueMs,
+    spawn,
+    () => current,
+    (next) => {
+      current = next;
+    },
+  );
+}
+
+/** A due delayed job this much overdue means no worker of the queue is taking jobs. */
+const STUCK_OVERDUE_MS = 15_000;
+const STUCK_CHECK_MS = 5_000;
+const STUCK_CLOSE_MS = 5_000;
+
+/**
+ * After a cluster failover BullMQ's worker can stay stuck on a blocking connection that never
+ * recovers (BullMQ issues #4138, #2619): jobs wait in Redis, nothing takes them. When the queue's
+ * oldest due delayed job is overdue by STUCK_OVERDUE_MS, the worker is replaced by a new one.
+ */
+function watchOverdue<W extends { close(): Promise<void> }>(
+  overdueMs: () => Promise<number>,
+  spawn: () => Promise<W>,
+  current: () => W,
+  replace: (next: W) => void,
+): JobWorker {
+  let closing = false;
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy || closing) return;
+    busy = true;
+    try {
+      if ((await overdueMs()) < STUCK_OVERDUE_MS) return;
+      const old = current();
+      replace(await spawn());
+      await Promise.race([old.close().catch(() => {}), sleep(STUCK_CLOSE_MS)]);
+    } catch {
+      // Redis still away: the next check tries again.
+    } finally {
+      busy = false;
+    }
+  }, STUCK_CHECK_MS);
+  timer.unref();
+  return {
+    async close() {
+      closing = true;
+      clearInterval(timer);
+      await current().close();
+    },
+  };
 }
 
 async function runJob<T>(job: Job<T>, token: string | undefined, handler: JobHandler<T>): Promise<void> {
@@ -209,6 +270,17 @@ function backoffStrategy(attemptsMade: number, type?: string, error?: Error): nu
   const match = BACKOFF_TYPE.exec(type ?? "");
   const backoff = match ? { delayMs: Number(match[1]), maxDelayMs: Number(match[2]) } : DEFAULT_BACKOFF;
   return retryDelayMs(backoff, attemptsMade, error);
+}
+
+/** BullMQ scores a delayed job by its due time × 0x1000 (plus a counter below it). */
+const DELAYED_SCORE_SCALE = 0x1000;
+
+/** How long the queue's earliest delayed job has been due (0 when none is). */
+async function oldestOverdueMs(queue: Queue): Promise<number> {
+  const client = await queue.client;
+  const [, score] = await client.zrange(queue.keys.delayed ?? "", 0, 0, { WITHSCORES: true });
+  if (score === undefined) return 0;
+  return Math.max(0, Date.now() - Math.floor(Number(score) / DELAYED_SCORE_SCALE));
 }
 
 function countsOf(c: Record<string, number>): JobCounts {
