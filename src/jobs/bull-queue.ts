@@ -97,7 +97,7 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
     },
 
     async process(queue, handler, { concurrency }) {
-      const overdueMs = () => oldestOverdueMs(queueFor(queue));
+      const overdueMs = stuckProbe(queueFor(queue));
       const handle = await startWorker(queue, handler, concurrency, {
         ...options,
         prefix,
@@ -205,7 +205,8 @@ const STUCK_CLOSE_MS = 5_000;
 /**
  * After a cluster failover BullMQ's worker can stay stuck on a blocking connection that never
  * recovers (BullMQ issues #4138, #2619): jobs wait in Redis, nothing takes them. When the queue's
- * oldest due delayed job is overdue by STUCK_OVERDUE_MS, the worker is replaced by a new one.
+ * oldest due delayed job is overdue by STUCK_OVERDUE_MS, or the same job has been the oldest
+ * waiting one that long, the worker is replaced by a new one (at most once per that time).
  */
 function watchOverdue<W extends { close(): Promise<void> }>(
   overdueMs: () => Promise<number>,
@@ -215,11 +216,14 @@ function watchOverdue<W extends { close(): Promise<void> }>(
 ): JobWorker {
   let closing = false;
   let busy = false;
+  let replacedAt = Number.NEGATIVE_INFINITY;
   const timer = setInterval(async () => {
     if (busy || closing) return;
     busy = true;
     try {
-      if ((await overdueMs()) < STUCK_OVERDUE_MS) return;
+      // A new worker gets as long as the old one had before it is judged.
+      if ((await overdueMs()) < STUCK_OVERDUE_MS || Date.now() - replacedAt < STUCK_OVERDUE_MS) return;
+      replacedAt = Date.now();
       const old = current();
       replace(await spawn());
       await Promise.race([old.close().catch(() => {}), sleep(STUCK_CLOSE_MS)]);
@@ -275,12 +279,21 @@ function backoffStrategy(attemptsMade: number, type?: string, error?: Error): nu
 /** BullMQ scores a delayed job by its due time × 0x1000 (plus a counter below it). */
 const DELAYED_SCORE_SCALE = 0x1000;
 
-/** How long the queue's earliest delayed job has been due (0 when none is). */
-async function oldestOverdueMs(queue: Queue): Promise<number> {
-  const client = await queue.client;
-  const [, score] = await client.zrange(queue.keys.delayed ?? "", 0, 0, { WITHSCORES: true });
-  if (score === undefined) return 0;
-  return Math.max(0, Date.now() - Math.floor(Number(score) / DELAYED_SCORE_SCALE));
+/**
+ * How long the queue has had work that nobody takes: its earliest delayed job's time past due, or
+ * how long the same job has been the oldest one waiting (seen by consecutive probes).
+ */
+function stuckProbe(queue: Queue): () => Promise<number> {
+  let oldest: { id: string; since: number } | undefined;
+  return async () => {
+    const client = await queue.client;
+    const [, score] = await client.zrange(queue.keys.delayed ?? "", 0, 0, { WITHSCORES: true });
+    const overdue = score === undefined ? 0 : Date.now() - Math.floor(Number(score) / DELAYED_SCORE_SCALE);
+    const [id] = await client.lrange(queue.keys.wait ?? "", -1, -1);
+    if (id === undefined) oldest = undefined;
+    else if (oldest?.id !== id) oldest = { id, since: Date.now() };
+    return Math.max(0, overdue, oldest ? Date.now() - oldest.since : 0);
+  };
 }
 
 function countsOf(c: Record<string, number>): JobCounts {
