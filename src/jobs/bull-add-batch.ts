@@ -25,18 +25,22 @@ export type AddJob = (
  * by its id and not added twice). `afterStore` runs before an add that asked to be `replicated`
  * is answered (the replicas' acknowledgement, see `replica-ack.ts`).
  */
-export function createAddBatcher(queue: Queue, afterStore: () => Promise<void> = async () => {}): AddJob {
+export function createAddBatcher(
+  queue: Queue,
+  afterStore: () => () => Promise<void> = () => async () => {},
+): AddJob {
   let pending: PendingAdd[] = [];
 
   async function flush(): Promise<void> {
     const batch = pending;
     pending = [];
+    const confirm = afterStore();
     const stored = await addAll(batch);
     for (const add of stored) if (!add.replicated) add.resolve();
     const waiting = stored.filter((add) => add.replicated);
     if (waiting.length === 0) return;
     try {
-      await afterStore();
+      await confirm();
       for (const add of waiting) add.resolve();
     } catch (error) {
       for (const add of waiting) add.reject(error);

@@ -19,7 +19,8 @@ export interface ReplicaAck {
   short?: () => void;
 }
 
-export type AfterStore = () => Promise<void>;
+/** Called before a write: answers the check to run after it (throws when the write is not safe). */
+export type AfterStore = () => () => Promise<void>;
 
 /** How long the number of a master's connected replicas (ROLE) is trusted. */
 const ROLE_TTL_MS = 1_000;
@@ -34,20 +35,37 @@ export function replicaWait(redis: RedisClient, hashTag: string, ack: ReplicaAck
     }
     return role.replicas;
   };
-  return async () => {
-    const node = isCluster(redis) ? masterOf(redis, keySlot(hashTag)) : redis;
-    if (!node) throw new ReplicaAckError("no connection to the master of the stored job");
-    const connected = await replicasOf(node);
-    if (connected === 0) {
-      ack.short?.();
-      return;
+  // A connection that reconnected (a failover) between the write and WAIT would WAIT on another
+  // server, which says nothing about the write: each (re)connection gets a new number.
+  const epochs = new WeakMap<Redis, number>();
+  const epochOf = (node: Redis): number => {
+    if (!epochs.has(node)) {
+      epochs.set(node, 0);
+      node.on("ready", () => epochs.set(node, (epochs.get(node) ?? 0) + 1));
     }
-    const wanted = Math.min(ack.replicas, connected);
-    const acknowledged = Number(await node.call("WAIT", wanted, ack.timeoutMs));
-    if (acknowledged < wanted) {
-      role = undefined;
-      throw new ReplicaAckError(`stored, but no replica confirmed it within ${ack.timeoutMs} ms`);
-    }
+    return epochs.get(node) ?? 0;
+  };
+  const nodeOf = () => (isCluster(redis) ? masterOf(redis, keySlot(hashTag)) : redis);
+  return () => {
+    const before = nodeOf();
+    const epoch = before ? epochOf(before) : -1;
+    return async () => {
+      const node = nodeOf();
+      if (!node || node !== before || epochOf(node) !== epoch) {
+        throw new ReplicaAckError("the master changed while the job was stored: not confirmed");
+      }
+      const connected = await replicasOf(node);
+      if (connected === 0) {
+        ack.short?.();
+        return;
+      }
+      const wanted = Math.min(ack.replicas, connected);
+      const acknowledged = Number(await node.call("WAIT", wanted, ack.timeoutMs));
+      if (acknowledged < wanted) {
+        role = undefined;
+        throw new ReplicaAckError(`stored, but no replica confirmed it within ${ack.timeoutMs} ms`);
+      }
+    };
   };
 }
 
