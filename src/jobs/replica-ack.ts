@@ -36,12 +36,12 @@ export function replicaWait(redis: RedisClient, hashTag: string, ack: ReplicaAck
     return role.replicas;
   };
   // A connection that reconnected (a failover) between the write and WAIT would WAIT on another
-  // server, which says nothing about the write: each (re)connection gets a new number.
+  // server, which says nothing about the write: each lost connection moves its number on.
   const epochs = new WeakMap<Redis, number>();
   const epochOf = (node: Redis): number => {
     if (!epochs.has(node)) {
       epochs.set(node, 0);
-      node.on("ready", () => epochs.set(node, (epochs.get(node) ?? 0) + 1));
+      node.on("close", () => epochs.set(node, (epochs.get(node) ?? 0) + 1));
     }
     return epochs.get(node) ?? 0;
   };
@@ -51,7 +51,9 @@ export function replicaWait(redis: RedisClient, hashTag: string, ack: ReplicaAck
     const epoch = before ? epochOf(before) : -1;
     return async () => {
       const node = nodeOf();
-      if (!node || node !== before || epochOf(node) !== epoch) {
+      // No slot map yet before the write (a client still connecting): its first master is the one.
+      const same = before === undefined ? node !== undefined && epochOf(node) === 0 : node === before;
+      if (!node || !same || (before !== undefined && epochOf(node) !== epoch)) {
         throw new ReplicaAckError("the master changed while the job was stored: not confirmed");
       }
       const connected = await replicasOf(node);
