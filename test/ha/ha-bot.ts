@@ -156,14 +156,9 @@ export function runHaFailover(name: string, ha: () => HaRedis): void {
           () => events.every((e) => naming(posted(world, ALERTS), e.order_id).length > 0),
           "every acknowledged delivery posted",
           JOBS_RESUME_MS,
-        ).catch(async (error) => {
-          const fs = await import("node:fs");
-          for (const bot of [a, b]) {
-            const m = await fetch(`${bot.origin}/metrics`).then((r) => r.text());
-            fs.appendFileSync("/tmp/ha-dbg.log", `${m.split("\n").filter((l) => /^opsbot_queue_jobs/.test(l)).join("\n")}\n`);
-          }
-          fs.appendFileSync("/tmp/ha-dbg.log", `missing ${events.filter((e) => naming(posted(world, ALERTS), e.order_id).length === 0).map((e) => e.order_id)}\n`);
-          throw error;
+        ).catch((error: Error) => {
+          const missing = events.filter((e) => naming(posted(world, ALERTS), e.order_id).length === 0);
+          throw new Error(`${error.message}: never posted ${missing.map((e) => e.order_id).join(", ")}`);
         });
         await quietPeriod(1_500);
         const texts = posted(world, ALERTS);
