@@ -33,6 +33,14 @@ export function redisUrl(raw: string): string | undefined {
   return url && (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname ? raw : undefined;
 }
 
+/** `host:port` of a Redis node or sentinel: a host name, IPv4, or [IPv6], and a port. */
+export function hostPort(raw: string): { host: string; port: number } | undefined {
+  const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))(?::(\d{1,5}))$/.exec(raw);
+  const at = match?.[2] === undefined ? undefined : port(match[2]);
+  if (!match?.[1] || at === undefined) return undefined;
+  return { host: match[1].replace(/^\[|\]$/g, ""), port: at };
+}
+
 /** A comma list whose every entry passes `parse`; empty entries (a trailing comma) are skipped. */
 export function list<T>(parse: (entry: string) => T | undefined) {
   return (raw: string): T[] | undefined => {

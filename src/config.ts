@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import type { LevelWithSilent } from "pino";
 import { z } from "zod";
 import {
+  hostPort,
   integer,
   list,
   matching,
@@ -47,6 +48,21 @@ export interface TelegramConfig {
   allowedChats: number[];
 }
 
+/** A Redis node or sentinel as `host:port`. */
+interface RedisNode {
+  host: string;
+  port: number;
+}
+
+/**
+ * Where the shared state lives: one server (REDIS_URL), a Sentinel-managed master
+ * (REDIS_SENTINELS + REDIS_SENTINEL_MASTER) or a Redis Cluster (REDIS_CLUSTER_NODES).
+ */
+type RedisTarget =
+  | { kind: "server"; url: string }
+  | { kind: "sentinel"; sentinels: RedisNode[]; masterName: string; password?: string }
+  | { kind: "cluster"; nodes: RedisNode[]; password?: string };
+
 export interface Config {
   port: number;
   /** Without a trailing slash. */
@@ -54,6 +70,8 @@ export interface Config {
   service: ServiceConfig;
   /** Unset: the in-process store (one instance, demo only). */
   redisUrl?: string;
+  /** Any of REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES; unset: the in-process store. */
+  redis?: RedisTarget;
   slack?: SlackConfig;
   telegram?: TelegramConfig;
   /** Entries as written: `slack:<user id>` or `telegram:<user id>`. */
@@ -158,6 +176,19 @@ const envSchema = z.object({
   SERVICE_API_KEY: visibleAscii,
   SERVICE_REAL_IP: rule("must be an IPv4 or IPv6 address", (raw) => (isIP(raw) ? raw : undefined)),
   REDIS_URL: rule("must be a redis:// or rediss:// URL", redisUrl),
+  REDIS_SENTINELS: rule(
+    "must be a comma list of host:port sentinels, such as 10.0.0.1:26379,10.0.0.2:26379",
+    list(hostPort),
+  ),
+  REDIS_SENTINEL_MASTER: rule(
+    "must be the master's name as the sentinels know it (letters, digits, . _ -)",
+    matching(/^[A-Za-z0-9._-]{1,128}$/),
+  ),
+  REDIS_CLUSTER_NODES: rule(
+    "must be a comma list of host:port cluster nodes, such as 10.0.0.1:6379,10.0.0.2:6379",
+    list(hostPort),
+  ),
+  REDIS_PASSWORD: visibleAscii,
   SLACK_BOT_TOKEN: rule("must be a Slack bot token starting with xoxb-", matching(/^xoxb-[\x21-\x7e]+$/)),
   SLACK_SIGNING_SECRET: visibleAscii,
   SLACK_APP_TOKEN: rule(
@@ -261,6 +292,42 @@ function checkCombinations(env: Env, ctx: z.RefinementCtx): void {
   if (env.TELEGRAM_WEBHOOK_SECRET && !env.TELEGRAM_BOT_TOKEN) {
     need("TELEGRAM_WEBHOOK_SECRET", "needs TELEGRAM_BOT_TOKEN");
   }
+  checkRedisCombination(env, need);
+}
+
+/** One way to reach Redis: a URL, Sentinel (with its master's name) or Cluster. */
+function checkRedisCombination(env: Env, need: (variable: keyof Env, message: string) => void): void {
+  const ways = (["REDIS_URL", "REDIS_SENTINELS", "REDIS_CLUSTER_NODES"] as const).filter((v) => env[v]);
+  for (const variable of ways.slice(1)) {
+    need(variable, `set only one of REDIS_URL, REDIS_SENTINELS, REDIS_CLUSTER_NODES (${ways[0]} is set too)`);
+  }
+  if (env.REDIS_SENTINELS && !env.REDIS_SENTINEL_MASTER) {
+    need("REDIS_SENTINEL_MASTER", "required when REDIS_SENTINELS is set");
+  }
+  if (env.REDIS_SENTINEL_MASTER && !env.REDIS_SENTINELS) {
+    need("REDIS_SENTINEL_MASTER", "only used with REDIS_SENTINELS: set it too, or unset this one");
+  }
+  if (env.REDIS_PASSWORD && !env.REDIS_SENTINELS && !env.REDIS_CLUSTER_NODES) {
+    need(
+      "REDIS_PASSWORD",
+      "only used with REDIS_SENTINELS or REDIS_CLUSTER_NODES (REDIS_URL carries its own)",
+    );
+  }
+}
+
+function redisTarget(env: Env): RedisTarget | undefined {
+  const password = env.REDIS_PASSWORD === undefined ? {} : { password: env.REDIS_PASSWORD };
+  if (env.REDIS_URL) return { kind: "server", url: env.REDIS_URL };
+  if (env.REDIS_SENTINELS && env.REDIS_SENTINEL_MASTER) {
+    return {
+      kind: "sentinel",
+      sentinels: env.REDIS_SENTINELS,
+      masterName: env.REDIS_SENTINEL_MASTER,
+      ...password,
+    };
+  }
+  if (env.REDIS_CLUSTER_NODES) return { kind: "cluster", nodes: env.REDIS_CLUSTER_NODES, ...password };
+  return undefined;
 }
 
 function toConfig(env: Env): Config {
@@ -278,6 +345,7 @@ function toConfig(env: Env): Config {
     publicUrl: env.PUBLIC_URL,
     service,
     redisUrl: env.REDIS_URL,
+    redis: redisTarget(env),
     slack:
       env.SLACK_BOT_TOKEN && env.SLACK_SIGNING_SECRET
         ? {
@@ -370,6 +438,7 @@ export function secretValues(config: Config): string[] {
     ...config.webhookSecrets.reports,
     redisPassword,
     safeDecode(redisPassword),
+    config.redis?.kind === "server" ? undefined : config.redis?.password,
   ];
   return [...new Set(values.filter((v): v is string => typeof v === "string" && v !== ""))];
 }

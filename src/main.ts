@@ -27,7 +27,7 @@ process.on("SIGINT", () => void shutdown("SIGINT"));
 const starting = startApp({ config, logger });
 const app = await starting;
 logger.info(
-  { port: app.port, service: config.service.mode, store: config.redisUrl ? "redis" : "memory" },
+  { port: app.port, service: config.service.mode, store: config.redis?.kind ?? "memory" },
   "opsbot started",
 );
 

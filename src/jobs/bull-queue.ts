@@ -1,5 +1,7 @@
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
+import { sleep } from "../clock.js";
+import { type ConnectOptions, isCluster, quitRedis, type RedisClient } from "../store/redis-connect.js";
 import { defineRedisScript } from "../store/redis-script.js";
 import { type AddJob, createAddBatcher } from "./bull-add-batch.js";
 import {
@@ -13,17 +15,24 @@ import {
   type JobWorker,
   retryDelayMs,
 } from "./queue.js";
+import { type ReplicaAck, replicaWait } from "./replica-ack.js";
 
 /**
  * The real `JobQueue`: BullMQ 5 on Redis. Jobs survive restarts and are shared by every instance;
  * BullMQ's job locks make sure one job runs in one worker at a time.
  */
 export interface BullQueuesOptions {
-  connection: { url: string } | RedisOptions;
-  /** BullMQ's key prefix (also used for pace keys), e.g. `opsbot`. */
+  /**
+   * Where Redis is: a URL, ioredis options, or a connection factory (`RedisConnector.connect`,
+   * for Sentinel and Cluster). Never with an ioredis `keyPrefix`: BullMQ has its own `prefix`.
+   */
+  connection: { url: string } | RedisOptions | ((options: ConnectOptions) => RedisClient);
+  /** BullMQ's key prefix (also used for pace keys), e.g. `opsbot`; on a cluster hash-tagged, `{opsbot:jobs}`. */
   prefix: string;
   /** Connection and worker errors; an "error" event nobody listens to would crash the process. */
   onError?: (error: Error) => void;
+  /** Sentinel and Cluster: an add is answered once a replica holds it too (WAIT). */
+  replicaAck?: ReplicaAck;
 }
 
 /** Finished jobs leave Redis at once; failed ones stay a week (bounded) for an operator to read. */
@@ -63,7 +72,8 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
   function adderFor(name: string): AddJob {
     let add = adders.get(name);
     if (add === undefined) {
-      add = createAddBatcher(queueFor(name));
+      const afterStore = options.replicaAck && replicaWait(shared, prefix, options.replicaAck);
+      add = createAddBatcher(queueFor(name), afterStore);
       adders.set(name, add);
     }
     return add;
@@ -71,18 +81,29 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
 
   return {
     async add(queue, name, data, opts: AddOptions = {}) {
-      await adderFor(queue)(name, data, {
-        jobId: opts.jobId === undefined ? undefined : encodeJobId(opts.jobId),
-        delay: opts.delayMs,
-        attempts: opts.attempts ?? 1,
-        backoff: { type: backoffType(opts.backoff ?? DEFAULT_BACKOFF) },
-        removeOnComplete: true,
-        removeOnFail: REMOVE_ON_FAIL,
-      });
+      await adderFor(queue)(
+        name,
+        data,
+        {
+          jobId: opts.jobId === undefined ? undefined : encodeJobId(opts.jobId),
+          delay: opts.delayMs,
+          attempts: opts.attempts ?? 1,
+          backoff: { type: backoffType(opts.backoff ?? DEFAULT_BACKOFF) },
+          removeOnComplete: true,
+          removeOnFail: REMOVE_ON_FAIL,
+        },
+        opts.replicated === true,
+      );
     },
 
     async process(queue, handler, { concurrency }) {
-      const handle = await startWorker(queue, handler, concurrency, { ...options, prefix, onError });
+      const overdueMs = stuckProbe(queueFor(queue));
+      const handle = await startWorker(queue, handler, concurrency, {
+        ...options,
+        prefix,
+        onError,
+        overdueMs,
+      });
       const tracked: JobWorker = {
         async close() {
           workers.delete(tracked);
@@ -130,7 +151,7 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
       await Promise.all([...queues.values()].map((q) => q.close()));
       queues.clear();
       adders.clear();
-      await shared.quit().catch(() => shared.disconnect());
+      await quitRedis(shared);
     },
   };
 }
@@ -139,29 +160,87 @@ async function startWorker<T>(
   queue: string,
   handler: JobHandler<T>,
   concurrency: number,
-  options: BullQueuesOptions & { onError: (error: Error) => void },
+  options: BullQueuesOptions & { onError: (error: Error) => void; overdueMs?: () => Promise<number> },
 ): Promise<JobWorker> {
-  // Workers block on Redis, so each gets its own connection that never gives up on a command.
-  const connection = connect(options.connection, { maxRetriesPerRequest: null });
-  connection.on("error", options.onError);
-  const worker = new Worker<T>(queue, (job, token) => runJob(job, token, handler), {
-    connection,
-    prefix: options.prefix,
-    concurrency,
-    settings: { backoffStrategy },
-  });
-  worker.on("error", options.onError);
-  const close = async () => {
-    await worker.close();
-    await connection.quit().catch(() => connection.disconnect());
+  const spawn = async () => {
+    // Workers block on Redis, so each gets its own connection that never gives up on a command.
+    const connection = connect(options.connection, { maxRetriesPerRequest: null });
+    connection.on("error", options.onError);
+    const worker = new Worker<T>(queue, (job, token) => runJob(job, token, handler), {
+      connection,
+      prefix: options.prefix,
+      concurrency,
+      settings: { backoffStrategy },
+    });
+    worker.on("error", options.onError);
+    const close = async () => {
+      await worker.close();
+      await quitRedis(connection);
+    };
+    try {
+      await worker.waitUntilReady();
+    } catch (error) {
+      await close().catch(() => {});
+      throw error;
+    }
+    return { close, cluster: isCluster(connection) };
   };
-  try {
-    await worker.waitUntilReady();
-  } catch (error) {
-    await close().catch(() => {});
-    throw error;
-  }
-  return { close };
+  let current = await spawn();
+  if (!current.cluster || !options.overdueMs) return { close: () => current.close() };
+  return watchOverdue(
+    options.overdueMs,
+    spawn,
+    () => current,
+    (next) => {
+      current = next;
+    },
+  );
+}
+
+/** A due delayed job this much overdue means no worker of the queue is taking jobs. */
+const STUCK_OVERDUE_MS = 15_000;
+const STUCK_CHECK_MS = 5_000;
+const STUCK_CLOSE_MS = 5_000;
+
+/**
+ * After a cluster failover BullMQ's worker can stay stuck on a blocking connection that never
+ * recovers (BullMQ issues #4138, #2619): jobs wait in Redis, nothing takes them. When the queue's
+ * oldest due delayed job is overdue by STUCK_OVERDUE_MS, or the same job has been the oldest
+ * waiting one that long, the worker is replaced by a new one (at most once per that time).
+ */
+function watchOverdue<W extends { close(): Promise<void> }>(
+  overdueMs: () => Promise<number>,
+  spawn: () => Promise<W>,
+  current: () => W,
+  replace: (next: W) => void,
+): JobWorker {
+  let closing = false;
+  let busy = false;
+  let replacedAt = Number.NEGATIVE_INFINITY;
+  const timer = setInterval(async () => {
+    if (busy || closing) return;
+    busy = true;
+    try {
+      // A new worker gets as long as the old one had before it is judged.
+      if ((await overdueMs()) < STUCK_OVERDUE_MS || Date.now() - replacedAt < STUCK_OVERDUE_MS) return;
+      replacedAt = Date.now();
+      const old = current();
+      replace(await spawn());
+      await Promise.race([old.close().catch(() => {}), sleep(STUCK_CLOSE_MS)]);
+    } catch {
+      // Redis still away: the next check tries again.
+    } finally {
+      busy = false;
+    }
+  }, STUCK_CHECK_MS);
+  timer.unref();
+  return {
+    async close() {
+      closing = true;
+      clearInterval(timer);
+      await current().close();
+    },
+  };
 }
 
 async function runJob<T>(job: Job<T>, token: string | undefined, handler: JobHandler<T>): Promise<void> {
@@ -197,6 +276,26 @@ function backoffStrategy(attemptsMade: number, type?: string, error?: Error): nu
   return retryDelayMs(backoff, attemptsMade, error);
 }
 
+/** BullMQ scores a delayed job by its due time × 0x1000 (plus a counter below it). */
+const DELAYED_SCORE_SCALE = 0x1000;
+
+/**
+ * How long the queue has had work that nobody takes: its earliest delayed job's time past due, or
+ * how long the same job has been the oldest one waiting (seen by consecutive probes).
+ */
+function stuckProbe(queue: Queue): () => Promise<number> {
+  let oldest: { id: string; since: number } | undefined;
+  return async () => {
+    const client = await queue.client;
+    const [, score] = await client.zrange(queue.keys.delayed ?? "", 0, 0, { WITHSCORES: true });
+    const overdue = score === undefined ? 0 : Date.now() - Math.floor(Number(score) / DELAYED_SCORE_SCALE);
+    const [id] = await client.lrange(queue.keys.wait ?? "", -1, -1);
+    if (id === undefined) oldest = undefined;
+    else if (oldest?.id !== id) oldest = { id, since: Date.now() };
+    return Math.max(0, overdue, oldest ? Date.now() - oldest.since : 0);
+  };
+}
+
 function countsOf(c: Record<string, number>): JobCounts {
   const n = (key: string) => c[key] ?? 0;
   return {
@@ -218,7 +317,8 @@ export function decodeJobId(id: string): string {
   return id.replace(/%(25|3A|23)/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
-function connect(connection: BullQueuesOptions["connection"], extra: RedisOptions): Redis {
+function connect(connection: BullQueuesOptions["connection"], extra: ConnectOptions): RedisClient {
+  if (typeof connection === "function") return connection(extra);
   if (hasUrl(connection)) return new Redis(connection.url, extra);
   return new Redis({ ...connection, ...extra });
 }

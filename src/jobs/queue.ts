@@ -19,6 +19,12 @@ export interface AddOptions {
   /** Total runs allowed, the first one included (default 1: no retry). */
   attempts?: number;
   backoff?: Backoff;
+  /**
+   * Answered only once a Redis replica holds the job too (Sentinel, Cluster; see
+   * `replica-ack.ts`), else it fails: for an add that acknowledges something outside (a webhook's
+   * 2xx). A failed add may still be stored, so only ask for it with a `jobId` (a retry is a no-op).
+   */
+  replicated?: boolean;
 }
 
 export interface JobContext<T> {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
 import { type Clock, sleep as realSleep, systemClock } from "../clock.js";
+import type { RedisClient } from "../store/redis-connect.js";
 import { defineRedisScript } from "../store/redis-script.js";
 import {
   NoFreeSlotError,
@@ -34,10 +34,11 @@ import {
  */
 export interface RateLimiterOptions {
   /** Shared by every instance when given (use a connection of its own, not BullMQ's). */
-  redis?: Redis;
+  redis?: RedisClient;
   /**
    * Prepended as is to every key, e.g. `opsbot:rl:`. The service counts per IP or per key, so
-   * bots that use different keys or IPs against one Redis need different prefixes.
+   * bots that use different keys or IPs against one Redis need different prefixes. On a
+   * cluster it must carry a hash tag (`{opsbot:rl}:`): one call's windows meet in one script.
    */
   keyPrefix: string;
   /** Memory: the clock. Redis: replaces the server's TIME (tests only; instances must agree). */
@@ -186,7 +187,7 @@ end
 return 0
 `);
 
-function redisLog(redis: Redis, now: Clock | undefined): { tryTake: TryTake; restamp: Restamp } {
+function redisLog(redis: RedisClient, now: Clock | undefined): { tryTake: TryTake; restamp: Restamp } {
   const at = () => (now ? now() : "");
   return {
     async tryTake(windows, id) {

@@ -1,9 +1,13 @@
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-connect.js";
 
-/** A Lua script sent once by SHA and re-sent in full only when the server does not know it yet. */
+/**
+ * A Lua script sent once by SHA and re-sent in full only when the server does not know it yet.
+ * On a cluster the script runs on the node of its first key: every key it is given must be in
+ * the same slot (hash-tag them, see `redisKeyLayout`).
+ */
 export interface RedisScript {
-  run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
+  run(redis: RedisClient, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
 }
 
 export function defineRedisScript(lua: string): RedisScript {

@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import { checkIncrement, checkMaxLength, checkReservation, checkTtlMs } from "./checks.js";
+import { isCluster, quitRedis, type RedisClient } from "./redis-connect.js";
 import { defineRedisScript } from "./redis-script.js";
 import type { Store } from "./store.js";
 
@@ -9,7 +10,7 @@ import type { Store } from "./store.js";
  * leaves it open; given a URL, the store owns its connection and `close()` quits it.
  */
 export type RedisStoreOptions = (
-  | { redis: Redis; url?: undefined }
+  | { redis: RedisClient; url?: undefined }
   | { url: string; redis?: undefined; onError?: (error: Error) => void }
 ) & {
   /** Prepended to every key as is, e.g. `opsbot:`. */
@@ -47,7 +48,12 @@ export function createRedisStore(options: RedisStoreOptions): Store {
 
   return {
     get: (key) => redis.get(k(key)),
-    getMany: async (keys) => (keys.length === 0 ? [] : redis.mget(keys.map(k))),
+    getMany: async (keys) => {
+      if (keys.length === 0) return [];
+      // MGET must not cross slots on a cluster: one GET per key, auto-pipelined per node.
+      if (isCluster(redis)) return Promise.all(keys.map((key) => redis.get(k(key))));
+      return redis.mget(keys.map(k));
+    },
     set: async (key, value, ttlMs) => {
       const ttl = checkTtlMs(ttlMs);
       if (ttl === undefined) await redis.set(k(key), value);
@@ -105,7 +111,7 @@ export function createRedisStore(options: RedisStoreOptions): Store {
     },
     ping: () => pingWithin(redis, pingTimeoutMs),
     close: async () => {
-      if (owned) await quit(redis);
+      if (owned) await quitRedis(redis);
     },
   };
 }
@@ -117,24 +123,25 @@ function ownConnection(url: string, onError?: (error: Error) => void): Redis {
   return redis;
 }
 
-/** QUIT lets pending replies arrive; a connection that is not up would wait for a reconnect forever. */
-async function quit(redis: Redis): Promise<void> {
-  if (redis.status === "ready") await redis.quit().catch(() => redis.disconnect());
-  else redis.disconnect();
-}
-
-async function pingWithin(redis: Redis, timeoutMs: number): Promise<boolean> {
+async function pingWithin(redis: RedisClient, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
-  const pong = redis.ping().then(
-    (reply) => reply === "PONG",
-    () => false,
-  );
+  const pong = answers(redis).catch(() => false);
   try {
     return await Promise.race([pong, timeout]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A cluster answers when every master does: a slot whose master is gone is a store that is down. */
+async function answers(redis: RedisClient): Promise<boolean> {
+  if ((await redis.ping()) !== "PONG") return false;
+  if (!isCluster(redis)) return true;
+  const masters = redis.nodes("master");
+  if (masters.length === 0) return false;
+  const replies = await Promise.all(masters.map((node) => node.ping()));
+  return replies.every((reply) => reply === "PONG");
 }

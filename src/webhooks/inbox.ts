@@ -44,7 +44,8 @@ const STORE_INBOUND_TIMEOUT_MS = 5_000;
 /** Resolves once the delivery is stored durably (in Redis with BullMQ); throws when it could not be. */
 export async function storeInbound(queues: JobQueue, job: Omit<InboundJob, "deferrals">): Promise<void> {
   const data: InboundJob = { ...job, deferrals: 0 };
-  const options = { jobId: inboundJobId(job.key), ...INBOUND_RETRY };
+  // Replicated: a 2xx must survive the master's failover (Sentinel, Cluster).
+  const options = { jobId: inboundJobId(job.key), ...INBOUND_RETRY, replicated: true };
   await storeWithin(queues.add(WEBHOOK_QUEUE, job.source, data, options), STORE_INBOUND_TIMEOUT_MS);
 }
 

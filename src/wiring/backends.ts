@@ -1,20 +1,22 @@
 import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import type { Config } from "../config.js";
 import { createBullQueues, createMemoryQueues } from "../jobs/index.js";
 import type { JobQueue } from "../jobs/queue.js";
+import type { ReplicaAck } from "../jobs/replica-ack.js";
 import type { Logger } from "../log.js";
 import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../sandbox/accounts.js";
 import type { Sandbox } from "../sandbox/server.js";
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from "../service/client.js";
 import { createRateLimiter } from "../service/limiter.js";
 import { createMemoryStore, createRedisStore, type Store } from "../store/index.js";
+import { createRedisConnector, quitRedis, type RedisConnector } from "../store/redis-connect.js";
 import type { Shutdown } from "./shutdown.js";
 
 /**
  * What the bot keeps its state in and talks to: the store, the job queues, the service client
- * (with its rate limiter) and, in the demo, the built-in sandbox. Redis when REDIS_URL is set
- * (shared by every instance), in-process otherwise. Each part is closed in the last phase of stop.
+ * (with its rate limiter) and, in the demo, the built-in sandbox. Redis when REDIS_URL,
+ * REDIS_SENTINELS or REDIS_CLUSTER_NODES is set (shared by every instance; every connection is
+ * built by one `RedisConnector`), in-process otherwise. Each part is closed in the last phase of stop.
  */
 export const DEMO_PUBLIC_URL = "https://opsbot.sandbox";
 const HOST_TOKEN_KEY = "host-callback-token";
@@ -41,43 +43,71 @@ export interface BackendOptions {
 
 export async function startBackends(options: BackendOptions): Promise<Backends> {
   const { config, logger, prefix, shutdown } = options;
-  const store = config.redisUrl
-    ? createRedisStore({
-        url: config.redisUrl,
-        prefix,
-        onError: (error) => logger.warn({ err: error }, "store Redis connection error"),
-      })
-    : createMemoryStore();
-  shutdown.add("connections", "store", () => store.close());
+  const redis = config.redis
+    ? createRedisConnector(config.redis, prefix, (error) =>
+        logger.warn({ err: error }, "Redis connection error"),
+      )
+    : undefined;
+  const store = startStore(redis, shutdown);
 
   const sandbox =
     config.service.mode === "sandbox" ? await startDemoSandbox(config, options.botPort) : undefined;
   if (sandbox) shutdown.add("connections", "sandbox", () => sandbox.close());
 
-  const limiterRedis = config.redisUrl ? new Redis(config.redisUrl) : undefined;
-  if (limiterRedis) {
-    limiterRedis.on("error", (error) => logger.warn({ err: error }, "rate limiter Redis connection error"));
-    shutdown.add("connections", "rate limiter Redis", () => quit(limiterRedis));
-  }
+  // The limiter has a connection of its own, so a backlog of jobs never delays a call's admission.
+  const limiterRedis = redis?.connect();
+  if (limiterRedis) shutdown.add("connections", "rate limiter Redis", () => quitRedis(limiterRedis));
   const service = createServiceClient({
     ...(config.service.mode === "remote"
       ? { baseUrl: config.service.baseUrl, apiKey: config.service.apiKey, realIp: config.service.realIp }
       : { baseUrl: sandbox?.url ?? "", apiKey: DEFAULT_API_KEY, realIp: DEFAULT_REAL_IP }),
-    limiter: createRateLimiter({ redis: limiterRedis, keyPrefix: `${prefix}rl:` }),
+    limiter: createRateLimiter({ redis: limiterRedis, keyPrefix: redis?.keys.limiter ?? `${prefix}rl:` }),
     ...(options.onServiceReply && { onReply: options.onServiceReply }),
   });
 
-  const queues: JobQueue = config.redisUrl
+  const queues: JobQueue = redis
     ? createBullQueues({
-        connection: { url: config.redisUrl },
-        prefix: `${prefix}jobs`,
+        connection: (connectOptions) => redis.connect(connectOptions),
+        prefix: redis.keys.jobs,
         onError: (error) => logger.warn({ err: error }, "job queue connection error"),
+        ...(redis.target.kind !== "server" && { replicaAck: replicaAckFor(logger) }),
       })
     : createMemoryQueues();
   shutdown.add("connections", "job queues", () => queues.close());
 
   const hostCallbackToken = config.hostCallbackToken ?? (await generatedHostToken(store));
   return { store, queues, service, ...(sandbox && { sandbox }), hostCallbackToken };
+}
+
+/** A replica that has not copied a stored job within this long fails the add (see replica-ack.ts). */
+const REPLICA_ACK_TIMEOUT_MS = 500;
+const REPLICA_WARN_EVERY_MS = 60_000;
+
+function replicaAckFor(logger: Logger): ReplicaAck {
+  let warnedAt = Number.NEGATIVE_INFINITY;
+  return {
+    replicas: 1,
+    timeoutMs: REPLICA_ACK_TIMEOUT_MS,
+    short: () => {
+      if (Date.now() - warnedAt < REPLICA_WARN_EVERY_MS) return;
+      warnedAt = Date.now();
+      logger.warn(
+        "the Redis master has no replica connected: stored jobs are not copied anywhere until one is back",
+      );
+    },
+  };
+}
+
+function startStore(redis: RedisConnector | undefined, shutdown: Shutdown): Store {
+  if (!redis) {
+    const store = createMemoryStore();
+    shutdown.add("connections", "store", () => store.close());
+    return store;
+  }
+  const connection = redis.connect({ autoPipelining: true });
+  const store = createRedisStore({ redis: connection, prefix: redis.keys.store });
+  shutdown.add("connections", "store", () => quitRedis(connection));
+  return store;
 }
 
 /** Loaded only in demo mode: a bot that talks to the real service never holds the simulator's code. */
@@ -96,10 +126,4 @@ async function generatedHostToken(store: Store): Promise<string> {
   const token = await store.get(HOST_TOKEN_KEY);
   if (!token) throw new Error("could not read the Host Mode callback token from the store");
   return token;
-}
-
-/** QUIT lets pending replies arrive; a connection that is not up would wait for Redis forever. */
-async function quit(redis: Redis): Promise<void> {
-  if (redis.status === "ready") await redis.quit().catch(() => redis.disconnect());
-  else redis.disconnect();
 }

@@ -53,6 +53,9 @@
  *     delayed job due at the same minute.
  * 12. chart render: data → SVG (ECharts) → PNG 1200×600 (resvg) in process, the three charts in turn,
  *     p50/p99 of 90 renders after a warm-up. Baseline: resvg alone on a one-rectangle, one-line SVG.
+ * 13. Redis failover: on a real Sentinel group and a real 3-master Cluster, the master holding the
+ *     bot's queues killed during a webhook burst and a stream of commands: kill → commands answered
+ *     again, webhook answers refused vs accepted, deliveries acknowledged but lost or posted twice.
  *
  * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--orders=N] [--no-build]
  * stdout: the table, notes, then one JSON object on the last line (also written to <json file>).
@@ -60,6 +63,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { chartRenderFigure } from "./figures/chart-render.js";
+import { failoverFigure } from "./figures/failover.js";
 import { ingestFigure } from "./figures/ingest.js";
 import { memoryFigure } from "./figures/memory.js";
 import { notifyLatencyFigure } from "./figures/notify-latency.js";
@@ -153,6 +157,7 @@ function figures(args: Args, build: { note: string }): Figure[] {
     { id: "10", title: "payout run → quote", run: (w) => payoutQuoteFigure(w) },
     { id: "11", title: "standing order run → its minute", run: (w) => standingOrdersFigure(w) },
     { id: "12", title: "chart render", run: () => chartRenderFigure() },
+    { id: "13", title: "Redis failover", run: (w) => failoverFigure(w) },
   ];
   return all.filter((f) => !args.only || args.only.has(f.id));
 }

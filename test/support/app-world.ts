@@ -44,6 +44,8 @@ export interface WorldOptions {
   sandbox?: SandboxOptions;
   /** REDIS_URL and the key prefix every bot of the world shares. */
   redis?: { url: string; prefix: string };
+  /** The key prefix when Redis comes through `env` instead (REDIS_SENTINELS, REDIS_CLUSTER_NODES). */
+  redisPrefix?: string;
   env?: Record<string, string>;
 }
 
@@ -146,6 +148,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
       logger,
       host: LOOPBACK,
       ...(options.redis && { redisPrefix: options.redis.prefix }),
+      ...(options.redisPrefix && { redisPrefix: options.redisPrefix }),
     });
     open.push(() => app.stop());
     const origin = `http://${LOOPBACK}:${app.port}`;

@@ -141,7 +141,7 @@ export async function stopChild(child: ChildProcess, graceMs: number): Promise<v
 }
 
 /** GET /healthz once: the status, or 0 when nothing answered. */
-async function healthStatus(origin: string): Promise<number> {
+export async function healthStatus(origin: string): Promise<number> {
   try {
     const response = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(3_000) });
     await response.arrayBuffer();
