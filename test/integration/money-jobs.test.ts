@@ -28,7 +28,13 @@ describe("scheduled money jobs", () => {
     expect(messageText(alert)).toContain("The balance is 25 TRX, below 100 TRX (OPS_LOW_BALANCE_TRX).");
     expect(messageText(alert)).toContain(world.sandbox.account.depositAddress);
     await quietPeriod(1_000);
-    expect(world.slack.channelMessages(ALERTS)).toHaveLength(1);
+    // One alert, and its balance chart beside it (a Slack upload carries no buttons): nothing twice.
+    const posted = world.slack.channelMessages(ALERTS);
+    expect(posted.map((m) => (m.files ? "chart" : messageText(m).split("\n")[0]))).toEqual([
+      "Balance running low",
+      "chart",
+    ]);
+    expect(posted[1]?.files).toHaveLength(1);
     expect(world.sandbox.calls("userinfo.get").length).toBeLessThanOrEqual(2);
   });
 });

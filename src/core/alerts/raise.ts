@@ -149,13 +149,24 @@ export async function refreshMessages(deps: CoreDeps, alert: AlertRecord, skip?:
     if (messageId === skip) continue;
     const content = contents.get(key);
     if (content === undefined) continue;
-    const reply = await renderAlert(deps, alert, content.reply, content.conversation);
+    const reply = withoutPictures(await renderAlert(deps, alert, content.reply, content.conversation));
     await deps.notifier.post(
       content.conversation,
       { ...reply, replaces: messageId },
       `alert:${alert.id}:v${alert.version}:${key}`,
     );
   }
+}
+
+/**
+ * An edit changes the alert's text and buttons only. A picture (the runway alert's balance chart)
+ * was posted beside the message when the alert was raised, as its own message: neither Slack
+ * (`chat.update` takes no files, and an upload carries no buttons) nor Telegram (a text message
+ * does not become a photo) can put it into the edited message, and sending it again with every
+ * Ack would post the chart anew each time (on Slack, the whole alert as a new message).
+ */
+function withoutPictures(reply: Reply): Reply {
+  return { ...reply, blocks: reply.blocks.filter((b) => b.type !== "image") };
 }
 
 /**

@@ -40,26 +40,31 @@ describe("slack: balance runway alerts", () => {
 
     h.sandbox.account.balanceSun = 40 * SUN;
     expect(await check(h)).toBe("alerted");
-    const [alert] = h.fake.channelMessages(ALERTS);
+    // The alert (its text and Ack / Snooze / Resolve), then its balance chart as a file beside it:
+    // a Slack upload carries no buttons, and chat.update takes no files.
+    const [alert, chart] = h.fake.channelMessages(ALERTS);
     expect(messageText(alert)).toContain("Balance running low");
     expect(messageText(alert)).toContain("The balance is 40 TRX, below 100 TRX (OPS_LOW_BALANCE_TRX).");
     expect(messageText(alert)).toContain(h.sandbox.account.depositAddress);
     expect(messageText(alert)).toMatch(/Spend rate/);
-    expect(alert?.files?.map((f) => f.altText)).toEqual([
+    expect(JSON.stringify(alert?.blocks)).toMatch(/"Ack"[\s\S]*"Snooze 1h"[\s\S]*"Resolve"/);
+    expect(chart?.files?.map((f) => f.altText)).toEqual([
       "Balance 40 TRX; no spending in the last 24 h, so no projection; alert below 100 TRX or under 12 h left",
     ]);
 
     expect(await check(h)).toBe("low");
-    expect(h.fake.channelMessages(ALERTS)).toHaveLength(1);
+    expect(h.fake.channelMessages(ALERTS)).toHaveLength(2);
 
     h.sandbox.account.balanceSun = 600 * SUN;
     expect(await check(h)).toBe("recovered");
-    expect(h.fake.channelMessages(ALERTS)).toHaveLength(2);
-    expect(messageText(h.fake.channelMessages(ALERTS)[1])).toMatch(
-      /^Balance back above the alert levels: 600 TRX/,
-    );
+    // The recovery is posted; no new copy of the alert, no second chart (the edit in place is
+    // test/integration/alerts.test.ts's: this harness does not record where alerts were posted).
+    const after = h.fake.channelMessages(ALERTS);
+    expect(after).toHaveLength(3);
+    expect(after.filter((m) => m.files !== undefined)).toHaveLength(1);
+    expect(messageText(after[2])).toMatch(/^Balance back above the alert levels: 600 TRX/);
     expect(await check(h)).toBe("ok");
-    expect(h.fake.channelMessages(ALERTS)).toHaveLength(2);
+    expect(h.fake.channelMessages(ALERTS)).toHaveLength(3);
   });
 
   it("`balance` shows the runway", async () => {
