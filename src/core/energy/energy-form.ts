@@ -1,5 +1,5 @@
 import type { FormSpec } from "../feature.js";
-import { ADDRESS_FIELD, addressFieldFails } from "../parse/form-fields.js";
+import { ADDRESS_FIELD, addressFieldFails } from "../form-fields.js";
 import { parseEnergyArgs } from "./energy-args.js";
 
 /** `energy` typed without arguments: the address and the amount. */

@@ -1,6 +1,6 @@
 import type { FormSpec } from "../feature.js";
+import { ADDRESS_FIELD, addressFieldFails } from "../form-fields.js";
 import { parseStatementPeriod } from "../parse/dates.js";
-import { ADDRESS_FIELD, addressFieldFails } from "../parse/form-fields.js";
 import { parseStatementArgs } from "./statement-args.js";
 
 /** `statement` typed without arguments: address, first and last day, format and token. */

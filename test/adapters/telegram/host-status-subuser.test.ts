@@ -38,8 +38,8 @@ describe("telegram: the command menu", () => {
   it("setMyCommands lists /host (with status) and /subuser", async () => {
     const h = await harness();
     const menu = Object.fromEntries(h.fake.commands.map((c) => [c.command, c.description]));
-    expect(menu.host).toMatch(/status shows its state/);
-    expect(menu.subuser).toMatch(/^Delete a sub-user of the account \(irreversible\)/);
+    expect(menu.host).toMatch(/stop, status$/);
+    expect(menu.subuser).toMatch(/^Delete a sub-user \(irreversible\)/);
   });
 });
 

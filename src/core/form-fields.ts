@@ -1,5 +1,5 @@
-import type { FormField } from "../feature.js";
-import { parseTronAddress } from "./tron-address.js";
+import type { FormField } from "./feature.js";
+import { parseTronAddress } from "./parse/tron-address.js";
 
 /** The TRON address field every form that names an address starts with. */
 export const ADDRESS_FIELD: FormField = {
