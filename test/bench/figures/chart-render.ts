@@ -121,7 +121,7 @@ export async function chartRenderFigure(): Promise<FigureResult> {
     .map((l) => l.toFixed(1))
     .join(" / ");
   return {
-    id: "10",
+    id: "12",
     title: "chart rendered in process",
     measures: [
       {

@@ -162,7 +162,7 @@ export async function failoverFigure(world: World): Promise<FigureResult> {
   const sentinel = await runOne(world, "sentinel");
   const cluster = await runOne(world, "cluster");
   return {
-    id: "10",
+    id: "13",
     title: "Redis failover (Sentinel, Cluster)",
     measures: [...measures("Sentinel", sentinel), ...measures("Cluster", cluster)],
     notes: [

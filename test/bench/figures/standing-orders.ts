@@ -113,7 +113,7 @@ export async function standingOrdersFigure(world: World): Promise<FigureResult> 
     ];
     const s = (ms: number | null) => (ms === null || Number.isNaN(ms) ? null : round(ms / 1000, 2));
     return {
-      id: "10",
+      id: "11",
       title: "standing order run → its minute",
       measures: [
         {
