@@ -7,7 +7,7 @@ import type { Actor } from "../invocation.js";
 import { expectNotifications } from "../notifications/expectations.js";
 import { context, type Reply } from "../reply.js";
 import { getBalance } from "../spend/balance-cache.js";
-import type { Confirmed } from "../spend/confirmed.js";
+import { type Confirmed, confirmedBy } from "../spend/confirmed.js";
 import {
   type ConfirmDecision,
   type ConfirmSpend,
@@ -28,7 +28,6 @@ import { buildEnergyQuote, type EnergyQuote, ROUTE_SERVICE } from "../spend/quot
 import { auditSpend } from "../spend/record.js";
 import { withResend } from "../spend/resend.js";
 import { releaseSpend } from "../spend/reservation.js";
-import { followUpConversation } from "../threads/follow-ups.js";
 import { confirmOrchestrator } from "./confirm-orchestrator.js";
 import { renderEnergyQuote } from "./energy-render.js";
 import { afterOrder5m, order5mKeyOf, order5mOutcomeUnknown, renderPlaced } from "./order5m-flow.js";
@@ -141,14 +140,6 @@ async function offerNewQuote(
     tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" },
   });
 }
-
-const confirmedBy = (ctx: ActionContext): Confirmed => ({
-  confirmationId: ctx.record.confirmationId,
-  actor: ctx.invocation.actor,
-  conversation: ctx.invocation.conversation,
-  // Delivery and activation notices go into the thread of the message that shows this order.
-  followUp: followUpConversation(ctx.invocation),
-});
 
 async function confirmOrder5m(ctx: ActionContext, who: Confirmed, p: EnergyConfirmPayload): Promise<Reply> {
   const { deps } = ctx;

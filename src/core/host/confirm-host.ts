@@ -9,7 +9,7 @@ import type { Actor } from "../invocation.js";
 import { expectNotifications } from "../notifications/expectations.js";
 import type { Reply } from "../reply.js";
 import { getBalance } from "../spend/balance-cache.js";
-import type { Confirmed } from "../spend/confirmed.js";
+import { type Confirmed, confirmedBy } from "../spend/confirmed.js";
 import {
   type ConfirmDecision,
   type ConfirmSpend,
@@ -20,7 +20,6 @@ import { outcomeLine } from "../spend/outcome-render.js";
 import { denyListText } from "../spend/preflight.js";
 import { buildHostQuote, type HostQuote } from "../spend/quote.js";
 import { auditSpend } from "../spend/record.js";
-import { followUpConversation } from "../threads/follow-ups.js";
 import { hostFailureLine } from "./host-errors.js";
 import {
   HOST_CONFIRM_KIND,
@@ -187,11 +186,3 @@ export async function placeHostStart(
   }
   return hostStartedNow(deps, who, p, started);
 }
-
-const confirmedBy = (ctx: ActionContext): Confirmed => ({
-  confirmationId: ctx.record.confirmationId,
-  actor: ctx.invocation.actor,
-  conversation: ctx.invocation.conversation,
-  // Cycle callbacks go into the thread of the message that shows this start.
-  followUp: followUpConversation(ctx.invocation),
-});

@@ -6,7 +6,7 @@ import type { ActionContext, ActionHandler } from "../command.js";
 import type { Actor } from "../invocation.js";
 import { expectNotifications, forgetOrchestratorExpectation } from "../notifications/expectations.js";
 import type { Reply } from "../reply.js";
-import type { Confirmed } from "../spend/confirmed.js";
+import { type Confirmed, confirmedBy } from "../spend/confirmed.js";
 import {
   type ConfirmDecision,
   type ConfirmSpend,
@@ -19,7 +19,6 @@ import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
 import { withResend } from "../spend/resend.js";
 import { releaseSpend } from "../spend/reservation.js";
-import { followUpConversation } from "../threads/follow-ups.js";
 import { autoWatchMany } from "../watch/index.js";
 import {
   PAYOUT_CONFIRM_KIND,
@@ -66,13 +65,6 @@ export const payoutConfirmAction: ActionHandler = {
     }
   },
 };
-
-const confirmedBy = (ctx: ActionContext): Confirmed => ({
-  confirmationId: ctx.record.confirmationId,
-  actor: ctx.invocation.actor,
-  conversation: ctx.invocation.conversation,
-  followUp: followUpConversation(ctx.invocation),
-});
 
 /** The payout run of a confirmation, for the decision at Confirm (also used by Approve). */
 export function payoutSpend(

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import type { ActionContext } from "../command.js";
 import { type Actor, actorSchema, type ConversationRef, conversationRefSchema } from "../invocation.js";
+import { followUpConversation } from "../threads/follow-ups.js";
 
 /**
  * Who confirmed a spend, shared by every money feature (energy, Host Mode, approvals and what
@@ -24,3 +26,14 @@ export interface Confirmed {
   /** Where the order's follow-ups go: the thread of (or a reply to) the message that confirmed it. */
   followUp?: ConversationRef;
 }
+
+/**
+ * The confirmer of a clicked Confirm: the click's actor and conversation, and the thread of the
+ * message that shows the order as the place its follow-ups (deliveries, cycles) go.
+ */
+export const confirmedBy = (ctx: ActionContext): Confirmed => ({
+  confirmationId: ctx.record.confirmationId,
+  actor: ctx.invocation.actor,
+  conversation: ctx.invocation.conversation,
+  followUp: followUpConversation(ctx.invocation),
+});
