@@ -13,6 +13,7 @@ import {
   type JobHandler,
   type JobQueue,
   type JobWorker,
+  type ProcessOptions,
   retryDelayMs,
 } from "./queue.js";
 import { type ReplicaAck, replicaWait } from "./replica-ack.js";
@@ -96,9 +97,9 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
       );
     },
 
-    async process(queue, handler, { concurrency }) {
+    async process(queue, handler, { concurrency, rate }) {
       const overdueMs = stuckProbe(queueFor(queue));
-      const handle = await startWorker(queue, handler, concurrency, {
+      const handle = await startWorker(queue, handler, { concurrency, rate }, {
         ...options,
         prefix,
         onError,
@@ -159,7 +160,7 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
 async function startWorker<T>(
   queue: string,
   handler: JobHandler<T>,
-  concurrency: number,
+  { concurrency, rate }: ProcessOptions,
   options: BullQueuesOptions & { onError: (error: Error) => void; overdueMs?: () => Promise<number> },
 ): Promise<JobWorker> {
   const spawn = async () => {
@@ -170,6 +171,7 @@ async function startWorker<T>(
       connection,
       prefix: options.prefix,
       concurrency,
+      ...(rate && { limiter: { max: rate.max, duration: rate.durationMs } }),
       settings: { backoffStrategy },
     });
     worker.on("error", options.onError);

@@ -44,8 +44,14 @@ export interface JobContext<T> {
 export type JobOutcome<T> = "done" | { laterMs: number; data?: T };
 export type JobHandler<T> = (job: JobContext<T>) => Promise<JobOutcome<T>>;
 
-interface ProcessOptions {
+export interface ProcessOptions {
   concurrency: number;
+  /**
+   * At most `max` jobs of the queue start per `durationMs`, across every instance (BullMQ's queue
+   * rate limiter); the rest wait their turn in the queue. The in-process queue (one process, the
+   * demo) runs without it.
+   */
+  rate?: { max: number; durationMs: number };
 }
 
 export interface JobWorker {

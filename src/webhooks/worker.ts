@@ -8,17 +8,27 @@ import {
   type JobQueue,
   type JobWorker,
   PermanentJobError,
+  type ProcessOptions,
 } from "../jobs/queue.js";
 import { type InboundJob, WEBHOOK_QUEUE } from "./inbox.js";
 
 /** Routing is a few store reads and a queue add per delivery; the chat sends run in the notify queue. */
 const INBOUND_CONCURRENCY = 16;
 
+/**
+ * Routing starts at most this many deliveries a second, across all instances. Chat takes about one
+ * message a second per conversation and notices are coalesced, so routing faster buys nothing,
+ * while a flood of deliveries (the service replaying a backlog) would otherwise take the CPU that
+ * accepting them, and people's commands, need. A burst waits in the inbox, stored; a payout run's
+ * hundred deliveries are routed within half a second.
+ */
+export const INBOUND_ROUTES_PER_SECOND = 250;
+
 /** Takes stored deliveries off the inbox and hands them to the core's router. */
 export function startInboundWorker(
   queues: JobQueue,
   router: NotificationRouter,
-  options: { logger: Logger; concurrency?: number },
+  options: { logger: Logger; concurrency?: number; rate?: ProcessOptions["rate"] },
 ): Promise<JobWorker> {
   const handle = async (job: JobContext<InboundJob>): Promise<JobOutcome<InboundJob>> => {
     const { source, body, key, deferrals } = job.data;
@@ -43,5 +53,8 @@ export function startInboundWorker(
       throw error;
     }
   };
-  return queues.process(WEBHOOK_QUEUE, handle, { concurrency: options.concurrency ?? INBOUND_CONCURRENCY });
+  return queues.process(WEBHOOK_QUEUE, handle, {
+    concurrency: options.concurrency ?? INBOUND_CONCURRENCY,
+    rate: options.rate ?? { max: INBOUND_ROUTES_PER_SECOND, durationMs: 1_000 },
+  });
 }
