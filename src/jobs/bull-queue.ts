@@ -97,9 +97,9 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
       );
     },
 
-    async process(queue, handler, { concurrency, rate }) {
+    async process(queue, handler, processOptions) {
       const overdueMs = stuckProbe(queueFor(queue));
-      const handle = await startWorker(queue, handler, { concurrency, rate }, {
+      const handle = await startWorker(queue, handler, processOptions, {
         ...options,
         prefix,
         onError,
