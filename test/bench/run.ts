@@ -41,7 +41,8 @@
  *     sandbox holds their delivery for an hour); flat = at most +15 %. `--orders=N` runs fewer.
  *  6. start-up: from spawning `npm start` (the program built at install; Slack + Telegram + Redis) to the first 200
  *     from /healthz, 3 runs. Baseline: a bare Node HTTP server's spawn → 200.
- *  9. watchlists: the built bot with 10 000 watched addresses; a deny-list revision change moves
+ *  9. watchlists: 10 000 addresses added by 100 signed `/ops watch add` commands of 100 (first sent →
+ *     last answered; baseline: the same 100 deny-list batch calls, bare); a revision change moves
  *     100 of them into usdt_frozen: time to the last alert, batch calls, 429s, and RSS with the
  *     watches against the same bot idle. Baseline: the 10 batch calls by the client alone.
  * 10. payout run → quote: 10 signed `/ops energy` commands of 100 addresses each (one per line),

@@ -1,22 +1,22 @@
 import { join } from "node:path";
-import { saveState, saveVerdict, saveWatch } from "../../../src/core/watch/state.js";
 import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../../src/sandbox/accounts.js";
 import { tronAddress } from "../../../src/sandbox/families/energy/common.js";
 import { createServiceClient } from "../../../src/service/client.js";
-import { createRedisStore } from "../../../src/store/redis-store.js";
 import { START_ARGS } from "../support/build.js";
 import { sampleRss, spawnNode } from "../support/children.js";
 import { freePort, LOOPBACK, sleep, waitHealthy } from "../support/net.js";
 import type { FigureResult } from "../support/report.js";
+import { slashCommand } from "../support/requests.js";
 import { limitedCalls, startSandbox } from "../support/sandbox.js";
-import { max, median, ratio, round } from "../support/stats.js";
+import { max, median, percentile, ratio, round } from "../support/stats.js";
 import { botEnv, type World } from "../support/world.js";
 
 /**
  * Figure 7: watchlists. The built bot in a child process (Slack + Telegram on, Redis, the sandbox
  * enforcing the service's limits), the poller at OPS_WATCH_INTERVAL_S=5. 10 000 watches are
- * written into its Redis as `watch add` would (100 Slack channels, 100 each, baseline verdicts
- * clean); then CHANGED of them move into usdt_frozen at once (new deny-list revision). Measured:
+ * added by signed `/ops watch add` commands, 100 addresses each, one per Slack channel (measured:
+ * first command → last answer, against the same deny-list batch calls made bare); then CHANGED of
+ * them move into usdt_frozen at once (new deny-list revision). Measured:
  * from the change to the last alert at the fake Slack API (the wait for the next tick included),
  * the batch calls and 429s meanwhile, and RSS with 10 000 watches (from the change, through the
  * re-check and the alerts, to 5 s after the last) against
@@ -31,32 +31,72 @@ const ALERT_TIMEOUT_MS = 60_000;
 const IDLE_MS = 3_000;
 const AFTER_MS = 5_000;
 const SAMPLE_EVERY_MS = 250;
-const BOT_PREFIX = "opsbot:";
 const TARGET_S = 30;
+/** Adding them through commands must not take minutes (issue 30). */
+const TARGET_ADD_S = 10;
 const TARGET_BATCHES = 10;
 const TARGET_RSS_MB = 20;
 
 const addressOf = (i: number) => tronAddress(`bench-watch-${i}`);
 const channelOf = (i: number) => `C7W${i % CHANNELS}`;
 
-async function writeWatches(redisUrl: string, revision: number): Promise<void> {
-  const store = createRedisStore({ url: redisUrl, prefix: BOT_PREFIX });
-  try {
-    // The revision first: the bot's poller sees nothing to do until the deny list changes.
-    await saveState(store, { revision, checkedAt: Date.now() });
-    let next = 0;
-    const worker = async () => {
-      for (let i = next++; i < WATCHES; i = next++) {
-        const address = addressOf(i);
-        const entry = { address, label: `w${i}`, addedBy: "slack:U7BENCH", since: Date.now() };
-        await saveWatch(store, { platform: "slack", id: channelOf(i) }, entry);
-        await saveVerdict(store, address, { category: "clean", blocked: false, since: Date.now(), seq: 0 });
-      }
-    };
-    await Promise.all(Array.from({ length: 32 }, worker));
-  } finally {
-    await store.close();
-  }
+const watchUser = "U7BENCH";
+const IN_FLIGHT = 10;
+const ANSWER_WAIT_MS = 60_000;
+
+/** The address indices watched in channel `c`: every CHANNELS-th, so each channel has WATCHES / CHANNELS. */
+const channelAddresses = (c: number) =>
+  Array.from({ length: WATCHES / CHANNELS }, (_, k) => addressOf(k * CHANNELS + c));
+
+interface Added {
+  /** First command sent → last answer, ms (null: not every command was answered). */
+  totalMs: number | null;
+  /** Command sent → its answer at the response_url, ms, per command. */
+  perCommand: number[];
+  answered: number;
+}
+
+/**
+ * The watches come in as people add them: one signed `/ops watch add <100 addresses>` per channel,
+ * IN_FLIGHT commands at a time; each is answered at the fake Slack's response_url.
+ */
+async function addWatchesByCommand(world: World, origin: string): Promise<Added> {
+  const perCommand: number[] = [];
+  const t0 = Date.now();
+  let last = t0;
+  let next = 0;
+  const send = async () => {
+    for (let c = next++; c < CHANNELS; c = next++) {
+      const channel = channelOf(c);
+      const answers = () =>
+        world.slack.allMessages().filter((m) => m.via === "response_url" && m.channel === channel).length;
+      const before = answers();
+      const request = slashCommand(`/ops watch add ${channelAddresses(c).join(" ")}`, {
+        channel,
+        user: watchUser,
+        responseUrl: world.slack.responseUrl({ channel, user: watchUser }),
+      });
+      const sentAt = Date.now();
+      const response = await fetch(`${origin}${request.path}`, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body !== undefined && { body: request.body }),
+      });
+      await response.arrayBuffer();
+      const deadline = sentAt + ANSWER_WAIT_MS;
+      while (answers() === before && Date.now() < deadline) await sleep(5);
+      if (answers() === before) continue;
+      const answeredAt = Date.now();
+      perCommand.push(answeredAt - sentAt);
+      last = Math.max(last, answeredAt);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, send));
+  return {
+    totalMs: perCommand.length === CHANNELS ? last - t0 : null,
+    perCommand,
+    answered: perCommand.length,
+  };
 }
 
 function alertCount(world: World): number {
@@ -69,7 +109,8 @@ function alertCount(world: World): number {
   return n;
 }
 
-async function bareBatches(serviceUrl: string): Promise<number> {
+/** The deny-list floor: `size`-address batch calls over all WATCHES addresses by the client alone, back to back. */
+async function bareBatches(serviceUrl: string, size: number): Promise<number> {
   const client = createServiceClient({
     baseUrl: serviceUrl,
     apiKey: DEFAULT_API_KEY,
@@ -77,7 +118,7 @@ async function bareBatches(serviceUrl: string): Promise<number> {
   });
   const addresses = Array.from({ length: WATCHES }, (_, i) => addressOf(i));
   const t0 = performance.now();
-  for (let i = 0; i < WATCHES; i += 1000) await client.compliance.batch(addresses.slice(i, i + 1000));
+  for (let i = 0; i < WATCHES; i += size) await client.compliance.batch(addresses.slice(i, i + size));
   return performance.now() - t0;
 }
 
@@ -93,6 +134,7 @@ export async function watchlistsFigure(world: World): Promise<FigureResult> {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       ...botEnv(world, { redisUrl, serviceUrl: sandbox.url, port, telegram: true }),
       OPS_WATCH_INTERVAL_S: String(INTERVAL_S),
+      OPS_OPERATORS: `slack:${watchUser}`,
     },
     logFile: join(world.logDir, "fig9-watch.log"),
   });
@@ -100,7 +142,8 @@ export async function watchlistsFigure(world: World): Promise<FigureResult> {
     await waitHealthy(`http://${LOOPBACK}:${port}`, child.spawnedAt, 20_000, 5);
     await sleep(INTERVAL_S * 1000);
     const idle = await sampleRss(child, IDLE_MS, SAMPLE_EVERY_MS);
-    await writeWatches(redisUrl, sandbox.screening.revision());
+    const added = await addWatchesByCommand(world, `http://${LOOPBACK}:${port}`);
+    const addBareMs = await bareBatches(sandbox.url, WATCHES / CHANNELS);
     await sleep(INTERVAL_S * 1000 + 500);
     sandbox.clearCalls();
     const during: number[] = [];
@@ -122,8 +165,10 @@ export async function watchlistsFigure(world: World): Promise<FigureResult> {
     const batches = sandbox.calls("compliance.batch").length;
     const limited = limitedCalls(sandbox);
     const after = [...during, ...(await sampleRss(child, AFTER_MS, SAMPLE_EVERY_MS))];
-    const bareMs = await bareBatches(sandbox.url);
+    const bareMs = await bareBatches(sandbox.url, 1000);
     return report({
+      added,
+      addBareMs,
       idle,
       after,
       alertedMs,
@@ -139,6 +184,8 @@ export async function watchlistsFigure(world: World): Promise<FigureResult> {
 }
 
 interface Samples {
+  added: Added;
+  addBareMs: number;
   idle: number[];
   after: number[];
   alertedMs: number | null;
@@ -154,10 +201,22 @@ function report(s: Samples): FigureResult {
   const delta = idle === null || loaded === null ? null : round(loaded - idle, 1);
   const seconds = s.alertedMs === null ? null : round(s.alertedMs / 1000, 1);
   const bareS = round(s.bareMs / 1000, 2);
+  const addS = s.added.totalMs === null ? null : round(s.added.totalMs / 1000, 1);
+  const addBareS = round(s.addBareMs / 1000, 2);
   return {
     id: "9",
     title: `watchlists: ${WATCHES} watched, a revision change`,
     measures: [
+      {
+        name: `${WATCHES} watches added by ${CHANNELS} \`watch add\` commands`,
+        value: addS,
+        unit: "s",
+        baseline: { name: `${CHANNELS} bare batch calls of ${WATCHES / CHANNELS}`, value: addBareS },
+        ratio: ratio(addS, addBareS),
+        targets: [
+          { text: `≤ ${TARGET_ADD_S} s, every one answered`, met: addS !== null && addS <= TARGET_ADD_S },
+        ],
+      },
       {
         name: `change → all ${CHANGED} changed alerted`,
         value: seconds,
@@ -190,6 +249,7 @@ function report(s: Samples): FigureResult {
       },
     ],
     notes: [
+      `${CHANNELS} signed \`/ops watch add\` commands of ${WATCHES / CHANNELS} addresses, ${IN_FLIGHT} in flight: ${s.added.answered} answered; command → answer p50/p99 ${round(percentile(s.added.perCommand, 50), 0)}/${round(percentile(s.added.perCommand, 99), 0)} ms`,
       `${WATCHES} watches over ${CHANNELS} Slack channels; ${CHANGED} moved into usdt_frozen at once; poller every ${INTERVAL_S} s (the time includes the wait for the next tick); ${s.alerts} alerts reached the fake Slack API; RSS delta ${delta} MB (peak after ${round(max(s.after), 1)} MB)`,
     ],
     details: {
