@@ -13,7 +13,7 @@ import type { ChatAdapter, Notifier } from "../core/ports.js";
 import type { Block, Reply } from "../core/reply.js";
 import { decodeReply, encodeReply } from "../core/reply-codec.js";
 import type { Store } from "../store/store.js";
-import { type BoxState, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";
+import { type BoxState, mailboxKey, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";
 import {
   attemptsWithin,
   type Backoff,
@@ -141,7 +141,7 @@ async function startSending(
   job: NotifyJob,
   o: NotifyRetry & { watchMs: number },
 ): Promise<void> {
-  const key = conversationKey(job.conversation);
+  const key = mailboxKey(job.conversation);
   const leadId = `notify:${key}:${job.seq}`;
   const retry = { attempts: o.attempts, backoff: o.backoff };
   if (await box.tryLead(leadId)) {

@@ -552,6 +552,31 @@ describe("notifications in demo mode (memory queue and store)", () => {
     expect(slack.sent.map((s) => s.reply.summary).join("\n")).not.toContain("Energy delegated");
   });
 
+  it("a notice that answers a Telegram message goes out as that answer, never in a digest of the chat's others", async () => {
+    queues = createMemoryQueues();
+    const store = createMemoryStore();
+    const telegram = fakeAdapter("telegram");
+    await startNotifyWorker(queues, {
+      adapters: new Map([["telegram", telegram.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      gapMs: () => 100,
+    });
+    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS });
+    const answering: ConversationRef = { ...TG, replyTo: "7" };
+    await notifier.post(TG, reply("chat 1"));
+    await notifier.post(answering, reply("answer"));
+    await notifier.post(TG, reply("chat 2"));
+    await vi.waitFor(async () => expect(await settled(queues!)).toBe(true), { timeout: 5_000 });
+    const answer = telegram.sent.filter((s) => s.conversation.replyTo === "7");
+    expect(answer.map((s) => s.reply.summary)).toEqual(["answer"]);
+    const chat = telegram.sent.filter((s) => s.conversation.replyTo === undefined);
+    expect(
+      chat.flatMap((s) => (lines(s.reply).length > 0 ? lines(s.reply) : [`• ${s.reply.summary}`])),
+    ).toEqual(["• chat 1", "• chat 2"]);
+  });
+
   it("refuses, without retrying, a conversation whose platform has no adapter", async () => {
     queues = createMemoryQueues();
     const logger = createMemoryLogger();
