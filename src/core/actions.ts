@@ -145,6 +145,14 @@ export async function claimAction(
   return { ok: true, record };
 }
 
+/**
+ * Frees a claimed group (its action was not carried out; see `buttons/not-carried-out.ts`): a
+ * press of any of its buttons is claimed anew. Only for a non-durable action, whose claim holds no intent.
+ */
+export async function releaseClaim(store: Store, group: string): Promise<void> {
+  await store.del(CLAIM_KEY(group));
+}
+
 async function readRecord(store: Store, token: string): Promise<ActionRecord | undefined> {
   const raw = await store.get(TOKEN_KEY(token));
   if (raw === null) return undefined;

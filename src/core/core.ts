@@ -1,4 +1,6 @@
-import { claimAction } from "./actions.js";
+import type { ActionRecord } from "./action-record.js";
+import { claimAction, releaseClaim } from "./actions.js";
+import { NotCarriedOut, STILL_WORKS_LINE } from "./buttons/not-carried-out.js";
 import type { PressedIn } from "./buttons/place.js";
 import { type ActionHandler, type CommandDefinition, roleNeeded } from "./command.js";
 import type { CoreDeps } from "./deps.js";
@@ -141,6 +143,7 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
       const reply = await handler.run({ invocation, role, deps, record }, record.payload);
       return { reply: { ...reply, replacesOriginal: true }, verb: record.kind, outcome: "ok" };
     } catch (error) {
+      if (error instanceof NotCarriedOut) return notCarriedOut(record, error, context);
       // The button is spent: the message that carried it is replaced, for everyone, by the outcome.
       const line = reportError(deps.logger, error, context);
       const reply: Reply = {
@@ -151,6 +154,27 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
       };
       return { reply, verb: record.kind, outcome: "failed" };
     }
+  }
+
+  /** Nothing was done: the button is freed for a second try, and only the presser is told. */
+  async function notCarriedOut(
+    record: ActionRecord,
+    error: NotCarriedOut,
+    context: Record<string, unknown>,
+  ): Promise<Handled> {
+    deps.logger.info({ ...context, line: error.line }, "action not carried out; its button stays usable");
+    const freed = await releaseClaim(deps.store, record.confirmationId).then(
+      () => true,
+      (releaseError: unknown) => {
+        deps.logger.warn(
+          { ...context, err: releaseError },
+          "could not free the button of an action not carried out",
+        );
+        return false;
+      },
+    );
+    const line = freed ? `${error.line} ${STILL_WORKS_LINE}` : error.line;
+    return { reply: errorReply(line), verb: record.kind, outcome: "failed" };
   }
 
   async function acknowledge(hooks: HandleHooks): Promise<void> {

@@ -34,8 +34,15 @@ export interface BoxState {
   sent: number;
 }
 
+/**
+ * The mailbox a notice goes to: one per conversation and place in it (a Slack thread, a Telegram
+ * forum topic, the Telegram message its notices answer), so a batch is always sent to one place.
+ */
+export const mailboxKey = (c: ConversationRef): string =>
+  c.replyTo ? `${conversationKey(c)}:re:${c.replyTo}` : conversationKey(c);
+
 export function notifyBox(store: Store, conversation: ConversationRef, noticeTtlMs: number) {
-  const base = `notify:box:${conversationKey(conversation)}`;
+  const base = `notify:box:${mailboxKey(conversation)}`;
   const seqKey = `${base}:seq`;
   const sentKey = `${base}:sent`;
   const leadKey = `${base}:lead`;

@@ -1,4 +1,4 @@
-import { sleep } from "../clock.js";
+import { type Clock, sleep, systemClock } from "../clock.js";
 import type { ConversationRef, Platform } from "../core/invocation.js";
 import { conversationKey } from "../core/invocation.js";
 import type { Logger } from "../core/logger.js";
@@ -13,7 +13,7 @@ import type { ChatAdapter, Notifier } from "../core/ports.js";
 import type { Block, Reply } from "../core/reply.js";
 import { decodeReply, encodeReply } from "../core/reply-codec.js";
 import type { Store } from "../store/store.js";
-import { type BoxState, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";
+import { type BoxState, mailboxKey, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";
 import {
   attemptsWithin,
   type Backoff,
@@ -141,7 +141,7 @@ async function startSending(
   job: NotifyJob,
   o: NotifyRetry & { watchMs: number },
 ): Promise<void> {
-  const key = conversationKey(job.conversation);
+  const key = mailboxKey(job.conversation);
   const leadId = `notify:${key}:${job.seq}`;
   const retry = { attempts: o.attempts, backoff: o.backoff };
   if (await box.tryLead(leadId)) {
@@ -174,6 +174,10 @@ export interface NotifyWorkerOptions {
   onPosted?: (conversation: ConversationRef, reply: Reply, messageId: string) => Promise<void>;
   /** Blocks a digest carries after its list (alerts add buttons for the alerts it lists). */
   digestExtras?: (conversation: ConversationRef, replies: readonly Reply[]) => Promise<Block[]>;
+  /** The clock a send slot is read on (tests drive it; the slots themselves come from `pace`). */
+  now?: Clock;
+  /** How a lead waits in process for its slot; tests with a fake clock pass one that moves it. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export function startNotifyWorker(queues: JobQueue, options: NotifyWorkerOptions): Promise<JobWorker> {
@@ -204,20 +208,22 @@ function createDeliver(queues: JobQueue, options: NotifyWorkerOptions) {
 function createSender(queues: JobQueue, options: NotifyWorkerOptions) {
   const gapMs = options.gapMs ?? notifyGapMs;
   const timeoutMs = options.sendTimeoutMs ?? NOTIFY_SEND_TIMEOUT_MS;
+  const now = options.now ?? systemClock;
+  const wait = options.sleep ?? sleep;
   /** Reserves the channel's next slot: parks the job until just before it when it is far. */
   const nextSlot = async (
     job: JobContext<NotifyJob>,
   ): Promise<{ laterMs: number; data: NotifyJob } | NotifyJob> => {
     const gap = gapMs(job.data.conversation);
     const waitMs = await queues.pace(paceKey(job.data.conversation), gap);
-    const data = { ...job.data, pacedAt: job.attemptsMade, slotAt: Date.now() + waitMs };
+    const data = { ...job.data, pacedAt: job.attemptsMade, slotAt: now() + waitMs };
     return waitMs > PARK_EARLY_MS ? { laterMs: waitMs - PARK_EARLY_MS, data } : data;
   };
   /** Waits in process for the slot; true when it waited. Capped: the slot may be another instance's clock. */
   const untilSlot = async (job: JobContext<NotifyJob>): Promise<boolean> => {
-    const waitMs = Math.min((job.data.slotAt ?? 0) - Date.now(), PARK_EARLY_MS);
+    const waitMs = Math.min((job.data.slotAt ?? 0) - now(), PARK_EARLY_MS);
     if (waitMs <= 0) return false;
-    await sleep(waitMs);
+    await wait(waitMs);
     return true;
   };
   return async function lead(job: JobContext<NotifyJob>, box: NotifyBox): Promise<Outcome> {

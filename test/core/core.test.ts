@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CANCEL_KIND, cancelActionHandler, createActionGroup } from "../../src/core/actions.js";
 import { auditCommand } from "../../src/core/audit/audit-command.js";
+import { NotCarriedOut } from "../../src/core/buttons/not-carried-out.js";
 import type { ActionHandler, CommandContext, CommandDefinition } from "../../src/core/command.js";
 import { actionHandlers, commands } from "../../src/core/command-registry.js";
 import { createCore } from "../../src/core/core.js";
@@ -70,6 +71,8 @@ function testRegistry() {
     async run(ctx, payload) {
       confirmed.push({ payload, confirmationId: ctx.record.confirmationId });
       if (payload.args[0] === "fail") throw new Error("order failed");
+      if (payload.args[0] === "down" && confirmed.length === 1)
+        throw new NotCarriedOut("The service did not answer; nothing was ordered.");
       return publicReply("ordered", [text(`ordered by ${ctx.invocation.actor.userId}`)]);
     },
   };
@@ -299,6 +302,26 @@ describe("buttons", () => {
     expect(deps.logger.records.find((r) => r.level === "error")?.obj).toMatchObject({
       action: "test.confirm",
     });
+  });
+
+  it("an action not carried out leaves its button usable: one line for the presser, the message stays", async () => {
+    const { say, press, confirmed } = setup();
+    const [confirm, cancel] = tokensOf(await say(operator, "energy down 65k")) as [string, string];
+    const failed = await press(operator, confirm);
+    expect(failed).toEqual({
+      summary:
+        "The service did not answer; nothing was ordered. The button still works: press it again to retry.",
+      blocks: [
+        text(
+          "The service did not answer; nothing was ordered. The button still works: press it again to retry.",
+        ),
+      ],
+      visibility: "private",
+    });
+    expect(await press(operator, confirm)).toMatchObject({ summary: "ordered", replacesOriginal: true });
+    expect(await press(operator, confirm)).toMatchObject({ summary: "Already handled." });
+    expect(await press(operator, cancel)).toMatchObject({ summary: "Already handled." });
+    expect(confirmed).toHaveLength(2);
   });
 
   it("never throws, even when the store fails", async () => {

@@ -20,6 +20,16 @@ async function lastQuote(h: TelegramHarness): Promise<FakeMessage> {
   return structuredClone(quote);
 }
 
+/** The message a send answers: `reply_parameters` (a JSON field in a multipart upload) or `reply_to_message_id`. */
+function replyTarget(params: Record<string, unknown>): number | undefined {
+  const raw = params.reply_parameters;
+  const parameters = (typeof raw === "string" ? JSON.parse(raw) : raw) as
+    | { message_id?: unknown }
+    | undefined;
+  const id = parameters?.message_id ?? params.reply_to_message_id;
+  return id === undefined ? undefined : Number(id);
+}
+
 const current = (h: TelegramHarness, message: FakeMessage) =>
   h.fake.messages(GROUP_CHAT).find((m) => m.message_id === message.message_id);
 
@@ -45,7 +55,7 @@ describe("telegram: payout runs", () => {
     for (const address of list) expect(current(h, quote)?.text).toContain(address);
   });
 
-  it("a CSV document with the caption /energy: getFile and the file URL; 100 addresses; outcome CSV posted in the chat", async () => {
+  it("a CSV document with the caption /energy: getFile and the file URL; 100 addresses; outcome CSV posted as a reply to the run's message", async () => {
     const h = await startTelegramHarness();
     const list = addresses(100);
     const bytes = Buffer.from(`${list.map((a) => `${a};61000`).join("\n")}\n`);
@@ -65,8 +75,10 @@ describe("telegram: payout runs", () => {
     await h.fake.waitFor(() => current(h, quote)?.text.startsWith("Payout run delivered"), 20_000);
     expect(current(h, quote)?.text.length).toBeLessThanOrEqual(TELEGRAM_TEXT_LIMIT);
     const sent = await h.fake.waitFor(() => h.fake.calls("sendDocument").at(-1), 10_000);
-    // The outcome CSV goes to the run's chat (posted once, after the outcome edit).
+    // The outcome CSV goes to the run's chat as a reply to the run's message, like its other
+    // notices (posted once, after the outcome edit).
     expect(sent.params.chat_id).toBe(String(GROUP_CHAT));
+    expect(replyTarget(sent.params)).toBe(quote.message_id);
     expect(h.fake.calls("sendDocument")).toHaveLength(1);
     const content = sent.files[0]?.bytes.toString("utf8") ?? "";
     expect(content.trim().split("\n")).toHaveLength(101);

@@ -11,6 +11,8 @@ import { readWatch } from "../../../src/core/watch/state.js";
 import { SUN_PER_TRX } from "../../../src/sandbox/accounts.js";
 import { DEMO_ADDRESSES } from "../../../src/sandbox/families/screening/demo-addresses.js";
 import { requestIdempotencyKey } from "../../../src/service/idempotency.js";
+import { createMemoryStore } from "../../../src/store/memory-store.js";
+import type { Store } from "../../../src/store/store.js";
 import { admin, channel, operator, replyButtons, replyText, viewer } from "../../support/core-harness.js";
 import { freshAddress, type SpendHarness, tokenOf, useSpendHarness } from "../../support/spend-harness.js";
 
@@ -324,6 +326,65 @@ describe("payout run: Confirm, progress, outcome", () => {
     expect(h.sandbox.calls("orchestrator.cancel")).toHaveLength(1);
     await h.waitFor(() => outcomeOf(h, key) !== undefined, "the run's outcome");
     expect(text(outcomeOf(h, key))).toContain("8 cancelled");
+  });
+
+  it("a cancel the orchestrator did not take: one line for the presser, the button still works; the second press cancels, once", async () => {
+    const h = await spend.setup({
+      sandbox: { energy: { orchestratorStepMs: 1_000 } },
+      client: { maxAttempts: 1 },
+    });
+    const q = await h.run(operator, `energy 65k ${addresses(8).join(" ")}`);
+    const cancelToken = tokenOf(await h.click(operator, tokenOf(q, /^Confirm/)), "Cancel queued addresses");
+    h.sandbox.inject("orchestrator.cancel", {
+      kind: "reply",
+      reply: { status: 503, json: { detail: { code: 5000, msg: "Unavailable" } }, headers: {} },
+    });
+
+    const failed = await h.click(operator, cancelToken);
+    // For the presser only, in place of nothing: the progress message keeps its Cancel button.
+    expect(failed).toMatchObject({ visibility: "private" });
+    expect(failed.replacesOriginal).toBeUndefined();
+    expect(failed.summary).toMatch(
+      /^The cancel did not reach the orchestrator \(The service had a problem \(HTTP 503\).*\); the run goes on\. Key .*\. The button still works: press it again to retry\.$/,
+    );
+    expect(failed.summary).not.toContain("\n");
+
+    const cancelled = await h.click(operator, cancelToken);
+    expect(replyText(cancelled)).toMatch(/Cancel asked by .*: 8 queued addresses cancelled/);
+    expect(replyButtons(cancelled)).toEqual([]);
+    expect((await h.click(operator, cancelToken)).summary).toMatch(/Already handled/i);
+    expect(h.sandbox.calls("orchestrator.cancel")).toHaveLength(2);
+  });
+
+  it("a cancel the store could not serve: one line, nothing sent to the orchestrator, the button still works", async () => {
+    const memory = createMemoryStore();
+    let failRunRead = false;
+    const store: Store = {
+      ...memory,
+      async get(key) {
+        if (failRunRead && key.startsWith("payout-run:")) {
+          failRunRead = false;
+          throw new Error("connection lost");
+        }
+        return memory.get(key);
+      },
+    };
+    const h = await spend.setup({ store, sandbox: { energy: { orchestratorStepMs: 1_000 } } });
+    const q = await h.run(operator, `energy 65k ${addresses(8).join(" ")}`);
+    const cancelToken = tokenOf(await h.click(operator, tokenOf(q, /^Confirm/)), "Cancel queued addresses");
+
+    failRunRead = true;
+    const failed = await h.click(operator, cancelToken);
+    expect(failed).toMatchObject({ visibility: "private" });
+    expect(failed.replacesOriginal).toBeUndefined();
+    expect(failed.summary).toMatch(
+      /^Storage did not answer, so the cancel was not sent; the run goes on\. Key .*\. The button still works: press it again to retry\.$/,
+    );
+    expect(h.sandbox.calls("orchestrator.cancel")).toEqual([]);
+
+    const cancelled = await h.click(operator, cancelToken);
+    expect(replyText(cancelled)).toMatch(/Cancel asked by .*: 8 queued addresses cancelled/);
+    expect(h.sandbox.calls("orchestrator.cancel")).toHaveLength(1);
   });
 
   it("insufficient_balance mid-run: the remaining addresses are not attempted, the outcome says so", async () => {
