@@ -22,7 +22,7 @@ const INBOUND_CONCURRENCY = 16;
  * accepting them, and people's commands, need. A burst waits in the inbox, stored; a payout run's
  * hundred deliveries are routed within half a second.
  */
-export const INBOUND_ROUTES_PER_SECOND = 250;
+const INBOUND_ROUTES_PER_SECOND = 250;
 
 /** Takes stored deliveries off the inbox and hands them to the core's router. */
 export function startInboundWorker(
