@@ -133,7 +133,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       keep(key, items);
     },
     listRange: async (key, count) => (count <= 0 ? [] : list(key).slice(0, Math.floor(count))),
-    hashSet: async (key, field, value) => keep(key, hash(key).set(field, value)),
+    hashSet: async (key, field, value, ttlMs) => {
+      const fields = hash(key).set(field, value);
+      if (ttlMs === undefined) keep(key, fields);
+      else write(key, fields, expiry(ttlMs));
+    },
     hashGet: async (key, field) => hash(key).get(field) ?? null,
     hashGetAll: async (key) => Object.fromEntries(hash(key)),
     hashDel: async (key, field) => {

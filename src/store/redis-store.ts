@@ -96,8 +96,15 @@ export function createRedisStore(options: RedisStoreOptions): Store {
       if (failed) throw failed;
     },
     listRange: async (key, count) => (count <= 0 ? [] : redis.lrange(k(key), 0, Math.floor(count) - 1)),
-    hashSet: async (key, field, value) => {
-      await redis.hset(k(key), field, value);
+    hashSet: async (key, field, value, ttlMs) => {
+      if (ttlMs === undefined) {
+        await redis.hset(k(key), field, value);
+        return;
+      }
+      const ttl = checkTtlMs(ttlMs) ?? ttlMs;
+      const replies = await redis.multi().hset(k(key), field, value).pexpire(k(key), ttl).exec();
+      const failed = replies?.find(([error]) => error !== null)?.[0];
+      if (failed) throw failed;
     },
     hashGet: (key, field) => redis.hget(k(key), field),
     hashGetAll: (key) => redis.hgetall(k(key)),

@@ -29,7 +29,8 @@ export interface Store {
   listPush(key: string, value: string, maxLength: number): Promise<void>;
   /** The first `count` entries of a list, newest first. */
   listRange(key: string, count: number): Promise<string[]>;
-  hashSet(key: string, field: string, value: string): Promise<void>;
+  /** Sets one field; with `ttlMs` the whole hash expires that long after this write. */
+  hashSet(key: string, field: string, value: string, ttlMs?: number): Promise<void>;
   hashGet(key: string, field: string): Promise<string | null>;
   hashGetAll(key: string): Promise<Record<string, string>>;
   hashDel(key: string, field: string): Promise<void>;

@@ -249,6 +249,17 @@ export function runStoreContract(name: string, makeHarness: () => Promise<StoreH
         await store.hashDel("h", "only");
         expect(await store.setIfNotExists("h", "string now")).toBe(true);
       });
+
+      it("expires as a whole after the TTL of its last write with one; a write without TTL keeps it", async () => {
+        await store.hashSet("h", "f", "1", TTL_MS);
+        await store.hashSet("h", "g", "2");
+        expect(await h.peer.hashGetAll("h")).toEqual({ f: "1", g: "2" });
+        await h.elapse(PAST_TTL_MS);
+        expect(await store.hashGetAll("h")).toEqual({});
+        await store.hashSet("kept", "f", "1");
+        await h.elapse(PAST_TTL_MS);
+        expect(await store.hashGet("kept", "f")).toBe("1");
+      });
     });
 
     describe("sets", () => {

@@ -171,7 +171,7 @@ export async function recordMessage(
   conversation: ConversationRef,
   messageId: string,
 ): Promise<void> {
-  await store.hashSet(MESSAGES_KEY(id), conversationKey(conversation), messageId);
+  await store.hashSet(MESSAGES_KEY(id), conversationKey(conversation), messageId, ALERT_TTL_MS);
 }
 
 export async function messagesOf(store: Store, id: string): Promise<Map<string, string>> {

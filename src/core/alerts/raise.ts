@@ -4,6 +4,7 @@ import { copyTargets, type SubscriptionKind } from "../notifications/subscriptio
 import type { Reply } from "../reply.js";
 import { decodeReply, type EncodedReply, encodeReply } from "../reply-codec.js";
 import {
+  ALERT_TTL_MS,
   type AlertKind,
   type AlertRecord,
   type AlertSeverity,
@@ -93,7 +94,12 @@ async function copiesOf(deps: CoreDeps, input: RaiseAlertInput, first: AlertPost
 
 async function postAlert(deps: CoreDeps, alert: AlertRecord, post: AlertPost): Promise<void> {
   const where = conversationKey(post.conversation);
-  await deps.store.hashSet(CONTENT_KEY(alert.id), where, JSON.stringify(encodeReply(post.reply)));
+  await deps.store.hashSet(
+    CONTENT_KEY(alert.id),
+    where,
+    JSON.stringify(encodeReply(post.reply)),
+    ALERT_TTL_MS,
+  );
   const message = await renderAlert(deps, alert, post.reply, post.conversation);
   await deps.notifier.post(post.conversation, message, post.dedupKey ?? `alert:${alert.id}:${where}`);
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { readAlert } from "../../../src/core/alerts/alert.js";
+import {
+  ALERT_TTL_MS,
+  CONTENT_KEY,
+  MESSAGES_KEY,
+  readAlert,
+  recordMessage,
+} from "../../../src/core/alerts/alert.js";
 import { applyOp } from "../../../src/core/alerts/buttons.js";
 import { alertDigestBlocks } from "../../../src/core/alerts/posted.js";
 import { clearAlert, raiseAlert, reraiseAlert } from "../../../src/core/alerts/raise.js";
@@ -7,8 +13,9 @@ import { SNOOZE_MS } from "../../../src/core/alerts/settings.js";
 import { escalate, mentionsFor } from "../../../src/core/alerts/timers.js";
 import { canDigest } from "../../../src/core/notifications/notice-digest-render.js";
 import { buttons, publicReply, text } from "../../../src/core/reply.js";
+import { createMemoryStore } from "../../../src/store/memory-store.js";
 import { replyButtons, replyText } from "../../support/core-harness.js";
-import { channel, forEachStore, operator, stubDeps } from "../support.js";
+import { channel, fakeClock, forEachStore, operator, stubDeps } from "../support.js";
 
 /**
  * The alert model over both stores (the Redis one on a private server): raised once per key, one
@@ -163,5 +170,27 @@ describe("alert pieces", () => {
     const blocks = await alertDigestBlocks(d, channel, [...replies, notice("not an alert")]);
     const labels = blocks.flatMap((b) => (b.type === "buttons" ? b.buttons.map((x) => x.label) : []));
     expect(labels).toEqual(["Ack all 2", "Snooze all 1h", "Resolve all"]);
+  });
+});
+
+describe("alert storage", () => {
+  it("an alert nobody touches leaves nothing behind after its TTL: record, message ids and contents", async () => {
+    const clock = fakeClock();
+    const store = createMemoryStore({ now: clock.now });
+    const d = stubDeps({ store, clock, settings: ESCALATE });
+    const alert = await raiseAlert(d, {
+      key: "runway:low:ttl",
+      kind: "runway.low",
+      subject: { type: "account", id: "balance" },
+      severity: "critical",
+      posts: [{ conversation: ALERTS, reply: notice("Balance running low") }],
+    });
+    await recordMessage(store, alert.id, ALERTS, "1700000000.000100");
+    expect(await store.hashGetAll(CONTENT_KEY(alert.id))).not.toEqual({});
+    expect(await store.hashGetAll(MESSAGES_KEY(alert.id))).not.toEqual({});
+    clock.advance(ALERT_TTL_MS + 1);
+    expect(await readAlert(store, alert.id)).toBeNull();
+    expect(await store.hashGetAll(CONTENT_KEY(alert.id))).toEqual({});
+    expect(await store.hashGetAll(MESSAGES_KEY(alert.id))).toEqual({});
   });
 });
