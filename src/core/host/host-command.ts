@@ -1,5 +1,6 @@
 import { isServiceError } from "../../service/errors.js";
 import { CANCEL_KIND, createActionGroup } from "../actions.js";
+import { clearAlertOf } from "../alerts/index.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { parseTronAddress } from "../parse/tron-address.js";
 import { errorReply, type Reply } from "../reply.js";
@@ -89,6 +90,11 @@ async function runStop(ctx: CommandContext, address: string): Promise<Reply> {
   try {
     const stopped = await deps.service.hostMode.stop(address);
     await stoppedHere(ctx, address, stopped.data.orders_closed);
+    // Its alert (the address turned blocked while in Host Mode) is answered: resolved in place.
+    await clearAlertOf(deps, "host.blocked", address, `Host Mode stopped by ${whoName(actor)}`).catch(
+      (error: unknown) =>
+        deps.logger.warn({ err: error, address }, "Host Mode stopped; its alert was not resolved"),
+    );
     await auditSpend(deps, {
       ...base,
       result: "ok",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { alertOfSubject, readAlert } from "../../../src/core/alerts/index.js";
 import { readAudit } from "../../../src/core/audit-log.js";
 import type { WatchSettings } from "../../../src/core/deps.js";
 import { ACTIVE_HOSTS_KEY } from "../../../src/core/host/index.js";
@@ -271,6 +272,14 @@ describe("Host Mode guard", () => {
     expect(stopped).toContain(`Host Mode stopped for ${address}`);
     expect(h.sandbox.calls("host.stop")).toHaveLength(1);
     expect(await h.store.setMembers(ACTIVE_HOSTS_KEY)).not.toContain(address);
+    // The alert is answered: resolved by the stop, which its history names (its messages are edited
+    // in place as for any cleared alert).
+    const resolved = await readAlert(h.store, (await alertOfSubject(h.store, "host.blocked", address)) ?? "");
+    expect(resolved?.state).toBe("resolved");
+    expect(resolved?.history.at(-1)).toMatchObject({
+      what: "cleared",
+      note: "Host Mode stopped by slack:U0OPER",
+    });
     expect((await readAudit(h.store, 1))[0]).toMatchObject({
       verb: "host stop",
       result: "ok",
