@@ -158,7 +158,11 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
       options: { sized?: boolean } = {},
     ): { file_id: string; file_unique_id: string; file_size: number } {
       const id = `BQAC${userFiles.size + 1}${Date.now().toString(36)}`;
-      userFiles.set(id, { path: `documents/file_${userFiles.size}_${name}`, bytes, sized: options.sized ?? true });
+      userFiles.set(id, {
+        path: `documents/file_${userFiles.size}_${name}`,
+        bytes,
+        sized: options.sized ?? true,
+      });
       return { file_id: id, file_unique_id: `u${id}`, file_size: bytes.length };
     },
     /** Queues an update for long polling (`getUpdates`); returns its update_id. */

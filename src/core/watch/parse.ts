@@ -63,7 +63,9 @@ function isList(args: readonly string[]): boolean {
 }
 
 /** Splits a trailing `screen daily|weekly` off the words. */
-function screenOf(words: readonly string[]): ParseResult<{ words: readonly string[]; screen?: ScreenPeriod }> {
+function screenOf(
+  words: readonly string[],
+): ParseResult<{ words: readonly string[]; screen?: ScreenPeriod }> {
   const at = words.findIndex((w) => w.toLowerCase() === "screen");
   if (at === -1) return ok({ words });
   const period = words[at + 1]?.toLowerCase();

@@ -45,7 +45,11 @@ async function typed(h: SpendHarness, line: string): Promise<string> {
 
 describe("console: watch add from a file", () => {
   it("watch add @watch.csv watches every address of the file, with its label", async () => {
-    const [a, b, c] = [freshAddress("console-watch"), freshAddress("console-watch"), freshAddress("console-watch")];
+    const [a, b, c] = [
+      freshAddress("console-watch"),
+      freshAddress("console-watch"),
+      freshAddress("console-watch"),
+    ];
     const h = await spend.setup();
     const printed = await typed(h, `watch add @${csvOf(["address,label", `${a},treasury`, b, c, b])}`);
     expect(printed).toContain("Watching 3 addresses in this conversation (3 new, 0 already watched)");

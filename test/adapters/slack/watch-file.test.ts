@@ -15,7 +15,9 @@ const addresses = (n: number) => Array.from({ length: n }, (_, i) => freshAddres
 
 describe("slack: watch add with a CSV file", () => {
   it("a 10 000-row file shared with the message watch add screen weekly: read with files.info and url_private, every address watched and re-screened weekly", async () => {
-    const h = await startSlackHarness({ settings: { watch: { ...DEFAULT_WATCH_SETTINGS, budgetTrx: "100" } } });
+    const h = await startSlackHarness({
+      settings: { watch: { ...DEFAULT_WATCH_SETTINGS, budgetTrx: "100" } },
+    });
     const list = addresses(10_000);
     const fileId = h.fake.userFile("watch.csv", Buffer.from(`\uFEFF${list.join("\r\n")}\r\n`));
     await h.post(fileShareEventBody("watch add screen weekly", fileId, { user: OPERATOR }));

@@ -38,7 +38,9 @@ describe("telegram: watch add with a CSV document", () => {
     expect(h.fake.calls("getFile")).toHaveLength(1);
     expect(h.fake.calls("file")).toHaveLength(1);
     expect(texts(h)).toEqual([
-      expect.stringMatching(/^Watching 10000 addresses in this conversation \(10000 new, 0 already watched\)/),
+      expect.stringMatching(
+        /^Watching 10000 addresses in this conversation \(10000 new, 0 already watched\)/,
+      ),
     ]);
     expect(h.sandbox.calls("compliance.batch")).toHaveLength(10);
     expect(h.sandbox.calls("compliance.lookup")).toEqual([]);
@@ -51,7 +53,9 @@ describe("telegram: watch add with a CSV document", () => {
     await sendCsv(h, big, { sizedUpdate: false });
     expect(h.fake.calls("getFile")).toHaveLength(1);
     expect(h.fake.calls("file")).toEqual([]);
-    expect(texts(h)).toEqual([expect.stringMatching(/^watch\.csv is too large \(600 KB\): share a \.csv file/)]);
+    expect(texts(h)).toEqual([
+      expect.stringMatching(/^watch\.csv is too large \(600 KB\): share a \.csv file/),
+    ]);
     expect(await h.store.setMembers("watch:all")).toEqual([]);
     expect(h.sandbox.calls("compliance.batch")).toEqual([]);
   });
@@ -61,7 +65,9 @@ describe("telegram: watch add with a CSV document", () => {
     const big = Buffer.alloc(600 * 1024, "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t\n");
     await sendCsv(h, big, { sizedUpdate: false, sizedFile: false });
     expect(h.fake.calls("file")).toHaveLength(1);
-    expect(texts(h)).toEqual([expect.stringMatching(/^watch\.csv is too large \(\d+ KB\): share a \.csv file/)]);
+    expect(texts(h)).toEqual([
+      expect.stringMatching(/^watch\.csv is too large \(\d+ KB\): share a \.csv file/),
+    ]);
     expect(await h.store.setMembers("watch:all")).toEqual([]);
     expect(h.sandbox.calls("compliance.batch")).toEqual([]);
   });

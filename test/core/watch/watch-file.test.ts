@@ -69,7 +69,9 @@ describe("watch add with a CSV file", () => {
     await h.run(operator, `watch add ${a} vendor`);
     await h.run(operator, `watch add ${b} old name`);
     const reply = await addWithFile(h, csvFile(`${a}\n${b},new name\n${c}\n`), "watch add screen weekly");
-    expect(replyText(reply)).toContain("Watching 3 addresses in this conversation (1 new, 2 already watched)");
+    expect(replyText(reply)).toContain(
+      "Watching 3 addresses in this conversation (1 new, 2 already watched)",
+    );
     expect(replyText(reply)).toContain("AML re-screened weekly");
     expect(await readWatch(h.store, channel, a)).toMatchObject({ label: "vendor", screen: "weekly" });
     expect(await readWatch(h.store, channel, b)).toMatchObject({ label: "new name", screen: "weekly" });
@@ -116,13 +118,16 @@ describe("watch add with a CSV file", () => {
       () => csvFile(Array.from({ length: 10_001 }, (_, i) => freshAddress(`many-${i}`)).join("\n")),
       /^watch\.csv has 10001 addresses, at most 10000 are taken: split it$/,
     ],
-  ] as [string, () => SharedFile, RegExp][])("refuses %s with one line; nothing stored or asked", async (_, file, expected) => {
-    const h = await setup();
-    const reply = await addWithFile(h, file());
-    expect(replyText(reply)).toMatch(expected);
-    expect(replyText(reply)).not.toContain("\n");
-    await nothingDone(h, reply);
-  });
+  ] as [string, () => SharedFile, RegExp][])(
+    "refuses %s with one line; nothing stored or asked",
+    async (_, file, expected) => {
+      const h = await setup();
+      const reply = await addWithFile(h, file());
+      expect(replyText(reply)).toMatch(expected);
+      expect(replyText(reply)).not.toContain("\n");
+      await nothingDone(h, reply);
+    },
+  );
 
   it("refuses addresses typed beside the file, a file with watch remove, a path typed on a chat platform, and a viewer's file", async () => {
     const h = await setup();
