@@ -47,6 +47,12 @@ export function readWatchFile(file: SharedFile): ParseResult<WatchFile> {
 /** A first row like `address` or `Address,Label` (no digit, not an address) is a header. */
 const isHeader = (first: string): boolean => !TRON_ADDRESS_PATTERN.test(first) && !/\d/.test(first);
 
+const unquote = (field: string): string =>
+  field
+    .trim()
+    .replace(/^"(.*)"$/s, (_, inner: string) => inner.replaceAll('""', '"'))
+    .trim();
+
 /**
  * The fields of a row: split at its first comma, semicolon or tab outside quotes (that is the
  * row's delimiter), a field in double quotes may hold it (`""` is a quote); a row without one is
@@ -57,7 +63,8 @@ function fieldsOf(line: string): string[] {
   const delimiter = /[,;\t]/.exec(text.replace(/"[^"]*"/g, ""))?.[0];
   if (delimiter === undefined) {
     const cut = /\s/.exec(text);
-    return cut === null ? [text] : [text.slice(0, cut.index), text.slice(cut.index).trim()];
+    const fields = cut === null ? [text] : [text.slice(0, cut.index), text.slice(cut.index)];
+    return fields.map(unquote);
   }
   const fields: string[] = [];
   let field = "";

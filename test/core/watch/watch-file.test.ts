@@ -78,6 +78,19 @@ describe("watch add with a CSV file", () => {
     expect(await readWatch(h.store, channel, c)).toMatchObject({ screen: "weekly" });
   });
 
+  it("reads the row forms of CSV and of chat: quotes, semicolons, tabs, or a label after a space", async () => {
+    const h = await setup();
+    const [a, b, c, d, e] = Array.from({ length: 5 }, () => freshAddress("row-form"));
+    const body = `"${a}"\n${b}\tdesk "B"\n"${c}";"Smith, J ""jr"""\n${d} hot wallet\n${e},label,ignored,columns\n`;
+    expect(replyText(await addWithFile(h, csvFile(body)))).toContain("Watching 5 addresses");
+    const labelOf = async (address: string) => (await readWatch(h.store, channel, address))?.label;
+    expect(await labelOf(a)).toBeUndefined();
+    expect(await labelOf(b)).toBe('desk "B"');
+    expect(await labelOf(c)).toBe('Smith, J "jr"');
+    expect(await labelOf(d)).toBe("hot wallet");
+    expect(await labelOf(e)).toBe("label");
+  });
+
   it.each([
     [
       "a bad row",
