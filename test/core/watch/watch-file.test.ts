@@ -161,4 +161,13 @@ describe("watch add with a CSV file", () => {
     expect(await h.store.setMembers("watch:all")).toEqual([]);
     expect(h.sandbox.calls("compliance.batch")).toEqual([]);
   });
+
+  it("help watch says a CSV file is accepted, and how each platform shares it", async () => {
+    const h = await setup();
+    const help = replyText(await h.run(viewer, "help watch"));
+    expect(help).toContain("(a list or a CSV file)");
+    expect(help).toContain(
+      "A CSV file shared with the message watch add (Slack file, Telegram document with the caption /watch add; console: watch add @file.csv)",
+    );
+  });
 });
