@@ -80,7 +80,13 @@ describe("watch add with a CSV file", () => {
 
   it("reads the row forms of CSV and of chat: quotes, semicolons, tabs, or a label after a space", async () => {
     const h = await setup();
-    const [a, b, c, d, e] = Array.from({ length: 5 }, () => freshAddress("row-form"));
+    const [a, b, c, d, e] = ["a", "b", "c", "d", "e"].map((tag) => freshAddress(`row-${tag}`)) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     const body = `"${a}"\n${b}\tdesk "B"\n"${c}";"Smith, J ""jr"""\n${d} hot wallet\n${e},label,ignored,columns\n`;
     expect(replyText(await addWithFile(h, csvFile(body)))).toContain("Watching 5 addresses");
     const labelOf = async (address: string) => (await readWatch(h.store, channel, address))?.label;
