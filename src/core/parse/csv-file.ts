@@ -1,4 +1,3 @@
-import type { SharedFile } from "../invocation.js";
 import { fail, ok, type ParseResult } from "./result.js";
 
 /**
@@ -7,9 +6,18 @@ import { fail, ok, type ParseResult } from "./result.js";
  * not downloaded by the adapter), not UTF-8. The error is the problem alone ("x.xlsx is not a CSV
  * file"): the command adds what it accepts. A UTF-8 BOM is dropped.
  */
+/** What is read of a shared file (`SharedFile` of `invocation.ts`, named here so parse stays pure). */
+interface CsvFile {
+  name: string;
+  mimeType?: string;
+  sizeBytes: number;
+  bytes?: Uint8Array;
+  unreadable?: string;
+}
+
 const CSV_TYPES = new Set(["text/csv", "text/plain", "text/comma-separated-values", "application/csv"]);
 
-function isCsv(file: SharedFile): boolean {
+function isCsv(file: CsvFile): boolean {
   if (/\.(csv|txt)$/i.test(file.name)) return true;
   return file.mimeType !== undefined && CSV_TYPES.has(file.mimeType.toLowerCase().split(";")[0] ?? "");
 }
@@ -22,7 +30,7 @@ function decodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
-export function readCsvText(file: SharedFile, maxBytes: number): ParseResult<string> {
+export function readCsvText(file: CsvFile, maxBytes: number): ParseResult<string> {
   if (file.unreadable !== undefined) return fail(`the file could not be read (${file.unreadable})`);
   if (!isCsv(file)) return fail(`${file.name} is not a CSV file`);
   if (file.sizeBytes > maxBytes || file.bytes === undefined || file.bytes.byteLength > maxBytes) {
