@@ -53,8 +53,11 @@ export interface SharedFile {
   unreadable?: string;
 }
 
-/** The most an adapter downloads of a shared file (a payout CSV of 100 rows is far below it). */
-export const SHARED_FILE_MAX_BYTES = 64 * 1024;
+/**
+ * The most an adapter downloads of a shared file: a watch file of 10 000 addresses (~360 KB) fits.
+ * A command may accept less (a payout file: 64 KB) and says so itself.
+ */
+export const SHARED_FILE_MAX_BYTES = 512 * 1024;
 
 export type Invocation =
   | {

@@ -60,7 +60,7 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
   const limits = createChatLimits();
 
   /** Documents users sent, by file_id: `getFile` names them, `/file/bot<token>/<path>` serves them. */
-  const userFiles = new Map<string, { path: string; bytes: Buffer }>();
+  const userFiles = new Map<string, { path: string; bytes: Buffer; sized: boolean }>();
 
   function serveFile(pathname: string, res: ServerResponse): boolean {
     const file = /^\/file\/bot([^/]+)\/(.+)$/.exec(pathname);
@@ -95,7 +95,11 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
         ? (p: Record<string, unknown>) => {
             const file = userFiles.get(String(p.file_id));
             if (!file) return bad(400, "Bad Request: invalid file_id");
-            const result = { file_id: p.file_id, file_size: file.bytes.length, file_path: file.path };
+            const result = {
+              file_id: p.file_id,
+              ...(file.sized && { file_size: file.bytes.length }),
+              file_path: file.path,
+            };
             return { status: 200, body: { ok: true, result } };
           }
         : methods[method];
@@ -144,10 +148,21 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
         (m) => !(m.chatId === String(chatId) && m.message_id === messageId),
       );
     },
-    /** A document a user sends: its file_id for the update; `getFile` and the file URL serve it. */
-    userFile(name: string, bytes: Buffer): { file_id: string; file_unique_id: string; file_size: number } {
+    /**
+     * A document a user sends: its file_id for the update; `getFile` and the file URL serve it.
+     * `sized: false`: `getFile` gives no file_size (the Bot API's File.file_size is optional).
+     */
+    userFile(
+      name: string,
+      bytes: Buffer,
+      options: { sized?: boolean } = {},
+    ): { file_id: string; file_unique_id: string; file_size: number } {
       const id = `BQAC${userFiles.size + 1}${Date.now().toString(36)}`;
-      userFiles.set(id, { path: `documents/file_${userFiles.size}_${name}`, bytes });
+      userFiles.set(id, {
+        path: `documents/file_${userFiles.size}_${name}`,
+        bytes,
+        sized: options.sized ?? true,
+      });
       return { file_id: id, file_unique_id: `u${id}`, file_size: bytes.length };
     },
     /** Queues an update for long polling (`getUpdates`); returns its update_id. */

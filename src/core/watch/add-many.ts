@@ -23,11 +23,12 @@ import {
 import { renderAddedMany } from "./watch-render.js";
 
 /**
- * `watch add T1 T2 …`: many watches in one command. The same records as one `watch add` each, but
- * the conversation's watches and the known verdicts are read once, the writes go a chunk at a
- * time, and the first verdicts of addresses nobody watched yet come from one deny-list batch call
- * per 1000 (not one open lookup each). A batch that fails leaves its addresses to the next tick
- * (`watch:baseline-due`), which sets their verdicts without an alert, as for a single watch.
+ * `watch add T1 T2 …`, or a CSV file shared with `watch add`: many watches in one command. The
+ * same records as one `watch add` each, but the conversation's watches and the known verdicts are
+ * read once, the writes go a chunk at a time, and the first verdicts of addresses nobody watched
+ * yet come from one deny-list batch call per 1000 (not one open lookup each). A batch that fails
+ * leaves its addresses to the next tick (`watch:baseline-due`), which sets their verdicts without
+ * an alert, as for a single watch.
  */
 export async function addMany(
   ctx: CommandContext,
@@ -45,9 +46,11 @@ export async function addMany(
   const entries = args.addresses.map((address): WatchEntry => {
     const was = existing.get(address);
     const screen = args.screen ?? was?.screen;
+    // A file's label replaces the watch's, as a label typed after the address does.
+    const label = args.labels?.get(address) ?? was?.label;
     return {
       address,
-      ...(was?.label !== undefined && { label: was.label }),
+      ...(label !== undefined && { label }),
       addedBy: was?.addedBy ?? actorKey(actor),
       addedByName: was?.addedByName ?? whoName(actor),
       since: was?.since ?? now,

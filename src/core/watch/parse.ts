@@ -1,30 +1,43 @@
-import { charCount, invisibleNote, isInvisible } from "../parse/echo.js";
+import type { SharedFile } from "../invocation.js";
 import { fail, ok, type ParseResult } from "../parse/result.js";
 import { isTronAddress, parseTronAddress } from "../parse/tron-address.js";
+import { labelProblem, MAX_WATCH_LIST } from "./limits.js";
 import type { ScreenPeriod } from "./state.js";
+import { readWatchFile } from "./watch-file.js";
 
 /**
  * `watch add <address> [label…] [screen daily|weekly]`, `watch add <address> <address>… [screen …]`
- * (a list: spaces, commas, semicolons or new lines between), `watch remove <address>`, `watch list [page]`.
+ * (a list: spaces, commas, semicolons or new lines between), `watch add [screen …]` with a CSV file
+ * shared with the message (console: `watch add @file.csv`), `watch remove <address>`, `watch list [page]`.
  * The address is checked locally (pattern and base58check): a typo would pass the service's
  * pattern, come back "clean" forever and never alert.
  */
 const WATCH_USAGE =
-  "use watch add <address> [label…], watch add <address> <address>… (a list), watch add <address> screen daily|weekly, watch remove <address> or watch list";
-const MAX_LABEL_CHARS = 80;
-/** Addresses one `watch add` takes as a list. */
-const MAX_WATCH_LIST = 10_000;
+  "use watch add <address> [label…], watch add <address> <address>… (a list or a CSV file), watch add <address> screen daily|weekly, watch remove <address> or watch list";
 
 export type WatchArgs =
   | { kind: "add"; address: string; label?: string; screen?: ScreenPeriod }
-  /** `watch add T1 T2 …` or `T1,T2,…`: several addresses, no label. */
-  | { kind: "add-many"; addresses: string[]; screen?: ScreenPeriod }
+  /** `watch add T1 T2 …` or `T1,T2,…` (no label), or a CSV file (labels from its second column). */
+  | { kind: "add-many"; addresses: string[]; labels?: ReadonlyMap<string, string>; screen?: ScreenPeriod }
   | { kind: "remove"; address: string }
   | { kind: "list"; page: number };
 
-export function parseWatchArgs(subverb: string | undefined, args: readonly string[]): ParseResult<WatchArgs> {
+export function parseWatchArgs(
+  subverb: string | undefined,
+  args: readonly string[],
+  file?: SharedFile,
+): ParseResult<WatchArgs> {
+  if (file !== undefined && subverb !== "add") {
+    return fail("a CSV file goes with watch add only: share it with the message watch add");
+  }
   switch (subverb) {
     case "add":
+      if (file !== undefined) return parseFileAdd(args, file);
+      if (args[0]?.startsWith("@")) {
+        return fail(
+          "a file path works on the console only: share the CSV file with the message watch add (Slack file, Telegram document with the caption /watch add)",
+        );
+      }
       return parseAdd(args);
     case "remove":
       return parseRemove(args);
@@ -49,30 +62,31 @@ function isList(args: readonly string[]): boolean {
   return second !== undefined && isTronAddress(listItems([second])[0] ?? "");
 }
 
+/** Splits a trailing `screen daily|weekly` off the words. */
+function screenOf(
+  words: readonly string[],
+): ParseResult<{ words: readonly string[]; screen?: ScreenPeriod }> {
+  const at = words.findIndex((w) => w.toLowerCase() === "screen");
+  if (at === -1) return ok({ words });
+  const period = words[at + 1]?.toLowerCase();
+  if ((period !== "daily" && period !== "weekly") || at + 2 !== words.length) {
+    return fail("screen takes daily or weekly at the end, e.g. watch add <address> screen weekly");
+  }
+  return ok({ words: words.slice(0, at), screen: period });
+}
+
 function parseAdd(args: readonly string[]): ParseResult<WatchArgs> {
   if (args[0] === undefined) return fail(`no address given: ${WATCH_USAGE}`);
-  let words = args;
-  let screen: ScreenPeriod | undefined;
-  const at = words.findIndex((w) => w.toLowerCase() === "screen");
-  if (at >= 0) {
-    const period = words[at + 1]?.toLowerCase();
-    if ((period !== "daily" && period !== "weekly") || at + 2 !== words.length) {
-      return fail("screen takes daily or weekly at the end, e.g. watch add <address> screen weekly");
-    }
-    screen = period;
-    words = words.slice(0, at);
-  }
+  const split = screenOf(args);
+  if (!split.ok) return split;
+  const { words, screen } = split.value;
   if (isList(words)) return parseList(listItems(words), screen);
   const [text = "", ...rest] = words;
   const address = parseTronAddress(text);
   if (!address.ok) return address;
-  words = rest;
-  const label = words.join(" ").trim();
-  if (label !== "" && isInvisible(label)) {
-    return fail(`the label has no visible character${invisibleNote(label)}: write it in letters or digits`);
-  }
-  // Counted as a person counts them: an emoji or an accented letter is one character.
-  if (charCount(label) > MAX_LABEL_CHARS) return fail(`a label has at most ${MAX_LABEL_CHARS} characters`);
+  const label = rest.join(" ").trim();
+  const problem = label === "" ? undefined : labelProblem(label);
+  if (problem !== undefined) return fail(problem);
   return ok({
     kind: "add",
     address: address.value,
@@ -91,6 +105,21 @@ function parseList(items: readonly string[], screen: ScreenPeriod | undefined): 
     if (!address.ok) return fail(`address ${i + 1} of the list: ${address.error}; nothing was added`);
   }
   return ok({ kind: "add-many", addresses, ...(screen && { screen }) });
+}
+
+/** `watch add [screen daily|weekly]` with a file: the addresses (and labels) come from the file. */
+function parseFileAdd(args: readonly string[], file: SharedFile): ParseResult<WatchArgs> {
+  const split = screenOf(args.filter((w) => !w.startsWith("@")));
+  if (!split.ok) return split;
+  if (split.value.words.length > 0) {
+    return fail(
+      "with a CSV file, write watch add alone (screen daily|weekly allowed): the addresses come from the file",
+    );
+  }
+  const read = readWatchFile(file);
+  if (!read.ok) return read;
+  const { screen } = split.value;
+  return ok({ kind: "add-many", ...read.value, ...(screen && { screen }) });
 }
 
 function parseRemove(args: readonly string[]): ParseResult<WatchArgs> {

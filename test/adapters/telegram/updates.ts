@@ -77,7 +77,7 @@ export function documentUpdate(
   document: {
     file_id: string;
     file_unique_id: string;
-    file_size: number;
+    file_size?: number;
     file_name: string;
     mime_type?: string;
   },

@@ -102,6 +102,11 @@ describe("payout run: the quote", () => {
   it.each([
     [{ name: "payouts.xlsx", sizeBytes: 10, bytes: new Uint8Array(10) }, "payouts.xlsx is not a CSV file"],
     [{ name: "big.csv", sizeBytes: 70_000 }, "big.csv is too large (69 KB)"],
+    // The adapters download up to 512 KB now (a watch file): the payout keeps its own 64 KB.
+    [
+      { name: "big.csv", sizeBytes: 70_000, bytes: new Uint8Array(70_000).fill(0x41) },
+      "big.csv is too large (69 KB)",
+    ],
     [{ name: "bad.csv", sizeBytes: 2, bytes: new Uint8Array([0xff, 0xfe]) }, "bad.csv is not UTF-8 text"],
     [{ name: "x.csv", sizeBytes: 0, unreadable: "Slack said file_not_found" }, "could not be read"],
   ] as [SharedFile, string][])("a file refused as a whole: %s", async (file, expected) => {
