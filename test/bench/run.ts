@@ -9,6 +9,9 @@
  *  1. slash command → HTTP ack: time from sending a signed `/ops help` to POST /slack/events
  *     until the HTTP answer (Slack's "ack") arrives, p50/p99, at 50 commands/s (open loop).
  *     Baseline: a bare Bolt app on the same HTTPReceiver whose command only acks.
+ * 1t. Telegram update → webhook answer: `/help` updates with the secret token POSTed to
+ *     /telegram/webhook at 50/s, p50/p99. Baseline: a bare grammY bot's `webhookCallback` whose
+ *     `/help` handler does nothing.
  *  2. webhook ingest: signed `delegation.confirmed` webhooks (all new delivery_ids) answered 2xx
  *     per second by POST /webhooks/orders (verified, deduplicated, stored as a BullMQ job), with
  *     32 requests in flight on keep-alive connections for 5 s (the first second not counted).
@@ -73,7 +76,7 @@ import { ordersMemoryFigure } from "./figures/orders-memory.js";
 import { payoutQuoteFigure } from "./figures/payout-quote.js";
 import { quoteLatencyFigure } from "./figures/quote-latency.js";
 import { screeningsFigure } from "./figures/screenings.js";
-import { slashAckFigure } from "./figures/slash-ack.js";
+import { slashAckFigure, telegramAckFigure } from "./figures/slash-ack.js";
 import { standingOrdersFigure } from "./figures/standing-orders.js";
 import { startupFigure } from "./figures/startup.js";
 import { watchlistsFigure } from "./figures/watchlists.js";
@@ -133,6 +136,11 @@ function figures(args: Args, build: { note: string }): Figure[] {
       id: "1",
       title: "slash command → ack",
       run: (w) => withSandbox("fig1", (url) => slashAckFigure(w, url)),
+    },
+    {
+      id: "1t",
+      title: "Telegram update → webhook answer",
+      run: (w) => withSandbox("fig1t", (url) => telegramAckFigure(w, url)),
     },
     { id: "2", title: "webhook ingest", run: (w) => withSandbox("fig2", (url) => ingestFigure(w, url)) },
     {

@@ -1,37 +1,35 @@
 import { startBareBolt } from "../baselines/bare-bolt.js";
+import { startBareGrammy } from "../baselines/bare-grammy.js";
 import { rateLatencies, runLoad } from "../support/load.js";
 import type { RequestSpec } from "../support/load-types.js";
 import type { FigureResult } from "../support/report.js";
-import { slashCommand } from "../support/requests.js";
+import { BENCH_TELEGRAM_SECRET, slashCommand } from "../support/requests.js";
 import { percentile, ratio, round } from "../support/stats.js";
-import { problemNote, startBot, type World } from "../support/world.js";
+import { BENCH_TELEGRAM_CHAT, problemNote, startBot, type World } from "../support/world.js";
 
 /**
  * Figure 1: signed slash commands (`/ops help`: no service call) POSTed to /slack/events at 50/s,
  * open loop, 4 keep-alive connections; latency = request sent → HTTP answer (the ack) received.
  * Baseline: a bare Bolt no-op command under the same load. The bot's answers still go to the
  * fake Slack API's response_url after the ack, competing with the next commands, as in production.
+ * Figure 1t: the same for Telegram: `/help` updates POSTed to /telegram/webhook with the secret
+ * token; latency = update sent → the webhook's answer. Baseline: a bare grammY bot behind its own
+ * `webhookCallback` with a no-op `/help` handler. The bot's answers go to the fake Bot API's
+ * sendMessage after the webhook's answer.
  */
 const RATE_PER_SEC = 50;
 const WARMUP = 50;
 const MEASURED = 500;
 const ROUNDS = 2;
 const CONNECTIONS = 4;
-const COMMAND = "/ops help";
 const CHANNEL = "C0BENCHACK";
 const USER = "U0BENCH";
 const TARGET_P99_MS = 50;
 const TARGET_RATIO = 1.5;
 
-/** Latencies (ms) of the measured commands of one run, and how many were not answered 2xx. */
-async function measure(world: World, origin: string) {
-  const requests: RequestSpec[] = Array.from({ length: WARMUP + MEASURED }, () =>
-    slashCommand(COMMAND, {
-      channel: CHANNEL,
-      user: USER,
-      responseUrl: world.slack.responseUrl({ channel: CHANNEL, user: USER }),
-    }),
-  );
+/** Latencies (ms) of the measured requests of one run, and how many were not answered 2xx. */
+async function measure(origin: string, request: (i: number) => RequestSpec) {
+  const requests = Array.from({ length: WARMUP + MEASURED }, (_, i) => request(i));
   const result = await runLoad({
     mode: "rate",
     origin,
@@ -70,22 +68,34 @@ const summarize = (side: Side) => ({
   errors: side.errors.slice(0, 5),
 });
 
-export async function slashAckFigure(world: World, serviceUrl: string): Promise<FigureResult> {
+interface AckPlan {
+  id: string;
+  title: string;
+  /** What is sent, e.g. "signed `/ops help` commands". */
+  what: string;
+  baselineName: string;
+  bare: () => Promise<{ origin: string; stop(): Promise<void> }>;
+  bot: () => Promise<{ origin: string; logFile: string; stop(): Promise<void> }>;
+  request: (path: "bare" | "bot", i: number) => RequestSpec;
+  /** How many answers the bot has posted so far (a check that the commands really ran). */
+  answers: () => number;
+}
+
+async function ackFigure(plan: AckPlan): Promise<FigureResult> {
   const bareSide: Side = { latencies: [], non2xx: 0, errors: [] };
   const botSide: Side = { latencies: [], non2xx: 0, errors: [] };
-  const answersBefore = world.slack.calls("response_url").length;
-  const bare = await startBareBolt(world.slack.apiUrl);
-  const bot = await startBot(world, "fig1-slash", serviceUrl);
+  const answersBefore = plan.answers();
+  const bare = await plan.bare();
+  const bot = await plan.bot();
   // Interleaved rounds, samples pooled: neither side always runs first on a warming machine.
   for (let round = 0; round < ROUNDS; round += 1) {
-    add(bareSide, await measure(world, bare.origin));
-    add(botSide, await measure(world, bot.origin));
+    add(bareSide, await measure(bare.origin, (i) => plan.request("bare", i)));
+    add(botSide, await measure(bot.origin, (i) => plan.request("bot", i)));
   }
   await bare.stop();
-  // The answers posted after the acks, as a check that the commands really ran.
   const expected = ROUNDS * (WARMUP + MEASURED);
   const deadline = Date.now() + 10_000;
-  const answered = () => world.slack.calls("response_url").length - answersBefore;
+  const answered = () => plan.answers() - answersBefore;
   while (answered() < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   await bot.stop();
   const app = summarize(botSide);
@@ -93,22 +103,22 @@ export async function slashAckFigure(world: World, serviceUrl: string): Promise<
 
   const p99Ratio = ratio(app.p99, base.p99);
   const notes = [
-    `${ROUNDS} interleaved rounds per side (bare Bolt, bot, bare Bolt, bot), each ${MEASURED} signed \`${COMMAND}\` commands at ${RATE_PER_SEC}/s after ${WARMUP} warm-up ones, open loop, ${CONNECTIONS} keep-alive connections, from a worker thread; percentiles over the ${app.samples} pooled samples`,
-    `bot: ${app.non2xx} non-2xx, max ${app.max} ms, ${answered()} of ${expected} answers reached the fake response_url; bare Bolt: ${base.non2xx} non-2xx, max ${base.max} ms`,
+    `${ROUNDS} interleaved rounds per side (${plan.baselineName}, bot, ${plan.baselineName}, bot), each ${MEASURED} ${plan.what} at ${RATE_PER_SEC}/s after ${WARMUP} warm-up ones, open loop, ${CONNECTIONS} keep-alive connections, from a worker thread; percentiles over the ${app.samples} pooled samples`,
+    `bot: ${app.non2xx} non-2xx, max ${app.max} ms, ${answered()} of ${expected} answers reached the fake API; ${plan.baselineName}: ${base.non2xx} non-2xx, max ${base.max} ms`,
   ];
   const problems = problemNote("the bot", bot.logFile);
   if (problems) notes.push(problems);
   if (app.errors.length + base.errors.length > 0)
     notes.push(`errors: ${[...app.errors, ...base.errors].join("; ")}`);
   return {
-    id: "1",
-    title: "slash command → HTTP ack, 50 commands/s",
+    id: plan.id,
+    title: plan.title,
     measures: [
       {
         name: "ack latency p50",
         value: app.p50,
         unit: "ms",
-        baseline: { name: "bare Bolt no-op", value: base.p50 },
+        baseline: { name: plan.baselineName, value: base.p50 },
         ratio: ratio(app.p50, base.p50),
         targets: [],
       },
@@ -116,7 +126,7 @@ export async function slashAckFigure(world: World, serviceUrl: string): Promise<
         name: "ack latency p99",
         value: app.p99,
         unit: "ms",
-        baseline: { name: "bare Bolt no-op", value: base.p99 },
+        baseline: { name: plan.baselineName, value: base.p99 },
         ratio: p99Ratio,
         targets: [
           {
@@ -124,7 +134,7 @@ export async function slashAckFigure(world: World, serviceUrl: string): Promise<
             met: app.p99 === null ? null : app.p99 <= TARGET_P99_MS && app.non2xx === 0,
           },
           {
-            text: `≤ ${TARGET_RATIO}× bare Bolt p99`,
+            text: `≤ ${TARGET_RATIO}× the bare p99`,
             met: p99Ratio === null ? null : p99Ratio <= TARGET_RATIO,
           },
         ],
@@ -133,11 +143,67 @@ export async function slashAckFigure(world: World, serviceUrl: string): Promise<
     notes,
     details: {
       bot: app,
-      bareBolt: base,
+      bare: base,
       ratePerSec: RATE_PER_SEC,
       rounds: ROUNDS,
       measured: MEASURED,
       warmup: WARMUP,
     },
   };
+}
+
+export function slashAckFigure(world: World, serviceUrl: string): Promise<FigureResult> {
+  return ackFigure({
+    id: "1",
+    title: "slash command → HTTP ack, 50 commands/s",
+    what: "signed `/ops help` commands",
+    baselineName: "bare Bolt no-op",
+    bare: () => startBareBolt(world.slack.apiUrl),
+    bot: () => startBot(world, "fig1-slash", serviceUrl),
+    request: () =>
+      slashCommand("/ops help", {
+        channel: CHANNEL,
+        user: USER,
+        responseUrl: world.slack.responseUrl({ channel: CHANNEL, user: USER }),
+      }),
+    answers: () => world.slack.calls("response_url").length,
+  });
+}
+
+const telegramUser = { id: Number(BENCH_TELEGRAM_CHAT), is_bot: false, first_name: "Bench" };
+let updateId = 1_000_000;
+
+/** A `/help` message update as the Bot API POSTs it to a webhook, with the secret token. */
+function helpUpdate(path: string): RequestSpec {
+  updateId += 1;
+  const update = {
+    update_id: updateId,
+    message: {
+      message_id: updateId,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: telegramUser.id, type: "private", first_name: telegramUser.first_name },
+      from: telegramUser,
+      text: "/help",
+      entities: [{ type: "bot_command", offset: 0, length: 5 }],
+    },
+  };
+  return {
+    method: "POST",
+    path,
+    headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": BENCH_TELEGRAM_SECRET },
+    body: JSON.stringify(update),
+  };
+}
+
+export function telegramAckFigure(world: World, serviceUrl: string): Promise<FigureResult> {
+  return ackFigure({
+    id: "1t",
+    title: "Telegram update → webhook answer, 50 updates/s",
+    what: "`/help` updates with the secret token",
+    baselineName: "bare grammY webhookCallback no-op",
+    bare: () => startBareGrammy(world.telegram.url),
+    bot: () => startBot(world, "fig1t-telegram", serviceUrl, {}, { telegram: true }),
+    request: (side) => helpUpdate(side === "bare" ? "/" : "/telegram/webhook"),
+    answers: () => world.telegram.calls("sendMessage").length,
+  });
 }

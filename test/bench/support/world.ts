@@ -26,7 +26,8 @@ export interface World {
   logDir: string;
 }
 
-const TELEGRAM_CHAT = "1001";
+/** The one chat the bench's Telegram bots allow (a private chat: its id is its user's). */
+export const BENCH_TELEGRAM_CHAT = "1001";
 const BENCH_PUBLIC_URL = "https://opsbot.bench";
 
 export async function startWorld(repo: string): Promise<World> {
@@ -64,7 +65,7 @@ export function botEnv(world: World, o: BotEnvOptions): Record<string, string> {
       TELEGRAM_BOT_TOKEN: FAKE_BOT_TOKEN,
       TELEGRAM_API_ROOT: world.telegram.url,
       TELEGRAM_WEBHOOK_SECRET: BENCH_TELEGRAM_SECRET,
-      TELEGRAM_ALLOWED_CHATS: TELEGRAM_CHAT,
+      TELEGRAM_ALLOWED_CHATS: BENCH_TELEGRAM_CHAT,
       PUBLIC_URL: BENCH_PUBLIC_URL,
     }),
   };
@@ -83,8 +84,9 @@ export async function startBot(
   name: string,
   serviceUrl: string,
   env: Record<string, string> = {},
+  o: { telegram?: boolean } = {},
 ): Promise<InProcessBot> {
-  const base = botEnv(world, { redisUrl: world.redis.url, serviceUrl });
+  const base = botEnv(world, { redisUrl: world.redis.url, serviceUrl, ...o });
   const config = { ...loadConfig({ ...base, ...env }), port: 0 };
   const logFile = join(world.logDir, `${name}.log`);
   const stream = destination({ dest: logFile, sync: false, mkdir: true });
