@@ -154,8 +154,10 @@ describe("notifications on BullMQ", () => {
       ["warn", 1, "slack:C0B:1700000000.000100"],
       ["warn", 2, "slack:C0B:1700000000.000100"],
     ]);
-    await sleep(100);
-    expect(await queues.counts(NOTIFY_QUEUE)).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+    // Drained, nothing left that could send it again.
+    await vi.waitFor(async () =>
+      expect(await queues.counts(NOTIFY_QUEUE)).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 }),
+    );
     expect(slack.calls).toHaveLength(3);
   });
 
@@ -219,7 +221,7 @@ describe("notifications on BullMQ", () => {
     await vi.waitFor(() => expect(up.sent).toHaveLength(1));
     expect(up.sent[0]!.reply.summary).toBe("survivor");
     expect(down.calls).toHaveLength(1);
-    await sleep(300);
+    await vi.waitFor(async () => expect(await settled(second)).toBe(true));
     expect(up.calls).toHaveLength(1);
   });
 
@@ -686,7 +688,7 @@ describe("notifications in demo mode (memory queue and store)", () => {
     await notifier.post(session, reply("hello again"), "k");
     await vi.waitFor(() => expect(console.sent).toHaveLength(1));
     expect(console.calls).toHaveLength(2);
-    await sleep(100);
+    await vi.waitFor(async () => expect(await settled(queues!)).toBe(true));
     expect(console.sent.map((s) => s.reply.summary)).toEqual(["hello"]);
   });
 
