@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderReply as renderSlack } from "../../adapters/slack/render/blocks.js";
-import { sleep } from "../../src/clock.js";
+import { type Clock, sleep, systemClock } from "../../src/clock.js";
 import type { ConversationRef, Platform } from "../../src/core/invocation.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
-import type { ChatAdapter } from "../../src/core/ports.js";
+import { type ChatAdapter, ChatSendError } from "../../src/core/ports.js";
 import {
   fields,
   file,
@@ -24,7 +24,14 @@ import {
   notifyGapMs,
   startNotifyWorker,
 } from "../../src/jobs/notify.js";
-import type { JobHandler, JobQueue } from "../../src/jobs/queue.js";
+import {
+  type Backoff,
+  DEFAULT_BACKOFF,
+  isPermanentError,
+  type JobHandler,
+  type JobQueue,
+  retryDelayMs,
+} from "../../src/jobs/queue.js";
 import { createMemoryStore } from "../../src/store/memory-store.js";
 import { createRedisStore } from "../../src/store/redis-store.js";
 import type { Store } from "../../src/store/store.js";
@@ -44,10 +51,11 @@ interface Sent {
   at: number;
 }
 
-/** A chat adapter that records what it posted; `behave` may throw to play an outage. */
+/** A chat adapter that records what it posted, and when on `now`; `behave` may throw to play an outage. */
 function fakeAdapter(
   platform: Platform,
   behave: (call: number, c: ConversationRef) => Promise<void> = async () => {},
+  now: Clock = systemClock,
 ) {
   const sent: Sent[] = [];
   const calls: ConversationRef[] = [];
@@ -56,7 +64,7 @@ function fakeAdapter(
     async send(conversation, reply) {
       calls.push(conversation);
       await behave(calls.length, conversation);
-      sent.push({ conversation, reply, at: Date.now() });
+      sent.push({ conversation, reply, at: now() });
       return { messageId: `m${sent.length}` };
     },
   };
@@ -78,6 +86,14 @@ const lines = (r: Reply): string[] =>
   r.blocks
     .flatMap((b) => (b.type === "text" ? spansToText(b.spans).split("\n") : []))
     .filter((l) => l.startsWith("• "));
+
+/** What each message showed, where and when: a notice alone as one line, a digest as its lines. */
+const shown = (sent: readonly Sent[]) =>
+  sent.map((s) => ({
+    at: s.at,
+    to: s.conversation.id,
+    lines: lines(s.reply).length > 0 ? lines(s.reply) : [`• ${s.reply.summary}`],
+  }));
 
 async function settled(queues: JobQueue): Promise<boolean> {
   const c = await queues.counts(NOTIFY_QUEUE);
@@ -138,52 +154,11 @@ describe("notifications on BullMQ", () => {
       ["warn", 1, "slack:C0B:1700000000.000100"],
       ["warn", 2, "slack:C0B:1700000000.000100"],
     ]);
-    await sleep(100);
-    expect(await queues.counts(NOTIFY_QUEUE)).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+    // Drained, nothing left that could send it again.
+    await vi.waitFor(async () =>
+      expect(await queues.counts(NOTIFY_QUEUE)).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 }),
+    );
     expect(slack.calls).toHaveLength(3);
-  });
-
-  it("keeps delivering to other conversations while one keeps failing", async () => {
-    setup();
-    const queues = instance();
-    // Slack is down for the whole test (each try takes 50 ms); Telegram works.
-    const slack = fakeAdapter("slack", async () => {
-      await sleep(50);
-      throw outage();
-    });
-    const telegram = fakeAdapter("telegram");
-    const adapters = new Map<Platform, ChatAdapter>([
-      ["slack", slack.adapter],
-      ["telegram", telegram.adapter],
-    ]);
-    await startNotifyWorker(queues, {
-      adapters,
-      store,
-      watchMs: WATCH_MS,
-      logger: createMemoryLogger(),
-      concurrency: 1,
-      gapMs: noGap,
-    });
-    const notifier = createNotifier(queues, {
-      store,
-      retry: { attempts: 100, backoff: { delayMs: 100, maxDelayMs: 100 } },
-    });
-
-    for (let i = 0; i < 3; i += 1) await notifier.post(SLACK_A, reply(`slack ${i}`));
-    await vi.waitFor(() => expect(slack.calls.length).toBeGreaterThanOrEqual(3));
-    const posted = Date.now();
-    await notifier.post(TG, reply("telegram"));
-
-    await vi.waitFor(() => expect(telegram.sent).toHaveLength(1));
-    expect(telegram.sent[0]!.at - posted).toBeLessThan(1_000);
-    expect(telegram.sent[0]!.reply.summary).toBe("telegram");
-    expect(slack.sent).toHaveLength(0);
-    await vi.waitFor(async () => {
-      const counts = await queues.counts(NOTIFY_QUEUE);
-      // The failing conversation's sender keeps retrying: its notices stay queued.
-      expect(counts.waiting + counts.delayed + counts.active).toBeGreaterThan(0);
-      expect(counts.failed).toBe(0);
-    });
   });
 
   it("drops at once, with an error log, a message the platform refuses for good", async () => {
@@ -246,7 +221,7 @@ describe("notifications on BullMQ", () => {
     await vi.waitFor(() => expect(up.sent).toHaveLength(1));
     expect(up.sent[0]!.reply.summary).toBe("survivor");
     expect(down.calls).toHaveLength(1);
-    await sleep(300);
+    await vi.waitFor(async () => expect(await settled(second)).toBe(true));
     expect(up.calls).toHaveLength(1);
   });
 
@@ -307,74 +282,6 @@ describe("notifications on BullMQ", () => {
     expect(slack.sent[0]!.reply.summary).toBe("4 notifications");
     expect(lines(slack.sent[0]!.reply)).toEqual(["• first", "• other", "• no key", "• no key"]);
     expect(await store.get("notify:dedup:delivery-1")).not.toBeNull();
-  });
-
-  it("paces one conversation gapMs apart and coalesces what waited, without pacing the others", async () => {
-    setup();
-    const queues = instance();
-    const slack = fakeAdapter("slack");
-    const gapMs = (c: ConversationRef) => (c.platform === "slack" ? 250 : 0);
-    await startNotifyWorker(queues, {
-      adapters: new Map([["slack", slack.adapter]]),
-      store,
-      watchMs: WATCH_MS,
-      logger: createMemoryLogger(),
-      concurrency: 4,
-      gapMs,
-    });
-    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS });
-    await notifier.post(SLACK_A, reply("a1"));
-    await vi.waitFor(() => expect(slack.sent).toHaveLength(1));
-    for (const line of ["a2", "a3", "a4"]) await notifier.post(SLACK_A, reply(line));
-    // A thread of another channel: its own pace.
-    await notifier.post(SLACK_B, reply("b1"));
-
-    await vi.waitFor(() => expect(slack.sent).toHaveLength(3));
-    const a = slack.sent.filter((s) => s.conversation.id === "C0A");
-    expect(a.map((s) => s.reply.summary)).toEqual(["a1", "3 notifications"]);
-    expect(lines(a[1]!.reply)).toEqual(["• a2", "• a3", "• a4"]);
-    // The next slot is 250 ms after the first send; a send may start a little after its slot.
-    expect(a[1]!.at - a[0]!.at).toBeGreaterThanOrEqual(200);
-    const b = slack.sent.find((s) => s.conversation.id === "C0B")!;
-    expect(b.reply.summary).toBe("b1");
-    expect(b.at).toBeLessThan(a[1]!.at);
-    await vi.waitFor(async () => expect(await settled(queues)).toBe(true));
-    expect(slack.sent).toHaveLength(3);
-  });
-
-  it("a 429 with Retry-After pauses the whole channel: no other send of it until the time is up", async () => {
-    setup();
-    const queues = instance();
-    const thread: ConversationRef = { ...SLACK_A, threadId: "1700000000.000200" };
-    const slack = fakeAdapter("slack", async (n) => {
-      if (n === 1) throw Object.assign(new Error("ratelimited"), { code: "ratelimited", retryAfterMs: 600 });
-    });
-    await startNotifyWorker(queues, {
-      adapters: new Map([["slack", slack.adapter]]),
-      store,
-      watchMs: WATCH_MS,
-      logger: createMemoryLogger(),
-      concurrency: 4,
-      gapMs: () => 50,
-    });
-    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS });
-    await notifier.post(SLACK_A, reply("one"));
-    await vi.waitFor(() => expect(slack.calls).toHaveLength(1));
-    const limited = Date.now();
-    await notifier.post(SLACK_A, reply("two"));
-    await notifier.post(thread, reply("in a thread of the channel"));
-    // During the pause nothing is tried, neither the channel's other notices nor its threads.
-    await sleep(400);
-    expect(slack.calls).toHaveLength(1);
-
-    await vi.waitFor(() => expect(slack.sent).toHaveLength(2));
-    expect(slack.calls).toHaveLength(3);
-    for (const s of slack.sent) expect(s.at - limited).toBeGreaterThanOrEqual(550);
-    const channel = slack.sent.find((s) => s.conversation.threadId === undefined)!;
-    expect(lines(channel.reply)).toEqual(["• one", "• two"]);
-    expect(slack.sent.find((s) => s.conversation.threadId === thread.threadId)?.reply.summary).toBe(
-      "in a thread of the channel",
-    );
   });
 
   it("splits a big burst into digests that each fit one Slack message, every notice exactly once", async () => {
@@ -446,57 +353,131 @@ describe("notifications on BullMQ", () => {
 });
 
 /**
- * A job queue the test drives by hand on a fake clock: nothing runs until `runUntil`, send slots
- * are reserved on that clock, and a parked job comes back `lateMs` after its delay, as Redis's
- * timer (a 100 ms tick while idle) wakes one.
+ * A job queue the test drives by hand on a fake clock: nothing runs until `runUntil`. Up to the
+ * worker's concurrency jobs run at once, and `sleep` (the worker's wait in process, or a slow
+ * send) is over when `runUntil` brings the clock there. A parked or retried job comes back
+ * `lateMs` after its delay, as Redis's timer (a 100 ms tick while idle) wakes one; a failed job is
+ * retried after the queues' own `retryDelayMs` (an error's retry-after included). Send slots are
+ * reserved on the clock.
  */
 function drivenQueue(clock: { now: number }, lateMs: number) {
-  let handler: JobHandler<unknown> | undefined;
-  const jobs: { id: string; name: string; data: unknown; dueAt: number }[] = [];
+  let worker: { handler: JobHandler<unknown>; concurrency: number } | undefined;
+  /** Waiting or delayed; a job that runs is in `active` instead. */
+  const jobs: DrivenJob[] = [];
+  const active = new Set<string>();
+  const sleepers: { at: number; wake: () => void }[] = [];
   const slots = new Map<string, number>();
+  let failed = 0;
   let ids = 0;
   const queue: JobQueue = {
     async add(_queue, name, data, options = {}) {
       const id = options.jobId ?? `job-${ids++}`;
-      if (jobs.some((j) => j.id === id)) return;
-      jobs.push({ id, name, data, dueAt: clock.now + (options.delayMs ?? 0) });
+      if (active.has(id) || jobs.some((j) => j.id === id)) return;
+      jobs.push({
+        id,
+        name,
+        data: JSON.parse(JSON.stringify(data)),
+        dueAt: clock.now + (options.delayMs ?? 0),
+        attemptsMade: 0,
+        attempts: options.attempts ?? 1,
+        backoff: options.backoff ?? DEFAULT_BACKOFF,
+      });
     },
-    async process<T>(_queue: string, h: JobHandler<T>) {
-      handler = h as JobHandler<unknown>;
+    async process<T>(_queue: string, handler: JobHandler<T>, { concurrency }: { concurrency: number }) {
+      worker = { handler: handler as JobHandler<unknown>, concurrency };
       return { close: async () => {} };
     },
-    counts: async () => ({ waiting: 0, active: 0, delayed: jobs.length, failed: 0 }),
+    async counts() {
+      const waiting = jobs.filter((j) => j.dueAt <= clock.now).length;
+      return { waiting, active: active.size, delayed: jobs.length - waiting, failed };
+    },
     remove: async () => {},
     async pace(key, gapMs) {
       const slot = Math.max(clock.now, slots.get(key) ?? 0);
-      slots.set(key, slot + gapMs);
+      slots.set(key, slot + Math.max(0, gapMs));
       return slot - clock.now;
     },
     repeat: async () => {},
     close: async () => {},
   };
-  /** Runs every job due by `until` (the earliest first, the clock at its time), then sets the clock there. */
+
+  function start(run: JobHandler<unknown>, job: DrivenJob): void {
+    active.add(job.id);
+    const { id, name, data, attemptsMade } = job;
+    void run({ id, name, data, attemptsMade, maxAttempts: job.attempts })
+      .then(
+        (outcome) => {
+          if (outcome === "done") return;
+          const next = JSON.parse(JSON.stringify(outcome.data ?? data));
+          jobs.push({ ...job, data: next, dueAt: clock.now + outcome.laterMs + lateMs });
+        },
+        (error: unknown) => {
+          const made = attemptsMade + 1;
+          if (isPermanentError(error) || made >= job.attempts) failed += 1;
+          else
+            jobs.push({
+              ...job,
+              attemptsMade: made,
+              dueAt: clock.now + retryDelayMs(job.backoff, made, error) + lateMs,
+            });
+        },
+      )
+      .finally(() => active.delete(id));
+  }
+
+  /** Lets the running jobs go on until each is done or asleep until a later time. */
+  async function settle(): Promise<void> {
+    for (let turns = 0; active.size > sleepers.length; turns += 1) {
+      if (turns > 1_000) throw new Error("a job waits on something other than the driven clock");
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Runs what comes due by `until`, earliest first, moving the clock to each wake-up; then sets it there. */
   async function runUntil(until: number): Promise<void> {
-    for (;;) {
-      const next = jobs.filter((j) => j.dueAt <= until).sort((a, b) => a.dueAt - b.dueAt)[0];
-      if (next === undefined || handler === undefined) break;
-      jobs.splice(jobs.indexOf(next), 1);
-      clock.now = Math.max(clock.now, next.dueAt);
-      const context = { id: next.id, name: next.name, data: next.data, attemptsMade: 0, maxAttempts: 5 };
-      const outcome = await handler(context);
-      if (outcome !== "done")
-        jobs.push({ ...next, data: outcome.data ?? next.data, dueAt: clock.now + outcome.laterMs + lateMs });
+    while (worker !== undefined) {
+      await settle();
+      const room = worker.concurrency - active.size;
+      const due = jobs.filter((j) => j.dueAt <= clock.now).sort((a, b) => a.dueAt - b.dueAt);
+      if (room > 0 && due.length > 0) {
+        for (const job of due.slice(0, room)) {
+          jobs.splice(jobs.indexOf(job), 1);
+          start(worker.handler, job);
+        }
+        continue;
+      }
+      const next = Math.min(...sleepers.map((s) => s.at), ...(room > 0 ? jobs.map((j) => j.dueAt) : []));
+      if (next > until) break;
+      clock.now = Math.max(clock.now, next);
+      for (const sleeper of sleepers.filter((s) => s.at <= clock.now)) {
+        sleepers.splice(sleepers.indexOf(sleeper), 1);
+        sleeper.wake();
+      }
     }
     clock.now = Math.max(clock.now, until);
   }
-  return { queue, runUntil };
+
+  /** A wait on the fake clock: over when `runUntil` gets there. */
+  const sleep = (ms: number) =>
+    new Promise<void>((wake) => sleepers.push({ at: clock.now + Math.max(0, ms), wake }));
+  return { queue, runUntil, sleep };
+}
+
+interface DrivenJob {
+  id: string;
+  name: string;
+  data: unknown;
+  dueAt: number;
+  attemptsMade: number;
+  attempts: number;
+  backoff: Backoff;
 }
 
 describe("notifications on a driven queue and clock", () => {
   it("sends each batch at its slot, with what came while it waited, not when the parked job is woken", async () => {
     const clock = { now: 0 };
-    const { queue, runUntil } = drivenQueue(clock, 100);
-    const store = createMemoryStore();
+    const { queue, runUntil, sleep: onClock } = drivenQueue(clock, 100);
+    const store = createMemoryStore({ now: () => clock.now });
     const sent: { at: number; lines: string[] }[] = [];
     const slack: ChatAdapter = {
       platform: "slack",
@@ -517,9 +498,9 @@ describe("notifications on a driven queue and clock", () => {
       now: () => clock.now,
       async sleep(ms) {
         waited.push(ms);
-        clock.now += ms;
         // Posted while the lead waits in process for its slot: it still goes out in that slot.
         if (waited.length === 1) await notifier.post(SLACK_A, reply("s4"));
+        await onClock(ms);
       },
     });
 
@@ -549,6 +530,141 @@ describe("notifications on a driven queue and clock", () => {
     // Parked in the queue until just before each slot; only the rest was waited in process.
     expect(waited.every((ms) => ms > 0 && ms < 700)).toBe(true);
   });
+  it("paces one conversation gapMs apart and coalesces what waited, without pacing the others", async () => {
+    const clock = { now: 0 };
+    const driven = drivenQueue(clock, 100);
+    const store = createMemoryStore({ now: () => clock.now });
+    const slack = fakeAdapter("slack", undefined, () => clock.now);
+    await startNotifyWorker(driven.queue, {
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      concurrency: 4,
+      gapMs: (c) => (c.platform === "slack" ? 250 : 0),
+      now: () => clock.now,
+      sleep: driven.sleep,
+    });
+    const notifier = createNotifier(driven.queue, { store, retry: FAST_RETRY, watchMs: WATCH_MS });
+    await notifier.post(SLACK_A, reply("a1"));
+    await driven.runUntil(10);
+    for (const line of ["a2", "a3", "a4"]) await notifier.post(SLACK_A, reply(line));
+    // A thread of another channel: its own pace.
+    await notifier.post(SLACK_B, reply("b1"));
+
+    // The channel's next slot is 250 ms after its first send: nothing of it goes out before.
+    await driven.runUntil(249);
+    expect(shown(slack.sent)).toEqual([
+      { at: 0, to: "C0A", lines: ["• a1"] },
+      { at: 10, to: "C0B", lines: ["• b1"] },
+    ]);
+    await driven.runUntil(250);
+    expect(shown(slack.sent).slice(2)).toEqual([{ at: 250, to: "C0A", lines: ["• a2", "• a3", "• a4"] }]);
+    await driven.runUntil(5_000);
+    expect(await settled(driven.queue)).toBe(true);
+    expect(slack.sent).toHaveLength(3);
+  });
+
+  it("a 429 with Retry-After pauses the whole channel: no other send of it until the time is up", async () => {
+    const clock = { now: 0 };
+    const driven = drivenQueue(clock, 100);
+    const store = createMemoryStore({ now: () => clock.now });
+    const thread: ConversationRef = { ...SLACK_A, threadId: "1700000000.000200" };
+    const limited = new ChatSendError("chat.postMessage: ratelimited", {
+      code: "ratelimited",
+      retryable: true,
+      retryAfterMs: 600,
+    });
+    const slack = fakeAdapter(
+      "slack",
+      async (n) => {
+        if (n === 1) throw limited;
+      },
+      () => clock.now,
+    );
+    await startNotifyWorker(driven.queue, {
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      concurrency: 4,
+      gapMs: () => 50,
+      now: () => clock.now,
+      sleep: driven.sleep,
+    });
+    const notifier = createNotifier(driven.queue, { store, retry: FAST_RETRY, watchMs: WATCH_MS });
+    await notifier.post(SLACK_A, reply("one"));
+    // Refused at 0: wait 600 ms.
+    await driven.runUntil(10);
+    expect(slack.calls).toHaveLength(1);
+    await notifier.post(SLACK_A, reply("two"));
+    await notifier.post(thread, reply("in a thread of the channel"));
+
+    // During the pause nothing is tried, neither the channel's other notices nor its threads.
+    await driven.runUntil(599);
+    expect(slack.calls).toHaveLength(1);
+
+    await driven.runUntil(5_000);
+    expect(slack.calls).toHaveLength(3);
+    expect(slack.sent.every((s) => s.at >= 600)).toBe(true);
+    const channel = slack.sent.find((s) => s.conversation.threadId === undefined)!;
+    expect(lines(channel.reply)).toEqual(["• one", "• two"]);
+    expect(slack.sent.find((s) => s.conversation.threadId === thread.threadId)?.reply.summary).toBe(
+      "in a thread of the channel",
+    );
+  });
+
+  it("keeps delivering to other conversations while one keeps failing", async () => {
+    const clock = { now: 0 };
+    const driven = drivenQueue(clock, 100);
+    const store = createMemoryStore({ now: () => clock.now });
+    const tries: string[] = [];
+    // Slack is down for the whole test (each try takes 50 ms); Telegram works.
+    const slack = fakeAdapter("slack", async () => {
+      tries.push("slack");
+      await driven.sleep(50);
+      throw outage();
+    });
+    const telegram = fakeAdapter("telegram", async () => {
+      tries.push("telegram");
+    });
+    await startNotifyWorker(driven.queue, {
+      adapters: new Map<Platform, ChatAdapter>([
+        ["slack", slack.adapter],
+        ["telegram", telegram.adapter],
+      ]),
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      // One job at a time: a failing conversation must not keep it.
+      concurrency: 1,
+      gapMs: noGap,
+      now: () => clock.now,
+      sleep: driven.sleep,
+    });
+    const notifier = createNotifier(driven.queue, {
+      store,
+      retry: { attempts: 100, backoff: { delayMs: 100, maxDelayMs: 100 } },
+    });
+
+    for (let i = 0; i < 3; i += 1) await notifier.post(SLACK_A, reply(`slack ${i}`));
+    await driven.runUntil(1_000);
+    expect(tries.length).toBeGreaterThanOrEqual(3);
+    const before = tries.length;
+    await notifier.post(TG, reply("telegram"));
+    await driven.runUntil(2_000);
+
+    // The next send is Telegram's, and Slack is still being tried after it.
+    const after = tries.slice(before);
+    expect(after[0]).toBe("telegram");
+    expect(after.slice(1).filter((t) => t === "slack").length).toBeGreaterThanOrEqual(2);
+    expect(telegram.sent.map((s) => s.reply.summary)).toEqual(["telegram"]);
+    expect(slack.sent).toHaveLength(0);
+    // The failing conversation's sender keeps retrying: its notices stay queued.
+    const counts = await driven.queue.counts(NOTIFY_QUEUE);
+    expect(counts.waiting + counts.delayed + counts.active).toBeGreaterThan(0);
+    expect(counts.failed).toBe(0);
+  });
 });
 
 describe("notifications in demo mode (memory queue and store)", () => {
@@ -572,7 +688,7 @@ describe("notifications in demo mode (memory queue and store)", () => {
     await notifier.post(session, reply("hello again"), "k");
     await vi.waitFor(() => expect(console.sent).toHaveLength(1));
     expect(console.calls).toHaveLength(2);
-    await sleep(100);
+    await vi.waitFor(async () => expect(await settled(queues!)).toBe(true));
     expect(console.sent.map((s) => s.reply.summary)).toEqual(["hello"]);
   });
 
