@@ -41,11 +41,12 @@ export interface WebhookOptions {
 }
 
 export function createWebhookRoute(options: WebhookOptions): HttpRoute {
+  const expected = sha256(options.secret);
   return {
     method: "POST",
     path: TELEGRAM_WEBHOOK_PATH,
     async handler(req, res) {
-      if (!secretMatches(req.headers[SECRET_HEADER], options.secret)) {
+      if (!secretHashMatches(req.headers[SECRET_HEADER], expected)) {
         options.logger.warn(
           {},
           "telegram webhook: refused a request with a wrong or missing secret token; check that setWebhook used TELEGRAM_WEBHOOK_SECRET",
@@ -62,8 +63,8 @@ export function createWebhookRoute(options: WebhookOptions): HttpRoute {
       const update = parseUpdate(raw);
       if (update === undefined) return sendText(res, 400, "not a Telegram update");
       // The answer waits on nothing but the secret: the claim runs after it, tracked like the work.
-      options.later(() => claimThenAccept(update, options));
       sendText(res, 200, "ok");
+      options.later(() => claimThenAccept(update, options));
     },
   };
 }
@@ -89,11 +90,15 @@ async function claimThenAccept(update: Update, options: WebhookOptions): Promise
  * common prefix of the expected secret leaks through the timing.
  */
 export function secretMatches(given: string | string[] | undefined, expected: string): boolean {
-  if (typeof given !== "string" || given === "") return false;
-  const a = createHash("sha256").update(given).digest();
-  const b = createHash("sha256").update(expected).digest();
-  return timingSafeEqual(a, b);
+  return secretHashMatches(given, sha256(expected));
 }
+
+function secretHashMatches(given: string | string[] | undefined, expectedHash: Buffer): boolean {
+  if (typeof given !== "string" || given === "") return false;
+  return timingSafeEqual(sha256(given), expectedHash);
+}
+
+const sha256 = (value: string): Buffer => createHash("sha256").update(value).digest();
 
 function parseUpdate(body: Buffer | undefined): Update | undefined {
   if (body === undefined) return undefined;

@@ -45,13 +45,9 @@ export function createHttpServer(options: HttpServerOptions) {
   };
 
   async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let path: string;
-    try {
-      path = new URL(req.url ?? "/", "http://bot").pathname;
-    } catch {
-      // A request line such as `GET http://[ HTTP/1.1` is no URL: refused, never an unhandled rejection.
-      return sendText(res, 400, "bad request");
-    }
+    const path = pathOf(req.url);
+    // A request line such as `GET http://[ HTTP/1.1` is no URL: refused, never an unhandled rejection.
+    if (path === undefined) return sendText(res, 400, "bad request");
     let pathKnown = false;
     for (const { route, regex, names } of routes()) {
       const found = regex.exec(path);
@@ -130,6 +126,18 @@ async function closeWithin(server: Server, timeoutMs: number): Promise<void> {
   }
 }
 
+/** A plain path (what every sender of ours uses) is its own pathname: no URL parse per request. */
+const PLAIN_PATH = /^\/[A-Za-z0-9_\-/]*$/;
+
+function pathOf(url: string | undefined): string | undefined {
+  if (url !== undefined && PLAIN_PATH.test(url) && !url.includes("//")) return url;
+  try {
+    return new URL(url ?? "/", "http://bot").pathname;
+  } catch {
+    return undefined;
+  }
+}
+
 function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);
@@ -186,7 +194,7 @@ export function readRawBody(req: IncomingMessage, limitBytes = 1_048_576): Promi
     const done = (error?: Error) => {
       req.off("data", onData).off("end", onEnd).off("error", done).off("close", onClose);
       if (error) reject(error);
-      else resolve(Buffer.concat(chunks));
+      else resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks));
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;

@@ -137,6 +137,18 @@ describe("verifyServiceWebhook", () => {
     });
   });
 
+  it("verifies over the timestamp header as sent, not the number it reads as", () => {
+    const padded = `0${fixture.timestamp}`;
+    const signedPadded = `sha256=${hmacSha256Hex(fixture.secret, [`${padded}.`, fixture.body])}`;
+    expect(verifyServiceWebhook({ ...base, timestampHeader: padded, signatureHeader: signedPadded }).ok).toBe(
+      true,
+    );
+    expect(verifyServiceWebhook({ ...base, timestampHeader: padded })).toEqual({
+      ok: false,
+      reason: "mismatch",
+    });
+  });
+
   it("accepts an upper-case hex signature", () => {
     const upper = `sha256=${fixture.signature.slice(7).toUpperCase()}`;
     expect(verifyServiceWebhook({ ...base, signatureHeader: upper }).ok).toBe(true);

@@ -20,7 +20,7 @@ const DURATION_MS = 5_000;
 const WARMUP_MS = 1_000;
 const IN_FLIGHT = 32;
 const MAX_REQUESTS = 200_000;
-const ROUNDS = 5;
+const ROUNDS = 7;
 const TARGET_PER_SEC = 3_000;
 const TARGET_SHARE = 0.5;
 
