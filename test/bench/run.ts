@@ -182,7 +182,7 @@ async function main(): Promise<number> {
   const started = performance.now();
   const results: FigureResult[] = [];
   try {
-    const needsBuild = !args.only || ["5", "6", "8", "9"].some((id) => args.only?.has(id));
+    const needsBuild = !args.only || ["1t", "5", "6", "8", "9"].some((id) => args.only?.has(id));
     const build = needsBuild ? ensureBuilt(REPO, args.build) : { note: "not needed" };
     const world = await startWorld(REPO);
     process.stderr.write(`bench: logs in ${world.logDir}\n`);

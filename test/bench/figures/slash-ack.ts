@@ -1,5 +1,7 @@
+import { join } from "node:path";
 import { startBareBolt } from "../baselines/bare-bolt.js";
 import { startBareGrammy } from "../baselines/bare-grammy.js";
+import { type StartedChild, startChildBot } from "../support/child-bot.js";
 import { rateLatencies, runLoad } from "../support/load.js";
 import type { RequestSpec } from "../support/load-types.js";
 import type { FigureResult } from "../support/report.js";
@@ -13,14 +15,15 @@ import { BENCH_TELEGRAM_CHAT, problemNote, startBot, type World } from "../suppo
  * Baseline: a bare Bolt no-op command under the same load. The bot's answers still go to the
  * fake Slack API's response_url after the ack, competing with the next commands, as in production.
  * Figure 1t: the same for Telegram: `/help` updates POSTed to /telegram/webhook with the secret
- * token; latency = update sent → the webhook's answer. Baseline: a bare grammY bot behind its own
- * `webhookCallback` with a no-op `/help` handler. The bot's answers go to the fake Bot API's
- * sendMessage after the webhook's answer.
+ * token; latency = update sent → the webhook's answer. The built bot (`npm start`'s program) in a
+ * child process. Baseline: a bare grammY bot behind its own `webhookCallback` with a no-op `/help`
+ * handler, in a child process too. The bot's answers go to the fake Bot API's sendMessage after
+ * the webhook's answer.
  */
 const RATE_PER_SEC = 50;
 const WARMUP = 50;
 const MEASURED = 500;
-const ROUNDS = 2;
+const ROUNDS = 3;
 const CONNECTIONS = 4;
 const CHANNEL = "C0BENCHACK";
 const USER = "U0BENCH";
@@ -76,7 +79,7 @@ interface AckPlan {
   baselineName: string;
   bare: () => Promise<{ origin: string; stop(): Promise<void> }>;
   bot: () => Promise<{ origin: string; logFile: string; stop(): Promise<void> }>;
-  request: (path: "bare" | "bot", i: number) => RequestSpec;
+  request: (side: "bare" | "bot", i: number) => RequestSpec;
   /** How many answers the bot has posted so far (a check that the commands really ran). */
   answers: () => number;
 }
@@ -195,15 +198,34 @@ function helpUpdate(path: string): RequestSpec {
   };
 }
 
+/** A child process as an ack figure's side: its origin, its log, and stopping it. */
+async function childSide(started: Promise<StartedChild>, logFile: string) {
+  const { child, origin } = await started;
+  return {
+    origin,
+    logFile,
+    stop: async () => {
+      await child.stop();
+    },
+  };
+}
+
 export function telegramAckFigure(world: World, serviceUrl: string): Promise<FigureResult> {
+  const botName = "fig1t-telegram";
   return ackFigure({
     id: "1t",
     title: "Telegram update → webhook answer, 50 updates/s",
     what: "`/help` updates with the secret token",
     baselineName: "bare grammY webhookCallback no-op",
-    bare: () => startBareGrammy(world.telegram.url),
-    bot: () => startBot(world, "fig1t-telegram", serviceUrl, {}, { telegram: true }),
-    request: (side) => helpUpdate(side === "bare" ? "/" : "/telegram/webhook"),
+    // Both in child processes: the in-process fakes' work (the bot's answers) must not delay the
+    // bot's own webhook answers, which it would in one event loop with them.
+    bare: () => childSide(startBareGrammy(world, "fig1t-bare"), join(world.logDir, "fig1t-bare.log")),
+    bot: () =>
+      childSide(
+        startChildBot(world, { name: botName, redisUrl: world.redis.db(5), serviceUrl }),
+        join(world.logDir, `${botName}.log`),
+      ),
+    request: () => helpUpdate("/telegram/webhook"),
     answers: () => world.telegram.calls("sendMessage").length,
   });
 }

@@ -45,7 +45,7 @@ export async function startChildBot(
     env,
     logFile: join(world.logDir, `${o.name}.log`),
   });
-  return ready(child, port);
+  return startedWhenHealthy(child, port);
 }
 
 export async function startBareNode(world: World, name: string): Promise<StartedChild> {
@@ -57,10 +57,11 @@ export async function startBareNode(world: World, name: string): Promise<Started
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", PORT: String(port) },
     logFile: join(world.logDir, `${name}.log`),
   });
-  return ready(child, port);
+  return startedWhenHealthy(child, port);
 }
 
-async function ready(child: Child, port: number): Promise<StartedChild> {
+/** The child once `/healthz` answers 200 (stopped, and the error thrown, when it never does). */
+export async function startedWhenHealthy(child: Child, port: number): Promise<StartedChild> {
   const origin = `http://${LOOPBACK}:${port}`;
   try {
     const readyMs = await waitHealthy(origin, child.spawnedAt, READY_TIMEOUT_MS, 5);

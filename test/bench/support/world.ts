@@ -84,9 +84,8 @@ export async function startBot(
   name: string,
   serviceUrl: string,
   env: Record<string, string> = {},
-  o: { telegram?: boolean } = {},
 ): Promise<InProcessBot> {
-  const base = botEnv(world, { redisUrl: world.redis.url, serviceUrl, ...o });
+  const base = botEnv(world, { redisUrl: world.redis.url, serviceUrl });
   const config = { ...loadConfig({ ...base, ...env }), port: 0 };
   const logFile = join(world.logDir, `${name}.log`);
   const stream = destination({ dest: logFile, sync: false, mkdir: true });
