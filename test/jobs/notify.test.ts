@@ -671,6 +671,20 @@ describe("notifications in demo mode (memory queue and store)", () => {
   let queues: JobQueue | undefined;
   afterEach(() => queues?.close());
 
+  /** A memory queue and store, a worker pacing `fake`'s platform 100 ms apart, and a notifier. */
+  async function paced(fake: ReturnType<typeof fakeAdapter>) {
+    queues = createMemoryQueues();
+    const store = createMemoryStore();
+    await startNotifyWorker(queues, {
+      adapters: new Map([[fake.adapter.platform, fake.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      gapMs: () => 100,
+    });
+    return createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS });
+  }
+
   it("retries, deduplicates and delivers", async () => {
     queues = createMemoryQueues();
     const store = createMemoryStore();
@@ -693,21 +707,8 @@ describe("notifications in demo mode (memory queue and store)", () => {
   });
 
   it("coalesces a burst the same way: every notice once, in order", async () => {
-    queues = createMemoryQueues();
-    const store = createMemoryStore();
     const slack = fakeAdapter("slack");
-    await startNotifyWorker(queues, {
-      adapters: new Map([["slack", slack.adapter]]),
-      store,
-      watchMs: WATCH_MS,
-      logger: createMemoryLogger(),
-      gapMs: () => 100,
-    });
-    const notifier = createNotifier(queues, {
-      store,
-      retry: FAST_RETRY,
-      watchMs: WATCH_MS,
-    });
+    const notifier = await paced(slack);
     for (let i = 0; i < 30; i += 1) await notifier.post(SLACK_A, delivery(i), `d${i}`);
     await vi.waitFor(async () => expect(await settled(queues!)).toBe(true), { timeout: 5_000 });
     const listed = slack.sent.flatMap((s) =>
@@ -719,22 +720,13 @@ describe("notifications in demo mode (memory queue and store)", () => {
   });
 
   it("a notice that replaces a message is sent alone through replace(), between digests", async () => {
-    queues = createMemoryQueues();
-    const store = createMemoryStore();
     const slack = fakeAdapter("slack");
     const replaced: { messageId: string; reply: Reply }[] = [];
     slack.adapter.replace = async (_conversation, messageId, r) => {
       replaced.push({ messageId, reply: r });
       return { messageId };
     };
-    await startNotifyWorker(queues, {
-      adapters: new Map([["slack", slack.adapter]]),
-      store,
-      watchMs: WATCH_MS,
-      logger: createMemoryLogger(),
-      gapMs: () => 100,
-    });
-    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS });
+    const notifier = await paced(slack);
     for (let i = 0; i < 3; i += 1) await notifier.post(SLACK_A, delivery(i), `d${i}`);
     await notifier.post(SLACK_A, { ...reply("Energy delegated"), replaces: "1700000000.000200" }, "o");
     for (let i = 3; i < 6; i += 1) await notifier.post(SLACK_A, delivery(i), `d${i}`);
@@ -748,17 +740,8 @@ describe("notifications in demo mode (memory queue and store)", () => {
   });
 
   it("a notice that answers a Telegram message goes out as that answer, never in a digest of the chat's others", async () => {
-    queues = createMemoryQueues();
-    const store = createMemoryStore();
     const telegram = fakeAdapter("telegram");
-    await startNotifyWorker(queues, {
-      adapters: new Map([["telegram", telegram.adapter]]),
-      store,
-      watchMs: WATCH_MS,
-      logger: createMemoryLogger(),
-      gapMs: () => 100,
-    });
-    const notifier = createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS });
+    const notifier = await paced(telegram);
     const answering: ConversationRef = { ...TG, replyTo: "7" };
     await notifier.post(TG, reply("chat 1"));
     await notifier.post(answering, reply("answer"));

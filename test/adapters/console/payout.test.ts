@@ -1,11 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ConsoleAdapter, createConsoleAdapter } from "../../../adapters/console/index.js";
 import type { Actor, ConversationRef } from "../../../src/core/invocation.js";
 import { freshAddress, useSpendHarness } from "../../support/spend-harness.js";
+import { csvFile } from "./csv-file.js";
 
 /**
  * A payout run on the console against the sandbox: `energy @payouts.csv` reads the file, the
@@ -22,12 +20,7 @@ afterEach(async () => {
   adapter = undefined;
 });
 
-function csvOf(rows: string[]): string {
-  const dir = mkdtempSync(join(tmpdir(), "opsbot-payout-"));
-  const path = join(dir, "payouts.csv");
-  writeFileSync(path, `${rows.join("\n")}\n`);
-  return path;
-}
+const csvOf = (rows: string[]): string => csvFile("payouts.csv", rows);
 
 describe("console: a payout run from a file", () => {
   it("energy @payouts.csv → one quote, 1 confirms one order, the outcome is printed", async () => {

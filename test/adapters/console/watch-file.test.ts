@@ -1,12 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ConsoleAdapter, createConsoleAdapter } from "../../../adapters/console/index.js";
 import type { Actor, ConversationRef } from "../../../src/core/invocation.js";
 import { readWatch } from "../../../src/core/watch/state.js";
 import { freshAddress, type SpendHarness, useSpendHarness } from "../../support/spend-harness.js";
+import { csvFile } from "./csv-file.js";
 
 /**
  * `watch add @watch.csv` on the console against the sandbox: the console reads the file and the
@@ -23,12 +21,7 @@ afterEach(async () => {
   adapter = undefined;
 });
 
-function csvOf(rows: string[]): string {
-  const dir = mkdtempSync(join(tmpdir(), "opsbot-watch-"));
-  const path = join(dir, "watch.csv");
-  writeFileSync(path, `${rows.join("\n")}\n`);
-  return path;
-}
+const csvOf = (rows: string[]): string => csvFile("watch.csv", rows);
 
 async function typed(h: SpendHarness, line: string): Promise<string> {
   const input = new PassThrough();
