@@ -42,6 +42,7 @@ export {
   messageUpdate,
   OPERATOR,
   PRIVATE_CHAT,
+  replyUpdate,
   STRANGER_CHAT,
   VIEWER,
 } from "./updates.js";

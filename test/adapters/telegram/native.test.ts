@@ -5,6 +5,7 @@ import {
   GROUP_CHAT,
   messageUpdate,
   OPERATOR,
+  replyUpdate,
   STRANGER_CHAT,
   startTelegramHarness,
   type TelegramHarness,
@@ -27,18 +28,7 @@ async function replyTo(
   text: string,
   from: typeof OPERATOR | typeof VIEWER = OPERATOR,
 ) {
-  const update = messageUpdate(text, Number(asked.chatId), from);
-  const message = {
-    ...update.message,
-    reply_to_message: {
-      message_id: asked.message_id,
-      date: Math.floor(Date.now() / 1000),
-      chat: update.message.chat,
-      from: { id: h.fake.me.id, is_bot: true, first_name: "Ops", username: h.fake.me.username },
-      text: asked.text,
-    },
-  };
-  return h.postUpdate({ update_id: update.update_id, message });
+  return h.postUpdate(replyUpdate(asked, text, from, h.fake.me));
 }
 
 describe("paste-to-check in a Telegram group", () => {

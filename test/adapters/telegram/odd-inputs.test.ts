@@ -8,9 +8,9 @@ import { tronAddress } from "../../../src/sandbox/families/energy/common.js";
 import type { FakeMessage } from "../../fakes/telegram-api.js";
 import {
   GROUP_CHAT,
-  messageUpdate,
   OPERATOR,
   PRIVATE_CHAT,
+  replyUpdate,
   STRANGER_CHAT,
   startTelegramHarness,
   type TelegramHarness,
@@ -21,18 +21,7 @@ const ADDRESS = tronAddress("odd-inputs-telegram");
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
 
 async function replyTo(h: TelegramHarness, asked: FakeMessage, text: string) {
-  const update = messageUpdate(text, Number(asked.chatId), OPERATOR);
-  const message = {
-    ...update.message,
-    reply_to_message: {
-      message_id: asked.message_id,
-      date: Math.floor(Date.now() / 1000),
-      chat: update.message.chat,
-      from: { id: h.fake.me.id, is_bot: true, first_name: "Ops", username: h.fake.me.username },
-      text: asked.text,
-    },
-  };
-  await h.postUpdate({ update_id: update.update_id, message });
+  await h.postUpdate(replyUpdate(asked, text, OPERATOR, h.fake.me));
   await h.settle();
 }
 

@@ -31,6 +31,29 @@ export function messageUpdate(text: string, chatId: number, from: TelegramUser, 
   };
 }
 
+/** A message that answers `asked` (a message of the bot `bot`), as Telegram sends a reply to a ForceReply prompt. */
+export function replyUpdate(
+  asked: FakeMessage,
+  text: string,
+  from: TelegramUser,
+  bot: { id: number; username?: string },
+) {
+  const update = messageUpdate(text, Number(asked.chatId), from);
+  return {
+    update_id: update.update_id,
+    message: {
+      ...update.message,
+      reply_to_message: {
+        message_id: asked.message_id,
+        date: Math.floor(Date.now() / 1000),
+        chat: update.message.chat,
+        from: { id: bot.id, is_bot: true, first_name: "Ops", username: bot.username },
+        text: asked.text,
+      },
+    },
+  };
+}
+
 export function callbackUpdate(
   message: FakeMessage,
   data: string,
