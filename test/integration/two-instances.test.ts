@@ -39,18 +39,22 @@ async function counter(bot: Bot, name: string, labels: Record<string, string>): 
   return sampleValue((await scrape(bot.origin)).text, name, labels) ?? 0;
 }
 
+/** `/energy <address> 65k` on `bot`: its quote with a Confirm button, as posted (a copy). */
+async function quoted(world: World, bot: Bot, address: string) {
+  expect((await bot.command(`/energy ${address} 65k`)).status).toBe(200);
+  return structuredClone(
+    await eventually(
+      () => world.slack.channelMessages(CHANNEL).find((m) => buttonLabels(m).some((l) => /Confirm/.test(l))),
+      "the quote",
+    ),
+  );
+}
+
 describe("two instances on one Redis", () => {
   it("one click delivered to both (Slack's retry on the other instance) places one order and tells nobody it was handled", async () => {
     const { world, a, b } = await twoBots();
     const address = tronAddress("two-instances-retry");
-    expect((await a.command(`/energy ${address} 65k`)).status).toBe(200);
-    const quote = structuredClone(
-      await eventually(
-        () =>
-          world.slack.channelMessages(CHANNEL).find((m) => buttonLabels(m).some((l) => /Confirm/.test(l))),
-        "the quote",
-      ),
-    );
+    const quote = await quoted(world, a, address);
     // The same click (same user, action_ts and button), the second copy marked as Slack's retry.
     const click = { user: OPERATOR, actionTs: "1700000002.000100" };
     const [first, retry] = await Promise.all([
@@ -74,14 +78,7 @@ describe("two instances on one Redis", () => {
   it("a Confirm clicked on both places one order; its webhook delivered to both is posted once", async () => {
     const { world, a, b } = await twoBots();
     const address = tronAddress("two-instances-energy");
-    expect((await a.command(`/energy ${address} 65k`)).status).toBe(200);
-    const quote = structuredClone(
-      await eventually(
-        () =>
-          world.slack.channelMessages(CHANNEL).find((m) => buttonLabels(m).some((l) => /Confirm/.test(l))),
-        "the quote",
-      ),
-    );
+    const quote = await quoted(world, a, address);
     // Two different clicks (two people, or one double click routed to two instances), at once.
     const [first, second] = await Promise.all([
       a.click(quote, /^Confirm/, { user: OPERATOR, actionTs: "1700000001.000100" }),
