@@ -15,11 +15,16 @@ const SIGNATURE_PATTERN = /^sha256=[0-9a-f]{64}$/;
 // Unix seconds; 12 digits is far beyond any sane clock and keeps the number exact.
 const TIMESTAMP_PATTERN = /^[0-9]{1,12}$/;
 
-/** Hex HMAC-SHA256 over the concatenation of `parts` (strings as UTF-8), fed without copying the body. */
-export function hmacSha256Hex(secret: string, parts: readonly (Buffer | string)[]): string {
+/** HMAC-SHA256 over the concatenation of `parts` (strings as UTF-8), fed without copying the body. */
+function hmacSha256(secret: string, parts: readonly (Buffer | string)[]): Buffer {
   const hmac = createHmac("sha256", secret);
   for (const part of parts) hmac.update(part);
-  return hmac.digest("hex");
+  return hmac.digest();
+}
+
+/** The same as hex. */
+export function hmacSha256Hex(secret: string, parts: readonly (Buffer | string)[]): string {
+  return hmacSha256(secret, parts).toString("hex");
 }
 
 export function signServiceWebhook(
@@ -72,7 +77,7 @@ export function verifyServiceWebhook(input: VerifyServiceWebhookInput): VerifyRe
   let matched = -1;
   // Every secret is tried even after a match, so timing does not tell which secret is in use.
   input.secrets.forEach((secret, index) => {
-    const expected = createHmac("sha256", secret).update(prefix).update(input.rawBody).digest();
+    const expected = hmacSha256(secret, [prefix, input.rawBody]);
     if (timingSafeEqual(expected, received) && matched < 0) matched = index;
   });
   return matched >= 0 ? { ok: true, secretIndex: matched } : { ok: false, reason: "mismatch" };
