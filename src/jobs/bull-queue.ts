@@ -160,7 +160,7 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
 async function startWorker<T>(
   queue: string,
   handler: JobHandler<T>,
-  { concurrency, rate }: ProcessOptions,
+  { concurrency }: ProcessOptions,
   options: BullQueuesOptions & { onError: (error: Error) => void; overdueMs?: () => Promise<number> },
 ): Promise<JobWorker> {
   const spawn = async () => {
@@ -171,7 +171,6 @@ async function startWorker<T>(
       connection,
       prefix: options.prefix,
       concurrency,
-      ...(rate && { limiter: { max: rate.max, duration: rate.durationMs } }),
       settings: { backoffStrategy },
     });
     worker.on("error", options.onError);

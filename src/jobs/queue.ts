@@ -46,12 +46,6 @@ export type JobHandler<T> = (job: JobContext<T>) => Promise<JobOutcome<T>>;
 
 export interface ProcessOptions {
   concurrency: number;
-  /**
-   * At most `max` jobs of the queue start per `durationMs`, across every instance (BullMQ's queue
-   * rate limiter); the rest wait their turn in the queue. The in-process queue (one process, the
-   * demo) runs without it.
-   */
-  rate?: { max: number; durationMs: number };
 }
 
 export interface JobWorker {

@@ -4,8 +4,7 @@ import type { Clock } from "../clock.js";
 import type { Logger } from "../core/logger.js";
 import { notificationKey, parseHostCallback } from "../core/notifications/events.js";
 import { sendJson, sendText } from "../http/server.js";
-import type { JobQueue } from "../jobs/queue.js";
-import { type IngestReporter, storeInbound } from "./inbox.js";
+import type { Inbox, IngestReporter } from "./inbox.js";
 
 /**
  * `GET /callbacks/host/:token`: the service's Host Mode callbacks. They are unsigned; the secret
@@ -16,7 +15,7 @@ import { type IngestReporter, storeInbound } from "./inbox.js";
 export interface HostCallbackDeps {
   /** HOST_CALLBACK_TOKEN, or the one generated and kept in the store. */
   token: string;
-  queues: JobQueue;
+  inbox: Inbox;
   logger: Logger;
   now: Clock;
   /** Metrics: what became of each request. */
@@ -59,7 +58,10 @@ export function createHostCallbackHandler(deps: HostCallbackDeps) {
     }
     const key = notificationKey(parsed.event);
     try {
-      await storeInbound(deps.queues, { source: "host", key, body: query, receivedAt: deps.now() });
+      await deps.inbox.store(
+        { source: "host", key, body: query, receivedAt: deps.now() },
+        req.url?.length ?? 0,
+      );
     } catch (error) {
       deps.logger.error(
         { route: ROUTE, key, err: error },

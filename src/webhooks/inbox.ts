@@ -1,20 +1,26 @@
+import { createHash } from "node:crypto";
 import type { NotificationSource } from "../core/notifications/events.js";
 import { attemptsWithin, type Backoff, type JobQueue } from "../jobs/queue.js";
 import { storeWithin } from "../store/bounded.js";
 import type { Store } from "../store/store.js";
 
 /**
- * The inbox: every accepted delivery (order or report webhook, Host Mode callback) is stored as a
- * job on the `webhooks` queue BEFORE the sender gets its 2xx. The stored record is the job, so a
- * crash between the acknowledgement and the chat post still posts after a restart, on whichever
- * instance picks the job up. The job id is the delivery's identity: a repeat that arrives while
- * the first is still queued adds nothing; one that arrives later finds the router's done mark.
+ * The inbox: every accepted delivery (order or report webhook, Host Mode callback) is stored as
+ * part of a job on the `webhooks` queue BEFORE the sender gets its 2xx. The stored record is the
+ * job, so a crash between the acknowledgement and the chat post still posts after a restart, on
+ * whichever instance picks the job up.
+ *
+ * The deliveries accepted in one turn of the event loop (a burst: many connections at once) are
+ * stored together as one job, in one write: a queue job costs about as much as the whole HTTP
+ * request, so one per delivery halved what a burst could be accepted at. A job's id follows from
+ * its deliveries' identities, so a repeat that arrives while the first is still queued adds
+ * nothing; one that arrives later, or in another company, finds the router's done mark.
  */
 export const WEBHOOK_QUEUE = "webhooks";
 
 type InboundSource = NotificationSource;
 
-export interface InboundJob {
+export interface InboundDelivery {
   source: InboundSource;
   /** `notificationKey` of the event: the delivery's identity. */
   key: string;
@@ -25,28 +31,129 @@ export interface InboundJob {
   deferrals: number;
 }
 
-const INBOUND_BACKOFF: Backoff = { delayMs: 1_000, maxDelayMs: 5 * 60_000 };
+/** One inbox job: deliveries stored together, routed one by one (see `worker.ts`). */
+export interface InboundBatch {
+  deliveries: InboundDelivery[];
+}
+
+export const INBOUND_BACKOFF: Backoff = { delayMs: 1_000, maxDelayMs: 5 * 60_000 };
 /** Errors only (the store or the queue down): retried for about a day, like the notifications. */
 const INBOUND_RETRY = {
   attempts: attemptsWithin(24 * 3_600_000, INBOUND_BACKOFF),
   backoff: INBOUND_BACKOFF,
 };
 
-const inboundJobId = (key: string): string => `inbound:${key}`;
+/** One delivery: its own identity. Several: a digest of theirs (the same deliveries, the same id). */
+function inboundJobId(deliveries: readonly InboundDelivery[]): string {
+  const [only] = deliveries;
+  if (deliveries.length === 1 && only) return `inbound:${only.key}`;
+  const digest = createHash("sha256");
+  for (const d of deliveries) digest.update(d.key).update("\n");
+  return `inbound:batch:${digest.digest("base64url")}`;
+}
 
 /**
  * How long a sender waits for the store before it is told to retry. The queue's connection waits
  * out a Redis outage (it queues commands while reconnecting); the sender should not. A job written
- * after the 503 is harmless: the retry finds the same job id.
+ * after the 503 is harmless: the retry finds the same job id, or the router's done mark.
  */
 const STORE_INBOUND_TIMEOUT_MS = 5_000;
 
-/** Resolves once the delivery is stored durably (in Redis with BullMQ); throws when it could not be. */
-export async function storeInbound(queues: JobQueue, job: Omit<InboundJob, "deferrals">): Promise<void> {
-  const data: InboundJob = { ...job, deferrals: 0 };
+/**
+ * Stores deliveries as one inbox job (later: after `delayMs`). Resolves once it is stored durably
+ * (in Redis with BullMQ, and on a replica under Sentinel or Cluster); throws when it could not be.
+ */
+export async function addInbound(
+  queues: JobQueue,
+  deliveries: InboundDelivery[],
+  delayMs?: number,
+): Promise<void> {
+  const [first] = deliveries;
+  if (!first) return;
+  const batch: InboundBatch = { deliveries };
   // Replicated: a 2xx must survive the master's failover (Sentinel, Cluster).
-  const options = { jobId: inboundJobId(job.key), ...INBOUND_RETRY, replicated: true };
-  await storeWithin(queues.add(WEBHOOK_QUEUE, job.source, data, options), STORE_INBOUND_TIMEOUT_MS);
+  const options = {
+    jobId: inboundJobId(deliveries),
+    ...INBOUND_RETRY,
+    replicated: true,
+    ...(delayMs !== undefined && delayMs > 0 && { delayMs }),
+  };
+  const name = deliveries.length === 1 ? first.source : "batch";
+  await storeWithin(queues.add(WEBHOOK_QUEUE, name, batch, options), STORE_INBOUND_TIMEOUT_MS);
+}
+
+/** At most this many deliveries, or about this many bytes of them, go into one job. */
+const BATCH_MAX_DELIVERIES = 64;
+const BATCH_MAX_BYTES = 512 * 1024;
+
+export interface Inbox {
+  /**
+   * Resolves once the delivery is stored (with the others of this turn); throws when it could not
+   * be. `bytes`: the size of its body as received, to keep one job small.
+   */
+  store(delivery: Omit<InboundDelivery, "deferrals">, bytes: number): Promise<void>;
+}
+
+interface Waiting {
+  delivery: InboundDelivery;
+  bytes: number;
+  settle: { resolve: () => void; reject: (error: unknown) => void }[];
+}
+
+export function createInbox(queues: JobQueue): Inbox {
+  let pending = new Map<string, Waiting>();
+
+  function flush(): void {
+    const taken = [...pending.values()];
+    pending = new Map();
+    for (const group of groups(taken)) {
+      const settle = group.flatMap((w) => w.settle);
+      addInbound(
+        queues,
+        group.map((w) => w.delivery),
+      ).then(
+        () => {
+          for (const s of settle) s.resolve();
+        },
+        (error: unknown) => {
+          for (const s of settle) s.reject(error);
+        },
+      );
+    }
+  }
+
+  return {
+    store(delivery, bytes) {
+      return new Promise<void>((resolve, reject) => {
+        // The same delivery twice in one turn (a sender's quick repeat) is stored once.
+        const same = pending.get(delivery.key);
+        if (same) return void same.settle.push({ resolve, reject });
+        pending.set(delivery.key, {
+          delivery: { ...delivery, deferrals: 0 },
+          bytes,
+          settle: [{ resolve, reject }],
+        });
+        if (pending.size === 1) setImmediate(flush);
+      });
+    },
+  };
+}
+
+function groups(waiting: readonly Waiting[]): Waiting[][] {
+  const out: Waiting[][] = [];
+  let current: Waiting[] = [];
+  let bytes = 0;
+  for (const w of waiting) {
+    if (current.length > 0 && (current.length >= BATCH_MAX_DELIVERIES || bytes + w.bytes > BATCH_MAX_BYTES)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(w);
+    bytes += w.bytes;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
 }
 
 /** What became of one inbound request, for metrics. */

@@ -7,7 +7,7 @@ import { registerWebhooks } from "../core/setup/index.js";
 import type { HttpRoute } from "../http/server.js";
 import type { JobQueue, JobWorker } from "../jobs/queue.js";
 import { createHostCallbackHandler } from "./host-callback-route.js";
-import { createIngestReporter, type IngestObserver } from "./inbox.js";
+import { createInbox, createIngestReporter, type IngestObserver } from "./inbox.js";
 import { createSecretSource } from "./secret-source.js";
 import { createServiceWebhookHandler } from "./service-webhook-route.js";
 import { startInboundWorker } from "./worker.js";
@@ -40,7 +40,7 @@ export interface Webhooks {
 export async function startWebhooks(options: WebhooksOptions): Promise<Webhooks> {
   const { deps, queues } = options;
   const common = {
-    queues,
+    inbox: createInbox(queues),
     logger: deps.logger,
     now: deps.now,
     ...(options.observe && { report: createIngestReporter(deps.store, options.observe) }),

@@ -3,8 +3,7 @@ import type { Clock } from "../clock.js";
 import type { Logger } from "../core/logger.js";
 import { notificationKey, parseServiceEvent, type WebhookFamily } from "../core/notifications/events.js";
 import { isBodyTooLarge, readRawBody, sendJson } from "../http/server.js";
-import type { JobQueue } from "../jobs/queue.js";
-import { type IngestReporter, storeInbound } from "./inbox.js";
+import type { Inbox, IngestReporter } from "./inbox.js";
 import type { SecretSource } from "./secret-source.js";
 import {
   SERVICE_SIGNATURE_HEADER,
@@ -21,7 +20,7 @@ import {
  */
 export interface ServiceWebhookDeps {
   secrets: SecretSource;
-  queues: JobQueue;
+  inbox: Inbox;
   logger: Logger;
   now: Clock;
   /** Metrics: what became of each request. */
@@ -102,7 +101,7 @@ export function createServiceWebhookHandler(family: WebhookFamily, deps: Service
     }
     const key = notificationKey(parsed.event);
     try {
-      await storeInbound(deps.queues, { source: family, key, body, receivedAt: deps.now() });
+      await deps.inbox.store({ source: family, key, body, receivedAt: deps.now() }, rawBody.length);
     } catch (error) {
       // No 2xx: the service retries, and the delivery is stored on a later attempt.
       deps.logger.error(

@@ -1,6 +1,7 @@
+import { sleep } from "../clock.js";
 import type { Logger } from "../core/logger.js";
 import { parseNotification } from "../core/notifications/events.js";
-import type { NotificationRouter } from "../core/notifications/route.js";
+import type { NotificationRouter, RouteOutcome } from "../core/notifications/route.js";
 import {
   isPermanentError,
   type JobContext,
@@ -8,9 +9,14 @@ import {
   type JobQueue,
   type JobWorker,
   PermanentJobError,
-  type ProcessOptions,
 } from "../jobs/queue.js";
-import { type InboundJob, WEBHOOK_QUEUE } from "./inbox.js";
+import {
+  addInbound,
+  INBOUND_BACKOFF,
+  type InboundBatch,
+  type InboundDelivery,
+  WEBHOOK_QUEUE,
+} from "./inbox.js";
 
 /** Routing is a few store reads and a queue add per delivery; the chat sends run in the notify queue. */
 const INBOUND_CONCURRENCY = 16;
@@ -20,41 +26,95 @@ const INBOUND_CONCURRENCY = 16;
  * message a second per conversation and notices are coalesced, so routing faster buys nothing,
  * while a flood of deliveries (the service replaying a backlog) would otherwise take the CPU that
  * accepting them, and people's commands, need. A burst waits in the inbox, stored; a payout run's
- * hundred deliveries are routed within half a second.
+ * hundred deliveries are routed at once (the next job waits its share).
  */
 const INBOUND_ROUTES_PER_SECOND = 250;
+const ROUTE_PACE_KEY = "inbound:route";
 
-/** Takes stored deliveries off the inbox and hands them to the core's router. */
+export interface InboundWorkerOptions {
+  logger: Logger;
+  concurrency?: number;
+  routesPerSecond?: number;
+  /** Waits out the routing pace; injectable so a test can see the waits without taking them. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * Takes stored deliveries off the inbox and hands them to the core's router. A job of one delivery
+ * is parked ("later") or retried as a whole; in a job of several, a delivery that must wait for its
+ * origin, or failed for now, moves to a job of its own, so the others are not routed again.
+ */
 export function startInboundWorker(
   queues: JobQueue,
   router: NotificationRouter,
-  options: { logger: Logger; concurrency?: number; rate?: ProcessOptions["rate"] },
+  options: InboundWorkerOptions,
 ): Promise<JobWorker> {
-  const handle = async (job: JobContext<InboundJob>): Promise<JobOutcome<InboundJob>> => {
-    const { source, body, key, deferrals } = job.data;
-    const notification = parseNotification(source, body);
+  const gapMs = 1_000 / (options.routesPerSecond ?? INBOUND_ROUTES_PER_SECOND);
+  const wait = options.sleep ?? sleep;
+
+  async function routeOne(d: InboundDelivery): Promise<RouteOutcome> {
+    const notification = parseNotification(d.source, d.body);
+    // Verified and readable when it was stored: only a deploy that changed the schemas gets here.
+    if (notification === undefined)
+      throw new PermanentJobError(`stored ${d.source} delivery ${d.key} is no longer readable`);
+    return router.route(notification, { deferrals: d.deferrals });
+  }
+
+  function logFailure(d: InboundDelivery, error: unknown, attempt: number, final: boolean): void {
+    const fields = { key: d.key, source: d.source, attempt, err: error };
+    if (final)
+      options.logger.error(
+        fields,
+        "webhook delivery dropped after repeated errors; check the store and the chat adapters (its notification may be missing)",
+      );
+    else options.logger.warn(fields, "webhook delivery could not be routed yet; it will be retried");
+  }
+
+  async function single(job: JobContext<unknown>, d: InboundDelivery): Promise<JobOutcome<InboundBatch>> {
     try {
-      if (notification === undefined) {
-        // Verified and readable when it was stored: only a deploy that changed the schemas gets here.
-        throw new PermanentJobError(`stored ${source} delivery ${key} is no longer readable`);
-      }
-      const outcome = await router.route(notification, { deferrals });
+      const outcome = await routeOne(d);
       if (outcome === "done") return "done";
-      return { laterMs: outcome.laterMs, data: { ...job.data, deferrals: deferrals + 1 } };
+      return { laterMs: outcome.laterMs, data: { deliveries: [{ ...d, deferrals: d.deferrals + 1 }] } };
     } catch (error) {
       const final = isPermanentError(error) || job.attemptsMade + 1 >= job.maxAttempts;
-      const fields = { key, source, attempt: job.attemptsMade + 1, err: error };
-      if (final)
-        options.logger.error(
-          fields,
-          "webhook delivery dropped after repeated errors; check the store and the chat adapters (its notification may be missing)",
-        );
-      else options.logger.warn(fields, "webhook delivery could not be routed yet; it will be retried");
+      logFailure(d, error, job.attemptsMade + 1, final);
       throw error;
     }
+  }
+
+  /** One of several: what cannot be finished now becomes a job of its own (adding it may throw). */
+  async function oneOfMany(d: InboundDelivery): Promise<void> {
+    let outcome: RouteOutcome;
+    try {
+      outcome = await routeOne(d);
+    } catch (error) {
+      const permanent = isPermanentError(error);
+      logFailure(d, error, 1, permanent);
+      if (!permanent) await addInbound(queues, [d], INBOUND_BACKOFF.delayMs);
+      return;
+    }
+    if (outcome !== "done") await addInbound(queues, [{ ...d, deferrals: d.deferrals + 1 }], outcome.laterMs);
+  }
+
+  const handle = async (
+    job: JobContext<InboundBatch | InboundDelivery>,
+  ): Promise<JobOutcome<InboundBatch>> => {
+    const deliveries = deliveriesOf(job.data);
+    if (gapMs > 0) {
+      const ms = await queues.pace(ROUTE_PACE_KEY, deliveries.length * gapMs);
+      if (ms > 0) await wait(ms);
+    }
+    const [only] = deliveries;
+    if (deliveries.length === 1 && only) return single(job, only);
+    // A failure here (the store down) retries the whole job; the deliveries already routed find their done marks.
+    const failed = (await Promise.allSettled(deliveries.map(oneOfMany))).find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
+    return "done";
   };
-  return queues.process(WEBHOOK_QUEUE, handle, {
-    concurrency: options.concurrency ?? INBOUND_CONCURRENCY,
-    rate: options.rate ?? { max: INBOUND_ROUTES_PER_SECOND, durationMs: 1_000 },
-  });
+  return queues.process(WEBHOOK_QUEUE, handle, { concurrency: options.concurrency ?? INBOUND_CONCURRENCY });
+}
+
+/** A job stored by a version before batches held one delivery as its data: still routed after an upgrade. */
+function deliveriesOf(data: InboundBatch | InboundDelivery): InboundDelivery[] {
+  return "deliveries" in data ? data.deliveries : [data];
 }

@@ -254,37 +254,6 @@ describe.each(factories)("JobQueue contract (%s)", (_label, make) => {
   });
 });
 
-describe("JobQueue rate (bullmq)", () => {
-  it("starts at most `rate.max` jobs per window across two instances; the rest wait, stored", async () => {
-    const redis = testRedis();
-    const instances = [0, 1].map(() =>
-      createBullQueues({ connection: { url: redis.url }, prefix: redis.prefix }),
-    );
-    try {
-      const runs: string[] = [];
-      for (const queues of instances) {
-        await queues.process(
-          "q",
-          async (job) => {
-            runs.push(job.name);
-            return "done";
-          },
-          { concurrency: 4, rate: { max: 3, durationMs: 60_000 } },
-        );
-      }
-      for (let i = 0; i < 7; i += 1) await instances[0]!.add("q", `job-${i}`, {});
-      await vi.waitFor(() => expect(runs).toHaveLength(3));
-      // Both instances keep polling; none may start a fourth job inside the window.
-      await sleep(500);
-      expect(runs).toHaveLength(3);
-      expect(await instances[1]!.counts("q")).toMatchObject({ waiting: 4, active: 0 });
-    } finally {
-      for (const queues of instances) await queues.close();
-      await redis.cleanup();
-    }
-  });
-});
-
 describe("retry arithmetic", () => {
   it("doubles the delay up to the cap and honours retryAfterMs", () => {
     const backoff = { delayMs: 1_000, maxDelayMs: 5_000 };

@@ -21,6 +21,7 @@ import { createMemoryStore } from "../../src/store/memory-store.js";
 import { createRedisStore } from "../../src/store/redis-store.js";
 import type { Store } from "../../src/store/store.js";
 import { createHostCallbackHandler } from "../../src/webhooks/host-callback-route.js";
+import { createInbox } from "../../src/webhooks/inbox.js";
 import { startWebhooks } from "../../src/webhooks/index.js";
 import { createSecretSource } from "../../src/webhooks/secret-source.js";
 import { createServiceWebhookHandler } from "../../src/webhooks/service-webhook-route.js";
@@ -183,7 +184,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 
 /** The routes alone, with no worker behind them (the same handlers `startWebhooks` mounts). */
 function ingestRoutes(deps: CoreDeps, queues: JobQueue, configured: { orders: string[]; reports: string[] }) {
-  const common = { queues, logger: deps.logger, now: deps.now };
+  const common = { inbox: createInbox(queues), logger: deps.logger, now: deps.now };
   const secrets = createSecretSource({ store: deps.store, configured, logger: deps.logger });
   const routes: HttpRoute[] = [
     {

@@ -1,6 +1,6 @@
+import { Queue } from "bullmq";
 import { Redis } from "ioredis";
-import { createBullQueues } from "../../../src/jobs/bull-queue.js";
-import { WEBHOOK_QUEUE } from "../../../src/webhooks/index.js";
+import { type InboundBatch, WEBHOOK_QUEUE } from "../../../src/webhooks/inbox.js";
 import { startBareIngest } from "../baselines/bare-ingest.js";
 import { runLoad } from "../support/load.js";
 import type { MaxResult } from "../support/load-types.js";
@@ -46,24 +46,27 @@ function load(origin: string, firstDeliveryId: number, orderIdPrefix: string): P
 const perSecond = (r: MaxResult) => Math.round(r.okInWindow / (r.windowMs / 1000));
 
 /**
- * How many accepted deliveries the bot kept: the inbox jobs not finished, plus the ones its worker
- * already routed (each leaves a done mark in the store). Each accepted delivery must be one of them.
+ * How many accepted deliveries the bot kept: the deliveries in inbox jobs not finished (a job holds
+ * the deliveries of one burst), plus the ones its worker already routed (each leaves a done mark
+ * in the store), each counted once. Each accepted delivery must be one of them.
  */
 async function storedDeliveries(redisUrl: string, prefix: string): Promise<number> {
-  const queues = createBullQueues({ connection: { url: redisUrl }, prefix: `${prefix}jobs` });
+  const inbox = new Queue(WEBHOOK_QUEUE, { connection: { url: redisUrl }, prefix: `${prefix}jobs` });
   const redis = new Redis(redisUrl);
   try {
-    const c = await queues.counts(WEBHOOK_QUEUE);
-    let routed = 0;
+    const keys = new Set<string>();
+    const jobs = await inbox.getJobs(["waiting", "active", "delayed", "failed", "prioritized"]);
+    for (const job of jobs) for (const d of (job.data as InboundBatch).deliveries) keys.add(d.key);
     let cursor = "0";
+    const done = `${prefix}notification:done:`;
     do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}notification:done:*`, "COUNT", 1000);
+      const [next, found] = await redis.scan(cursor, "MATCH", `${done}*`, "COUNT", 1000);
       cursor = next;
-      routed += keys.length;
+      for (const key of found) keys.add(key.slice(done.length));
     } while (cursor !== "0");
-    return c.waiting + c.active + c.delayed + c.failed + routed;
+    return keys.size;
   } finally {
-    await queues.close();
+    await inbox.close();
     redis.disconnect();
   }
 }
