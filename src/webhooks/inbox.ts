@@ -14,7 +14,7 @@ import type { Store } from "../store/store.js";
  * stored together as one job, in one write: a queue job costs about as much as the whole HTTP
  * request, so one per delivery halved what a burst could be accepted at. A job's id follows from
  * its deliveries' identities, so a repeat that arrives while the first is still queued adds
- * nothing; one that arrives later, or in another company, finds the router's done mark.
+ * nothing; one that arrives later, or in a job with other deliveries, finds the router's done mark.
  */
 export const WEBHOOK_QUEUE = "webhooks";
 
