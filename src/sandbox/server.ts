@@ -40,13 +40,15 @@ export interface RecordedCall {
 
 /**
  * What a test makes the next call(s) of an endpoint meet. Before the endpoint runs (nothing done):
- * `reply` answers instead, `delay` waits first, `reset` drops the connection. After it ran (the
- * call took effect, its answer is lost on the way back): `late` answers only after `ms`, `lost`
- * drops the connection, or answers `reply` (a 5xx) instead of the real answer.
+ * `reply` answers instead, `delay` waits first, `hold` waits until the test's promise resolves,
+ * `reset` drops the connection. After it ran (the call took effect, its answer is lost on the way
+ * back): `late` answers only after `ms`, `lost` drops the connection, or answers `reply` (a 5xx)
+ * instead of the real answer.
  */
 export type Injected =
   | { kind: "reply"; reply: SandboxReply }
   | { kind: "delay"; ms: number }
+  | { kind: "hold"; until: Promise<void> }
   | { kind: "reset" }
   | { kind: "late"; ms: number }
   | { kind: "lost"; reply?: SandboxReply };
@@ -118,6 +120,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
       return;
     }
     if (injected?.kind === "delay") await new Promise((r) => setTimeout(r, injected.ms));
+    if (injected?.kind === "hold") await injected.until;
     if (injected?.kind === "reply") {
       record.status = injected.reply.status;
       return send(res, injected.reply);

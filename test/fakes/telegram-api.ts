@@ -167,6 +167,8 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
     },
     /** Queues an update for long polling (`getUpdates`); returns its update_id. */
     pushUpdate: (update: Record<string, unknown>): number => state.updates.push(update),
+    /** Long polls: how many are held now, and how many the bot gave up before they were answered. */
+    polls: { held: () => state.updates.held(), abandoned: () => state.updates.abandoned() },
     get webhook() {
       return state.webhook;
     },

@@ -72,6 +72,8 @@ export interface ChatKitOptions {
   registry?: CoreRegistry;
   /** The notify worker's pace per conversation (default none: every notice alone, at once). */
   notifyGapMs?: (conversation: ConversationRef) => number;
+  /** Wraps the job queue, under the time scaling (a test records what was asked of it, as asked). */
+  queues?: (queues: JobQueue) => JobQueue;
 }
 
 /**
@@ -89,6 +91,7 @@ export async function startChatKit(
     ...(options.timeScale !== undefined && { timeScale: options.timeScale }),
     ...(options.registry && { registry: options.registry }),
     ...(options.notifyGapMs && { notifyGapMs: options.notifyGapMs }),
+    ...(options.queues && { queues: options.queues }),
     settings: {
       publicUrl: "https://opsbot.test",
       explorerTxUrl: "https://tronscan.org/#/transaction/",
@@ -120,6 +123,8 @@ export interface BotKitOptions {
   notifier?: (notifier: Notifier) => Notifier;
   /** The notify worker's pace per conversation (default none). */
   notifyGapMs?: (conversation: ConversationRef) => number;
+  /** Wraps the job queue, under the time scaling (a test records what was asked of it, as asked). */
+  queues?: (queues: JobQueue) => JobQueue;
 }
 
 export interface BotKit {
@@ -150,7 +155,8 @@ export async function startBotKit(options: BotKitOptions): Promise<BotKit> {
   const service = sandboxClient(sandbox, options.client);
   const store = options.store ?? createMemoryStore();
   const logger = createMemoryLogger();
-  const queues = timeScaled(createMemoryQueues(), options.timeScale ?? 0.01);
+  const memory = createMemoryQueues();
+  const queues = timeScaled(options.queues?.(memory) ?? memory, options.timeScale ?? 0.01);
   const scheduler = createJobScheduler(queues);
   const notifier = createNotifier(queues, { store, watchMs: 50 });
   const deps: CoreDeps = {

@@ -1,10 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { SlackApiError } from "../../../adapters/slack/errors.js";
 import { publicReply, text } from "../../../src/core/reply.js";
+import type { JobQueue } from "../../../src/jobs/queue.js";
 import { DEMO_ADDRESSES } from "../../../src/sandbox/families/screening.js";
 import { CHANNEL, messageText, OPERATOR, startSlackHarness, waitFor } from "./harness.js";
 
 const STATEMENT_ADDRESS = "TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW";
+
+/** Records every send slot the notify worker reserves, as asked: the channel's key and the gap (ms). */
+const recordingPaces =
+  (paced: [string, number][]) =>
+  (queues: JobQueue): JobQueue => ({
+    ...queues,
+    pace: (key, gapMs) => {
+      paced.push([key, gapMs]);
+      return queues.pace(key, gapMs);
+    },
+  });
 
 describe("notifications: later messages in the same channel", () => {
   it("a screening still running is answered at once, and its result is posted later into the channel", async () => {
@@ -94,12 +106,18 @@ describe("notifications: Slack's limits and outages", () => {
   });
 
   it("the notify queue waits out a 429 and delivers once; a gone channel is dropped with a clear log", async () => {
-    const h = await startSlackHarness();
+    const paced: [string, number][] = [];
+    const h = await startSlackHarness({ queues: recordingPaces(paced) });
     h.fake.fail("chat.postMessage", { kind: "429", retryAfter: 1 });
-    const started = Date.now();
     await h.deps.notifier.post({ platform: "slack", id: CHANNEL, threadId: "1700.0001" }, notice);
     const posted = await waitFor(() => h.fake.channelMessages(CHANNEL)[0], "the notification", 5_000);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    // The channel's slot, then Slack's 1 s pause for the whole channel, then the retry's slot after it.
+    const channel = `notify:slack:${CHANNEL}`;
+    expect(paced).toEqual([
+      [channel, 0],
+      [channel, 1_000],
+      [channel, 0],
+    ]);
     expect(posted.threadTs).toBe("1700.0001");
     expect(h.fake.calls("chat.postMessage").map((c) => c.status)).toEqual([429, 200]);
 

@@ -58,6 +58,8 @@ export interface TelegramHarnessOptions extends ChatKitOptions {
   webhookSecret?: string | null;
   retry?: Partial<TelegramRetry>;
   answerWithinMs?: number;
+  /** How long the fake holds a long poll that finds no update (default 1 s). */
+  pollTimeoutSeconds?: number;
   /** OPS_OPERATORS (default: the OPERATOR user). */
   operators?: string[];
 }
@@ -114,7 +116,7 @@ export async function startTelegramHarness(options: TelegramHarnessOptions = {})
     notifier: deps.notifier,
     ...(options.retry && { retry: options.retry }),
     ...(options.answerWithinMs !== undefined && { answerWithinMs: options.answerWithinMs }),
-    pollTimeoutSeconds: 1,
+    pollTimeoutSeconds: options.pollTimeoutSeconds ?? 1,
   });
   await kit.startWorkers(new Map([["telegram", adapter]]));
   const http = createHttpServer({ routes: adapter.route ? [adapter.route] : [] });
