@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Clock, systemClock } from "../clock.js";
+import { type Clock, sleep as realSleep, systemClock } from "../clock.js";
 import { type AccountBook, createAccountBook, DEFAULT_API_KEY, type SandboxAccount } from "./accounts.js";
-import { createTimers, type SandboxContext } from "./context.js";
+import { createTimers, type SandboxContext, type Timers } from "./context.js";
 import { createEndpointBook } from "./families/account/endpoint-book.js";
 import { type AccountFamilyOptions, createAccountFamily } from "./families/account.js";
 import { createEnergyFamily, type EnergyFamilyOptions } from "./families/energy.js";
@@ -16,6 +16,10 @@ export interface SandboxOptions {
   port?: number;
   host?: string;
   now?: Clock;
+  /** What runs the services' timers (checks, waits, deliveries); a test can fire them by hand. */
+  timers?: Timers;
+  /** How the `delay` and `late` faults wait; a test can hold them and let go by hand. */
+  sleep?: (ms: number) => Promise<void>;
   /** The key of the first account (default `sandbox-api-key`). */
   apiKey?: string;
   /** Enforce the spec's rate limits with 429 (default true). */
@@ -65,7 +69,8 @@ export async function createSandbox(options: SandboxOptions = {}) {
   const now = options.now ?? systemClock;
   const accounts: AccountBook = createAccountBook();
   const primary: SandboxAccount = accounts.add({ apiKey: options.apiKey ?? DEFAULT_API_KEY });
-  const timers = createTimers();
+  const timers = options.timers ?? createTimers();
+  const sleep = options.sleep ?? realSleep;
   // One webhook registry book, written by the account family's routes and read by the sender.
   const endpoints = createEndpointBook(now);
   const outbound = createOutbound({ now, timers, endpoints, ...options.outbound });
@@ -119,7 +124,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
       req.socket.destroy();
       return;
     }
-    if (injected?.kind === "delay") await new Promise((r) => setTimeout(r, injected.ms));
+    if (injected?.kind === "delay") await sleep(injected.ms);
     if (injected?.kind === "hold") await injected.until;
     if (injected?.kind === "reply") {
       record.status = injected.reply.status;
@@ -147,7 +152,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
       reply = { status: 500, json: { detail: `sandbox handler failed: ${(error as Error).message}` } };
     }
     record.status = reply.status;
-    if (injected?.kind === "late") await new Promise((r) => setTimeout(r, injected.ms));
+    if (injected?.kind === "late") await sleep(injected.ms);
     if (injected?.kind === "lost") {
       if (injected.reply === undefined) {
         record.status = -1;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { sleep } from "../../src/clock.js";
 import { createRateLimiter, DEFAULT_RATE_MARGIN_MS } from "../../src/service/limiter.js";
 import { NoFreeSlotError, RATE_BUCKETS, type RateBucket } from "../../src/service/rate-limits.js";
 import { type TestRedis, testRedis } from "../support/redis.js";
@@ -46,36 +47,34 @@ describe("rate limiter with real Redis", () => {
   let redis: TestRedis;
   afterEach(() => redis.cleanup());
 
-  it("lets 5 AML calls through at once and makes the 6th wait about a second", async () => {
+  it("lets 5 concurrent AML calls through at once and makes the 6th wait for the window (Redis, fake clock)", async () => {
     redis = testRedis();
-    const limiter = createRateLimiter({ redis: redis.connect(), keyPrefix: redis.prefix });
-    const started = Date.now();
+    const clock = fakeTime(Date.now());
+    const limiter = createRateLimiter({ redis: redis.connect(), keyPrefix: redis.prefix, ...clock });
     const admitted: number[] = [];
     await Promise.all(
-      Array.from({ length: 6 }, () =>
-        limiter.acquire(["aml"]).then(() => admitted.push(Date.now() - started)),
-      ),
+      Array.from({ length: 6 }, () => limiter.acquire(["aml"]).then(() => admitted.push(clock.elapsed()))),
     );
-    admitted.sort((a, b) => a - b);
-    expect(admitted.slice(0, 5).every((ms) => ms < 300)).toBe(true);
-    expect(admitted[5]).toBeGreaterThanOrEqual(1_000);
-    expect(admitted[5]).toBeLessThan(1_600);
+    expect(admitted).toEqual([0, 0, 0, 0, 0, 1_000 + MARGIN]);
+    expect(clock.sleeps).toEqual([1_000 + MARGIN]);
   });
 
   it("shares one budget between two limiter instances on the same Redis and prefix", async () => {
     redis = testRedis();
-    const a = createRateLimiter({ redis: redis.connect(), keyPrefix: redis.prefix });
-    const b = createRateLimiter({ redis: redis.connect(), keyPrefix: redis.prefix });
-    const other = createRateLimiter({ redis: redis.connect(), keyPrefix: `${redis.prefix}other:` });
-    const started = Date.now();
+    // Instances agree on the time: one fake clock for all three, as Redis TIME would be.
+    const clock = fakeTime(Date.now());
+    const limiterOn = (keyPrefix: string) =>
+      createRateLimiter({ redis: redis.connect(), keyPrefix, ...clock });
+    const a = limiterOn(redis.prefix);
+    const b = limiterOn(redis.prefix);
+    const other = limiterOn(`${redis.prefix}other:`);
     await Promise.all(Array.from({ length: 5 }, () => a.acquire(["aml"])));
-    expect(Date.now() - started).toBeLessThan(300);
     // Another prefix is another budget...
     await other.acquire(["aml"]);
-    expect(Date.now() - started).toBeLessThan(300);
+    expect(clock.sleeps).toEqual([]);
     // ...but instance b, on the same prefix, finds the budget spent by instance a.
     await b.acquire(["aml"]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(clock.sleeps).toEqual([1_000 + MARGIN]);
   });
 
   it("keeps the whole log in Redis, one sorted set per window", async () => {
@@ -134,16 +133,23 @@ describe("rate limiter in memory", () => {
     expect(times.map((t) => t - times[0]!)).toEqual([0, 0, 0, 0, 0, 1_000 + MARGIN]);
   });
 
-  it("behaves the same with the real clock", async () => {
-    const limiter = createRateLimiter({ keyPrefix: "rl:" });
-    const started = Date.now();
-    const done: number[] = [];
-    await Promise.all(
-      Array.from({ length: 6 }, () => limiter.acquire(["aml"]).then(() => done.push(Date.now() - started))),
-    );
-    done.sort((a, b) => a - b);
-    expect(done[4]).toBeLessThan(100);
-    expect(done[5]).toBeGreaterThanOrEqual(1_000);
+  it("waits on the real clock when none is injected", async () => {
+    const sleeps: number[] = [];
+    const limiter = createRateLimiter({
+      keyPrefix: "rl:",
+      windows: smallWindows(),
+      sleep: (ms) => {
+        sleeps.push(ms);
+        return sleep(ms);
+      },
+    });
+    await limiter.acquire(["aml"]);
+    await limiter.acquire(["aml"]);
+    expect(sleeps).toEqual([]);
+    // The third waits for the window to slide on Date.now: never longer than the window and margin.
+    await limiter.acquire(["aml"]);
+    expect(sleeps.length).toBeGreaterThan(0);
+    expect(Math.max(...sleeps)).toBeLessThanOrEqual(100 + MARGIN);
   });
 
   it("slides: calls spread over a second free their slots one by one, not all at a boundary", async () => {

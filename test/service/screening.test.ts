@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { sleep } from "../../src/clock.js";
 import { SUN_PER_TRX } from "../../src/sandbox/accounts.js";
+import type { Timers } from "../../src/sandbox/context.js";
 import { tronAddressFrom } from "../../src/sandbox/families/screening.js";
 import { amlPriceSun } from "../../src/sandbox/price-book.js";
+import { createSandbox } from "../../src/sandbox/server.js";
 import { ServiceError } from "../../src/service/errors.js";
 import type { ScreeningOrder } from "../../src/service/screening.js";
-import { type ClientOverrides, rejection, useSandboxClient } from "../support/service-kit.js";
+import { type ClientOverrides, rejection, sandboxClient, useSandboxClient } from "../support/service-kit.js";
 
 const PRICE_SUN = amlPriceSun("provider_a");
 const kit = useSandboxClient({
@@ -97,23 +99,30 @@ describe("screening.create and screening.read", () => {
   });
 
   it("returns the pending order (202) when the check outlasts the synchronous wait", async () => {
-    const address = freshAddress();
-    kit.sandbox.screening.setDuration(5_000, address);
-    kit.sandbox.screening.setMaxWait(150);
+    const timers = manualTimers();
+    const sandbox = await createSandbox({
+      enforceRateLimits: false,
+      timers,
+      screening: { durationMs: 5_000, maxWaitMs: 150 },
+    });
     try {
-      const started = Date.now();
-      const created = await api().create({
-        address,
+      const creating = sandboxClient(sandbox).screening.create({
+        address: freshAddress(),
         network: "trx",
         provider: "provider_a",
         waitForResult: true,
       });
-      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+      // The service holds the answer: it timed the check (5 s) and its own wait (150 ms)...
+      await Promise.race([timers.untilAsked(2), creating]);
+      expect(timers.asked.map((t) => t.ms)).toEqual([5_000, 150]);
+      // ...and answers when its wait runs out first, the check still pending.
+      timers.asked[1]?.fire();
+      const created = await creating;
       expect(created.httpStatus).toBe(202);
       expect(created.order.order.status).toBe("pending");
       expect(created.location).toContain(created.order.order.client_order_id);
     } finally {
-      kit.sandbox.screening.setMaxWait(3_000);
+      await sandbox.close();
     }
   });
 
@@ -405,3 +414,23 @@ describe("screening rate limit", () => {
     }
   });
 });
+
+/** Sandbox timers that fire only when the test says: `asked` keeps each one with its delay. */
+function manualTimers() {
+  const asked: { ms: number; fire: () => void }[] = [];
+  const waiting: (() => void)[] = [];
+  const timers: Timers & { asked: typeof asked; untilAsked(count: number): Promise<void> } = {
+    after(ms, fn) {
+      asked.push({ ms, fire: () => void fn() });
+      for (const wake of waiting.splice(0)) wake();
+    },
+    clear() {
+      asked.length = 0;
+    },
+    asked,
+    async untilAsked(count) {
+      while (asked.length < count) await new Promise<void>((resolve) => waiting.push(resolve));
+    },
+  };
+  return timers;
+}
