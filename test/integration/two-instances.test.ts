@@ -119,24 +119,29 @@ describe("two instances on one Redis", () => {
   it("a pending screening is polled by one instance at a time, as often as one poller would", async () => {
     const { world, a, b } = await twoBots();
     const address = tronAddress("two-instances-screening");
-    const started = Date.now();
     expect((await a.command(`/screen ${address}`)).status).toBe(200);
     await eventually(() => world.sandbox.calls("screening.create").length === 1, "the screening order");
-    const result = await eventually(
-      () => posted(world, new RegExp(address.slice(0, 8))).find((m) => !/pending/i.test(messageText(m))),
+    const order = world.sandbox.screening.orders()[0]!;
+    // The first post about the address, and where the service's check stood when it appeared.
+    const { result, status } = await eventually(
+      () => {
+        const result = posted(world, new RegExp(address.slice(0, 8)))[0];
+        return result && { result, status: order.status };
+      },
       "the screening result",
       15_000,
     );
-    expect(Date.now() - started).toBeGreaterThanOrEqual(SCREENING_MS);
+    // Posted only once the check was done, and as its result.
+    expect(status).toBe("completed");
+    expect(messageText(result)).not.toMatch(/pending|still running/i);
     await quietPeriod(500);
 
-    // One poller: a read 2 s after the order (still pending), one 2 s later (final). Two
-    // instances polling on their own would read twice as often, or twice at the same moment.
-    const created = world.sandbox.calls("screening.create")[0]!.at;
+    // One poller: one read while the check ran (still pending), one after it finished (final).
+    // Two instances polling on their own would read twice as often, or twice at the same moment.
     const reads = world.sandbox.calls("screening.read");
     expect(reads).toHaveLength(2);
-    expect(reads[0]!.at - created).toBeGreaterThanOrEqual(1_900);
-    expect(reads[1]!.at - reads[0]!.at).toBeGreaterThanOrEqual(1_900);
+    expect(reads[0]!.at).toBeLessThan(order.completedAt!);
+    expect(reads[1]!.at).toBeGreaterThanOrEqual(order.completedAt!);
     expect(posted(world, new RegExp(address.slice(0, 8))).filter((m) => m.ts === result.ts)).toHaveLength(1);
     const byBot = [
       await counter(a, "opsbot_service_call_seconds_count", { endpoint: "screening.read", status: "200" }),
