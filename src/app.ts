@@ -3,6 +3,8 @@ import type { Config } from "./config.js";
 import { actionHandlers, commands } from "./core/command-registry.js";
 import { type Core, createCore } from "./core/core.js";
 import type { CoreDeps, CoreSettings, FaultPoint } from "./core/deps.js";
+import type { Platform } from "./core/invocation.js";
+import type { ChatAdapter } from "./core/ports.js";
 import { createHealth } from "./http/health.js";
 import { healthRoute, metricsRoute } from "./http/ops-routes.js";
 import { createHttpServer, type HttpRoute } from "./http/server.js";
@@ -104,6 +106,8 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
   health.add({ name: "store", ready: () => store.ping() });
   health.add({ name: "queues", ready: () => queuesAnswer(queues) });
 
+  // The chat adapters are made with the core: they join its deps once started, before any worker runs.
+  const chats = new Map<Platform, ChatAdapter>();
   const deps: CoreDeps = {
     service: backends.service,
     store,
@@ -112,11 +116,13 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
     now: Date.now,
     logger,
     settings: coreSettings(config, backends),
+    chats,
     observer: observe.core,
     ...(config.testing?.killAt && { faults: killAtFault(config.testing.killAt, logger) }),
   };
   const core = createCore(deps, { commands, actions: actionHandlers });
   const chat = await startChat({ ...options, core, deps, routes, health, shutdown });
+  for (const [platform, adapter] of chat.adapters) chats.set(platform, adapter);
   routes.push(...(await startWorkers({ config, deps, queues, adapters: chat.adapters, observe, shutdown })));
   if (sandbox) await registerDemoWebhooks(deps);
   state = "running";

@@ -23,6 +23,7 @@ import { createSlackGate } from "./gate.js";
 import { homeUserOf, publish, registerHome } from "./home.js";
 import { createInflight } from "./inflight.js";
 import { createLifecycle } from "./lifecycle.js";
+import { slackMessageLink } from "./message-link.js";
 import { registerMessages } from "./messages.js";
 import { createOnceOnly } from "./once-only.js";
 import { createEventsRoute } from "./receiver.js";
@@ -157,6 +158,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     replace: (conversation, messageId, reply) => delivery.replace(conversation, messageId, reply),
     sendImage: (conversation, picture) =>
       delivery.send(conversation, publicReply(picture.summary, [image(picture)])),
+    messageLink: slackMessageLink,
     idle: (timeoutMs = 10_000) => inflight.idle(timeoutMs),
     close: (timeoutMs = 10_000) => lifecycle.close(timeoutMs),
   };

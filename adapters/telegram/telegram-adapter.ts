@@ -10,6 +10,7 @@ import { type ChatCore, createHandlers } from "./bot/handlers.js";
 import { createPrompts } from "./bot/prompts.js";
 import { createFileReader } from "./bot/shared-file.js";
 import { logSafe, markSendError } from "./errors.js";
+import { telegramMessageLink } from "./message-link.js";
 import { createRedeliver } from "./redeliver.js";
 import { renderReply } from "./render/html.js";
 import { createTelegramSender, type TelegramSender } from "./send.js";
@@ -129,6 +130,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
         throw markSendError(error);
       }
     },
+    messageLink: telegramMessageLink,
     async close(timeoutMs = STOP_TIMEOUT_MS) {
       state = "stopping";
       abort.abort();

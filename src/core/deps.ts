@@ -1,9 +1,10 @@
 import type { Clock } from "../clock.js";
 import type { ServiceClient } from "../service/client.js";
 import type { Store } from "../store/store.js";
+import type { Platform } from "./invocation.js";
 import type { Logger } from "./logger.js";
 import type { CoreObserver } from "./observer.js";
-import type { JobScheduler, Notifier } from "./ports.js";
+import type { ChatAdapter, JobScheduler, Notifier } from "./ports.js";
 
 /** The settings the core reads; `src/config.ts` builds them from the environment. */
 export interface CoreSettings {
@@ -69,6 +70,11 @@ export interface CoreDeps {
   now: Clock;
   logger: Logger;
   settings: CoreSettings;
+  /**
+   * The chat adapters by platform, for what only they know (a link to one of their messages); the
+   * core posts through `notifier`, never here. Unset or missing a platform: no links there.
+   */
+  chats?: ReadonlyMap<Platform, Pick<ChatAdapter, "messageLink">>;
   /** Told of commands handled and money spent (metrics); optional. */
   observer?: CoreObserver;
   /** Test-only fault injection: awaited at each FaultPoint; never set in production. */

@@ -19,6 +19,11 @@ export interface ChatAdapter {
    * A reply's `image` blocks go the same way. Optional: without it, `send` a reply with the image.
    */
   sendImage?(conversation: ConversationRef, image: ImageAttachment): Promise<{ messageId: string }>;
+  /**
+   * A link to message `messageId` of the conversation, where the platform has one (a Slack archive
+   * link, a Telegram supergroup's `t.me/c/…`); undefined where it has none. Optional: no links.
+   */
+  messageLink?(conversation: ConversationRef, messageId: string): string | undefined;
 }
 
 /**

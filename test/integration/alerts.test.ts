@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { readAlert } from "../../src/core/alerts/alert.js";
+import { messagesOf, readAlert } from "../../src/core/alerts/alert.js";
 import { listAlerts } from "../../src/core/alerts/commands.js";
 import { checkRunway } from "../../src/core/runway/check.js";
 import { createTrackedHandlers } from "../../src/core/tracking-registry.js";
@@ -106,6 +106,8 @@ describe("alerts on Slack", () => {
     const [a, b] = [await world.start(), await world.start()];
     const alert = structuredClone(await eventually(() => slackAlerts(world)[0], "the runway alert"));
     const id = await theAlertId(a);
+    // The link is made from the message id the notify worker records once Slack has answered.
+    await eventually(async () => (await messagesOf(a.app.deps.store, id)).size > 0, "the alert's message id");
     await Promise.all([escalateOn(a, id), escalateOn(b, id), escalateOn(a, id)]);
     const escalation = structuredClone(await eventually(() => escalations(world)[0], "the escalation"));
     const text = messageText(escalation);

@@ -28,17 +28,6 @@ export function mentionsFor(oncall: readonly string[], platform: ConversationRef
   return spans.flatMap((s, i) => (i === 0 ? [s] : [plain(" "), s]));
 }
 
-/** A link to the alert's message where the platform has one (Slack archives, Telegram supergroups). */
-function messageLink(conversation: ConversationRef, messageId: string): string | undefined {
-  if (conversation.platform === "slack" && /^\d+\.\d+$/.test(messageId)) {
-    const thread = conversation.threadId ? `?thread_ts=${conversation.threadId}&cid=${conversation.id}` : "";
-    return `https://slack.com/archives/${conversation.id}/p${messageId.replace(".", "")}${thread}`;
-  }
-  if (conversation.platform === "telegram" && conversation.id.startsWith("-100"))
-    return `https://t.me/c/${conversation.id.slice(4)}/${messageId}`;
-  return undefined;
-}
-
 export async function escalate(deps: CoreDeps, id: string): Promise<"escalated" | "not needed"> {
   const alert = await readAlert(deps.store, id);
   if (alert === null || alert.state !== "open") return "not needed";
@@ -77,7 +66,11 @@ async function escalationReply(
 ) {
   const minutes = Math.max(1, Math.round((deps.now() - alert.raisedAt) / 60_000));
   const mentions = mentionsFor(oncall, conversation.platform);
-  const href = messageId === undefined ? undefined : messageLink(conversation, messageId);
+  // The conversation the alert was told in (its thread too), though the escalation goes to the channel.
+  const href =
+    messageId === undefined
+      ? undefined
+      : deps.chats?.get(conversation.platform)?.messageLink?.(conversation, messageId);
   const name: Span = href ? link(`alert ${alert.id}`, href) : plain(`alert ${alert.id}`);
   const who: Span[] =
     mentions.length > 0 ? [...mentions, plain(": ")] : [plain("Nobody is on call (OPS_ONCALL): ")];

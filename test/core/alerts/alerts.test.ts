@@ -11,6 +11,7 @@ import { alertDigestBlocks } from "../../../src/core/alerts/posted.js";
 import { clearAlert, raiseAlert, reraiseAlert } from "../../../src/core/alerts/raise.js";
 import { SNOOZE_MS } from "../../../src/core/alerts/settings.js";
 import { escalate, mentionsFor } from "../../../src/core/alerts/timers.js";
+import type { ConversationRef } from "../../../src/core/invocation.js";
 import { canDigest } from "../../../src/core/notifications/notice-digest-render.js";
 import { buttons, publicReply, text } from "../../../src/core/reply.js";
 import { createMemoryStore } from "../../../src/store/memory-store.js";
@@ -85,7 +86,21 @@ forEachStore("alerts", (get) => {
   });
 
   it("escalates an alert told in an order's thread to the whole channel, linking the thread's message", async () => {
-    const d = deps();
+    // The links are the adapters' (test/adapters/*/message-link.test.ts): here, who is asked, and for what.
+    const asked: { platform: string; conversation: ConversationRef; messageId: string }[] = [];
+    const linker = (platform: string) => ({
+      messageLink(conversation: ConversationRef, messageId: string) {
+        asked.push({ platform, conversation, messageId });
+        return `https://${platform}.test/${messageId}`;
+      },
+    });
+    const d = {
+      ...deps(),
+      chats: new Map([
+        ["slack", linker("slack")],
+        ["telegram", linker("telegram")],
+      ] as const),
+    };
     const thread = { platform: "slack" as const, id: "C0OPS", threadId: "1700000000.000100" };
     const { id } = await raiseAlert(d, {
       key: "watch-delivery:5MTHREAD",
@@ -98,12 +113,11 @@ forEachStore("alerts", (get) => {
     await escalate(d, id);
     const escalation = d.posted.find((p) => /has been open for/.test(replyText(p.reply)));
     expect(escalation?.conversation).toEqual({ platform: "slack", id: "C0OPS" });
+    expect(asked).toEqual([{ platform: "slack", conversation: thread, messageId: "1700000000.000200" }]);
     const linked = escalation?.reply.blocks
       .flatMap((b) => (b.type === "text" ? b.spans : []))
       .find((s) => s.href);
-    expect(linked?.href).toBe(
-      "https://slack.com/archives/C0OPS/p1700000000000200?thread_ts=1700000000.000100&cid=C0OPS",
-    );
+    expect(linked).toMatchObject({ text: `alert ${id}`, href: "https://slack.test/1700000000.000200" });
   });
 
   it("a snooze comes back after the hour unless resolved; a stale snooze job changes nothing", async () => {
