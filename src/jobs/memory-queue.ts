@@ -23,7 +23,7 @@ interface MemoryJob {
   attempts: number;
   backoff: Backoff;
   state: "waiting" | "delayed" | "active";
-  timer?: NodeJS.Timeout;
+  cancelDelay?: () => void;
 }
 
 interface Runner {
@@ -43,9 +43,22 @@ interface QueueState {
 
 const KEEP_FAILED = 1_000;
 
-export function createMemoryQueues(): JobQueue {
+/** Calls `fire` once `ms` have passed, unless the function it answers is called first. */
+export type StartTimer = (ms: number, fire: () => void) => () => void;
+
+export interface MemoryQueueOptions {
+  /** Waits out a delayed job's delay (default setTimeout); a test reads the delay and ends it by hand. */
+  startTimer?: StartTimer;
+}
+
+const realTimer: StartTimer = (ms, fire) => {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
+};
+
+export function createMemoryQueues({ startTimer = realTimer }: MemoryQueueOptions = {}): JobQueue {
   const states = new Map<string, QueueState>();
-  const timers = new Set<NodeJS.Timeout>();
+  const delays = new Set<() => void>();
   const slots = new Map<string, number>();
   let nextId = 1;
   let closed = false;
@@ -68,13 +81,13 @@ export function createMemoryQueues(): JobQueue {
       return;
     }
     job.state = "delayed";
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      job.timer = undefined;
+    const cancel = startTimer(delayMs, () => {
+      delays.delete(cancel);
+      job.cancelDelay = undefined;
       schedule(state, job, 0);
-    }, delayMs);
-    job.timer = timer;
-    timers.add(timer);
+    });
+    job.cancelDelay = cancel;
+    delays.add(cancel);
   }
 
   function pump(state: QueueState): void {
@@ -170,9 +183,9 @@ export function createMemoryQueues(): JobQueue {
       const state = stateOf(queue);
       const job = state.pending.get(jobId);
       if (job === undefined || job.state === "active") return;
-      if (job.timer !== undefined) {
-        clearTimeout(job.timer);
-        timers.delete(job.timer);
+      if (job.cancelDelay !== undefined) {
+        job.cancelDelay();
+        delays.delete(job.cancelDelay);
       }
       state.pending.delete(jobId);
       state.ready = state.ready.filter((j) => j !== job);
@@ -200,8 +213,8 @@ export function createMemoryQueues(): JobQueue {
       closed = true;
       for (const timer of repeaters.values()) clearInterval(timer);
       repeaters.clear();
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      for (const cancel of delays) cancel();
+      delays.clear();
       const runners = [...states.values()].flatMap((s) => s.runners);
       for (const runner of runners) runner.closing = true;
       await Promise.all(runners.flatMap((r) => [...r.inFlight]));

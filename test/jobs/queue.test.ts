@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { sleep } from "../../src/clock.js";
 import { createBullQueues, decodeJobId, encodeJobId } from "../../src/jobs/bull-queue.js";
-import { createMemoryQueues } from "../../src/jobs/memory-queue.js";
+import { createMemoryQueues, type StartTimer } from "../../src/jobs/memory-queue.js";
 import {
   attemptsWithin,
   type JobContext,
@@ -10,22 +10,62 @@ import {
   queueDepths,
   retryDelayMs,
 } from "../../src/jobs/queue.js";
+import { bullDelayedJobs, type DelayedJobs } from "../support/bull-delayed.js";
 import { testRedis } from "../support/redis.js";
 
 interface Env {
   queues: JobQueue;
+  /** The delayed jobs of queue "q" (the only one a test delays): the delays asked for, made due by hand. */
+  delayed: DelayedJobs;
   cleanup(): Promise<void>;
 }
 
+/** Real timers the test also sees: the delay each was started with, and firing them before their time. */
+function visibleTimers(): { startTimer: StartTimer; delayed: DelayedJobs } {
+  const pending = new Map<() => void, number>();
+  const startTimer: StartTimer = (ms, fire) => {
+    const stop = () => {
+      clearTimeout(timer);
+      pending.delete(run);
+    };
+    const run = () => {
+      stop();
+      fire();
+    };
+    const timer = setTimeout(run, ms);
+    pending.set(run, ms);
+    return stop;
+  };
+  const delayed: DelayedJobs = {
+    delays: async () => [...pending.values()],
+    promote: async () => {
+      for (const run of [...pending.keys()]) run();
+    },
+    close: async () => {},
+  };
+  return { startTimer, delayed };
+}
+
 const factories: [string, () => Env][] = [
-  ["memory", () => ({ queues: createMemoryQueues(), cleanup: async () => {} })],
+  [
+    "memory",
+    () => {
+      const { startTimer, delayed } = visibleTimers();
+      return { queues: createMemoryQueues({ startTimer }), delayed, cleanup: async () => {} };
+    },
+  ],
   [
     "bullmq",
     () => {
       const redis = testRedis();
+      const delayed = bullDelayedJobs(redis, "q");
       return {
         queues: createBullQueues({ connection: { url: redis.url }, prefix: redis.prefix }),
-        cleanup: () => redis.cleanup(),
+        delayed,
+        cleanup: async () => {
+          await delayed.close();
+          await redis.cleanup();
+        },
       };
     },
   ],
@@ -36,25 +76,27 @@ const FAST = { delayMs: 100, maxDelayMs: 1_000 };
 describe.each(factories)("JobQueue contract (%s)", (_label, make) => {
   let env: Env;
   let queues: JobQueue;
+  let delayed: DelayedJobs;
   beforeEach(() => {
     env = make();
     queues = env.queues;
+    delayed = env.delayed;
   });
   afterEach(async () => {
     await queues.close();
     await env.cleanup();
   });
 
-  /** Runs `handler` on queue "q" and records every run with its time. */
+  /** Runs `handler` on queue "q" and records every run. */
   async function record<T>(
     handler: (job: JobContext<T>) => Promise<"done" | { laterMs: number; data?: T }>,
     concurrency = 1,
   ) {
-    const runs: (JobContext<T> & { at: number })[] = [];
+    const runs: JobContext<T>[] = [];
     await queues.process<T>(
       "q",
       async (job) => {
-        runs.push({ ...job, at: Date.now() });
+        runs.push({ ...job });
         return handler(job);
       },
       { concurrency },
@@ -85,11 +127,18 @@ describe.each(factories)("JobQueue contract (%s)", (_label, make) => {
 
   it("holds a delayed job until its delay has passed", async () => {
     const runs = await record(async () => "done");
-    const start = Date.now();
-    await queues.add("q", "later", {}, { delayMs: 300 });
+    await queues.add("q", "later", {}, { delayMs: 60_000 });
     expect(await queues.counts("q")).toEqual({ waiting: 0, active: 0, delayed: 1, failed: 0 });
-    await vi.waitFor(() => expect(runs).toHaveLength(1));
-    expect(runs[0]!.at - start).toBeGreaterThanOrEqual(290);
+    await queues.add("q", "now", {});
+    // A job added after it without a delay runs; the delayed one waits its whole delay.
+    await vi.waitFor(async () =>
+      expect(await queues.counts("q")).toEqual({ waiting: 0, active: 0, delayed: 1, failed: 0 }),
+    );
+    expect(runs.map((r) => r.name)).toEqual(["now"]);
+    expect(await delayed.delays()).toEqual([60_000]);
+    // Its delay is over: now it runs.
+    await delayed.promote();
+    await vi.waitFor(() => expect(runs.map((r) => r.name)).toEqual(["now", "later"]));
   });
 
   it("drops a second add with the same jobId while the first is pending", async () => {
@@ -137,15 +186,23 @@ describe.each(factories)("JobQueue contract (%s)", (_label, make) => {
       if (job.attemptsMade < 2) throw new Error(`boom ${job.attemptsMade}`);
       return "done";
     });
-    await queues.add("q", "flaky", {}, { attempts: 3, backoff: FAST });
+    await queues.add("q", "flaky", {}, { attempts: 3, backoff: { delayMs: 10_000, maxDelayMs: 60_000 } });
+    // After each failure the job waits, delayed (not waiting), for the next delay of its backoff.
+    for (const [failures, delayMs] of [
+      [1, 10_000],
+      [2, 20_000],
+    ] as const) {
+      await vi.waitFor(async () => expect(await delayed.delays()).toEqual([delayMs]));
+      expect(await queues.counts("q")).toEqual({ waiting: 0, active: 0, delayed: 1, failed: 0 });
+      expect(runs).toHaveLength(failures);
+      await delayed.promote();
+    }
     await vi.waitFor(() => expect(runs).toHaveLength(3));
     expect(runs.map((r) => [r.attemptsMade, r.maxAttempts])).toEqual([
       [0, 3],
       [1, 3],
       [2, 3],
     ]);
-    expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(90);
-    expect(runs[2]!.at - runs[1]!.at).toBeGreaterThanOrEqual(190);
     await vi.waitFor(async () => expect(await idle()).toBe(0));
     expect((await queues.counts("q")).failed).toBe(0);
   });
@@ -175,26 +232,35 @@ describe.each(factories)("JobQueue contract (%s)", (_label, make) => {
 
   it("waits at least an error's retryAfterMs before the retry", async () => {
     const runs = await record(async (job) => {
-      if (job.attemptsMade === 0) throw Object.assign(new Error("429"), { retryAfterMs: 400 });
+      if (job.attemptsMade === 0) throw Object.assign(new Error("429"), { retryAfterMs: 40_000 });
       return "done";
     });
     await queues.add("q", "limited", {}, { attempts: 3, backoff: { delayMs: 20, maxDelayMs: 20 } });
+    // The hint, not the 20 ms backoff, is what the retry waits for.
+    await vi.waitFor(async () => expect(await delayed.delays()).toEqual([40_000]));
+    expect(runs).toHaveLength(1);
+    await delayed.promote();
     await vi.waitFor(() => expect(runs).toHaveLength(2));
-    expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(390);
+    expect(runs[1]!.attemptsMade).toBe(1);
   });
 
   it("parks a job for later with new data, without spending an attempt", async () => {
     const runs = await record<{ n: number }>(async (job) =>
-      job.data.n < 2 ? { laterMs: 100, data: { n: job.data.n + 1 } } : "done",
+      job.data.n < 2 ? { laterMs: 60_000, data: { n: job.data.n + 1 } } : "done",
     );
     await queues.add("q", "poll", { n: 0 }, { attempts: 1, jobId: "poll-1" });
+    for (const parked of [1, 2]) {
+      // BullMQ stores the due time and turns it back into a delay a moment later: a few ms short.
+      await vi.waitFor(async () => expect(await delayed.delays()).toEqual([expect.closeTo(60_000, -3)]));
+      expect(runs).toHaveLength(parked);
+      await delayed.promote();
+    }
     await vi.waitFor(() => expect(runs).toHaveLength(3));
     expect(runs.map((r) => [r.id, r.data.n, r.attemptsMade])).toEqual([
       ["poll-1", 0, 0],
       ["poll-1", 1, 0],
       ["poll-1", 2, 0],
     ]);
-    expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(90);
     await vi.waitFor(async () => expect(await idle()).toBe(0));
     expect((await queues.counts("q")).failed).toBe(0);
   });
