@@ -3,6 +3,7 @@
  * spending commands: the sandbox runs on a clock the test sets (so the price period can change),
  * energy delays are a few milliseconds, and helpers quote and press the buttons.
  */
+import { Big } from "big.js";
 import { expect } from "vitest";
 import type { Actor } from "../../src/core/invocation.js";
 import type { Reply } from "../../src/core/reply.js";
@@ -81,4 +82,15 @@ export async function quote(
 ): Promise<{ reply: Reply; confirm: string; cancel: string }> {
   const reply = await h.run(actor, line);
   return { reply, confirm: tokenOf(reply, /^(Confirm|Start)/), cancel: tokenOf(reply, "Cancel") };
+}
+
+/**
+ * The Confirm amount of a quote's button label ("Confirm 2.73 TRX") and that amount raised by
+ * `riseTrx`, as the bot prints them: the sandbox prices 5-minute energy by the period of the day
+ * (UTC), so a test that runs at any hour reads the quoted amount instead of assuming one.
+ */
+export function raisedBy(confirmLabel: string, riseTrx: string): { before: string; after: string } {
+  const quoted = /Confirm ([\d.]+) TRX/.exec(confirmLabel)?.[1];
+  if (quoted === undefined) throw new Error(`not a Confirm label: ${confirmLabel}`);
+  return { before: new Big(quoted).toFixed(), after: new Big(quoted).plus(riseTrx).toFixed() };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FakeSlackMessage } from "../../fakes/slack-api.js";
-import { freshAddress } from "../../support/spend-harness.js";
+import { freshAddress, raisedBy } from "../../support/spend-harness.js";
 import {
   buttonLabels,
   CHANNEL,
@@ -57,23 +57,28 @@ describe("slack buttons: energy quote → Confirm", () => {
   it("a price rise since the quote orders nothing: the new quote with fresh buttons takes the quote's place", async () => {
     const h = await startSlackHarness();
     const quote = await quoteEnergy(h);
-    expect(buttonLabels(quote)).toEqual(["Confirm 3.12 TRX", "Cancel"]);
+    const [confirm] = buttonLabels(quote);
+    expect(buttonLabels(quote)).toEqual([expect.stringMatching(/^Confirm [\d.]+ TRX$/), "Cancel"]);
+    // 10 SUN more per energy, on 65,000 energy: 0.65 TRX.
+    const price = raisedBy(confirm ?? "", "0.65");
     h.sandbox.prices.raiseEnergy(10);
     await h.click(quote, /^Confirm/);
     await h.settle();
 
     expect(h.sandbox.calls("order5m.create")).toEqual([]);
     const moved = current(h, quote);
-    expect(messageText(moved)).toContain("The price rose by 0.65 TRX (3.12 → 3.77 TRX)");
+    expect(messageText(moved)).toContain(`The price rose by 0.65 TRX (${price.before} → ${price.after} TRX)`);
     expect(messageText(moved)).toContain("Nothing was ordered");
-    expect(buttonLabels(moved)).toEqual(["Confirm 3.77 TRX", "Cancel"]);
+    expect(buttonLabels(moved)).toEqual([`Confirm ${price.after} TRX`, "Cancel"]);
     expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
 
     // The fresh Confirm, pressed where it is shown, orders at the new price.
     await h.click(structuredClone(moved) as FakeSlackMessage, /^Confirm/);
     await h.settle();
     expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
-    expect(messageText(current(h, quote))).toMatch(/\*Paid\*\n3\.77 TRX \(quoted 3\.77 TRX\)/);
+    expect(messageText(current(h, quote))).toContain(
+      `*Paid*\n${price.after} TRX (quoted ${price.after} TRX)`,
+    );
     expect(h.fake.channelMessages(CHANNEL)).toHaveLength(1);
   });
 

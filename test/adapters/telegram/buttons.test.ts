@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CALLBACK_DATA_MAX_BYTES } from "../../../adapters/telegram/render/html.js";
 import type { FakeMessage } from "../../fakes/telegram-api.js";
-import { freshAddress } from "../../support/spend-harness.js";
+import { freshAddress, raisedBy } from "../../support/spend-harness.js";
 import {
   buttonData,
   GROUP_CHAT,
@@ -59,15 +59,18 @@ describe("telegram buttons: energy quote → Confirm", () => {
   it("a price rise since the quote orders nothing: the new quote with fresh buttons replaces the quote", async () => {
     const h = await startTelegramHarness();
     const quote = await quoteEnergy(h);
+    const confirm = quote.replyMarkup?.inline_keyboard.flat().find((b) => b.text.startsWith("Confirm"));
+    // 10 SUN more per energy, on 65,000 energy: 0.65 TRX.
+    const price = raisedBy(confirm?.text ?? "", "0.65");
     h.sandbox.prices.raiseEnergy(10);
     await h.click(quote, /^Confirm/);
     await h.settle();
 
     expect(h.sandbox.calls("order5m.create")).toEqual([]);
     const [moved] = h.fake.messages(GROUP_CHAT).filter((m) => m.message_id === quote.message_id);
-    expect(moved?.text).toContain("The price rose by 0.65 TRX (3.12 → 3.77 TRX)");
+    expect(moved?.text).toContain(`The price rose by 0.65 TRX (${price.before} → ${price.after} TRX)`);
     const keyboard = moved?.replyMarkup?.inline_keyboard.flat() ?? [];
-    expect(keyboard.map((b) => b.text)).toEqual(["Confirm 3.77 TRX", "Cancel"]);
+    expect(keyboard.map((b) => b.text)).toEqual([`Confirm ${price.after} TRX`, "Cancel"]);
     expect(h.fake.calls("editMessageText")[0]?.params).toMatchObject({ message_id: quote.message_id });
 
     await h.click(structuredClone(moved!), /^Confirm/);
@@ -75,7 +78,7 @@ describe("telegram buttons: energy quote → Confirm", () => {
     expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
     const [after] = h.fake.messages(GROUP_CHAT).filter((m) => m.message_id === quote.message_id);
     expect(after?.text).toMatch(/^Energy delegated\nOrder: 5M/);
-    expect(after?.text).toContain("Paid: 3.77 TRX");
+    expect(after?.text).toContain(`Paid: ${price.after} TRX`);
   });
 
   it("a second click on the spent button is answered 'Already handled.' and orders nothing", async () => {
