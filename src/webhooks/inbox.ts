@@ -36,7 +36,12 @@ export interface InboundBatch {
   deliveries: InboundDelivery[];
 }
 
-export const INBOUND_BACKOFF: Backoff = { delayMs: 1_000, maxDelayMs: 5 * 60_000 };
+/**
+ * Capped at 10 s: a job holds a burst of deliveries, and fails when any of them cannot be handed
+ * on (Redis failing over), so its attempts add up faster than one delivery's would; a longer cap
+ * left a whole burst waiting a minute after Redis was back. A retry is one cheap job.
+ */
+export const INBOUND_BACKOFF: Backoff = { delayMs: 1_000, maxDelayMs: 10_000 };
 /** Errors only (the store or the queue down): retried for about a day, like the notifications. */
 const INBOUND_RETRY = {
   attempts: attemptsWithin(24 * 3_600_000, INBOUND_BACKOFF),
