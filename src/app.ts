@@ -112,7 +112,10 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
     service: backends.service,
     store,
     jobs: createJobScheduler(queues),
-    notifier: createNotifier(queues, { store }),
+    notifier: createNotifier(queues, {
+      store,
+      ...(backends.storeDurable && { durable: backends.storeDurable }),
+    }),
     now: Date.now,
     logger,
     settings: coreSettings(config, backends),

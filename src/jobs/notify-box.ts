@@ -1,6 +1,6 @@
 import { type ConversationRef, conversationKey } from "../core/invocation.js";
 import type { EncodedReply } from "../core/reply-codec.js";
-import type { Store } from "../store/store.js";
+import type { Appended, Store } from "../store/store.js";
 
 /**
  * One conversation's mailbox in the store, shared by every instance: notices numbered in the
@@ -8,17 +8,15 @@ import type { Store } from "../store/store.js";
  * sends for the conversation. Only the lead holder moves the watermark, so nothing is sent twice
  * by two instances; the notices and marks live in Redis, so a restart loses none of them.
  *
- * Numbering without a gap nobody fills: a poster takes a number (INCR), then writes its notice
- * with SET NX; the sender, finding a number with no notice yet, writes a tombstone there with
- * SET NX. Exactly one of the two wins; a poster that lost takes the next number.
+ * A notice, its number and its dedup mark are written in one atomic step (`Store.appendOnce`), so
+ * a number never waits for its notice; a number without one is a hole (lost to a failover, or
+ * expired) that the sender skips.
  */
-const TOMBSTONE = "-";
 /**
  * Refreshed on every run of the lead job (a wait for the next slot is seconds, a send ≤ 30 s),
  * and stretched over a retry's backoff; short, so a sender that died frees the lead soon.
  */
 const LEAD_TTL_MS = 60_000;
-const POST_TRIES = 5;
 /** Read in one round trip: a slot's whole backlog (100/s into one channel) in the common case. */
 const READ_CHUNK = 256;
 
@@ -49,17 +47,9 @@ export function notifyBox(store: Store, conversation: ConversationRef, noticeTtl
   const noticeKey = (seq: number) => `${base}:n:${seq}`;
   const num = (value: string | null) => (value === null ? 0 : Number(value));
 
-  /**
-   * The notice for number `seq` from its stored `value`, or null for a hole (tombstoned here, or
-   * by an earlier sender). A number with no notice yet is tombstoned, unless its poster wins.
-   */
-  async function noticeOf(seq: number, stored: string | null): Promise<Notice | null> {
-    let value = stored;
-    if (value === null) {
-      if (await store.setIfNotExists(noticeKey(seq), TOMBSTONE, noticeTtlMs)) return null;
-      value = await store.get(noticeKey(seq));
-    }
-    if (value === null || value === TOMBSTONE) return null;
+  /** The notice stored for number `seq`, or null for a hole. */
+  function noticeOf(seq: number, value: string | null): Notice | null {
+    if (value === null) return null;
     try {
       return { seq, reply: JSON.parse(value) as EncodedReply };
     } catch {
@@ -67,27 +57,23 @@ export function notifyBox(store: Store, conversation: ConversationRef, noticeTtl
     }
   }
 
-  /** The notices of these numbers, read in one round trip (plus one per number not filled yet). */
+  /** The notices of these numbers, read in one round trip. */
   async function readAll(seqs: readonly number[]): Promise<(Notice | null)[]> {
     const values = await store.getMany(seqs.map(noticeKey));
-    return Promise.all(seqs.map((seq, i) => noticeOf(seq, values[i] ?? null)));
+    return seqs.map((seq, i) => noticeOf(seq, values[i] ?? null));
   }
 
-  /** The next number; one that no notice fills is a hole the sender skips. */
-  const take = () => store.incrBy(seqKey, 1);
-
   return {
-    take,
-
-    /** Stores a notice; answers its number. `taken`: a number `take` answered for it. */
-    async put(reply: EncodedReply, taken?: number): Promise<number> {
-      const value = JSON.stringify(reply);
-      for (let i = 0; i < POST_TRIES; i += 1) {
-        const seq = i === 0 && taken !== undefined ? taken : await take();
-        if (await store.setIfNotExists(noticeKey(seq), value, noticeTtlMs)) return seq;
-      }
-      throw new Error("could not number a notification: the sender kept taking the numbers");
-    },
+    /**
+     * Stores a notice under the next number, once per `mark` (a dedup key's mark): answers its
+     * number, and whether it was stored now (false: the number the mark's first post got).
+     */
+    append: (reply: EncodedReply, mark?: string): Promise<Appended> =>
+      store.appendOnce(
+        { counter: seqKey, floor: sentKey, itemPrefix: `${base}:n:`, ...(mark !== undefined && { mark }) },
+        JSON.stringify(reply),
+        noticeTtlMs,
+      ),
 
     async state(): Promise<BoxState> {
       const [last, sent] = await Promise.all([store.get(seqKey), store.get(sentKey)]);
@@ -96,6 +82,8 @@ export function notifyBox(store: Store, conversation: ConversationRef, noticeTtl
 
     /** Takes the lead when nobody holds it. */
     tryLead: (jobId: string) => store.setIfNotExists(leadKey, jobId, LEAD_TTL_MS),
+    /** The job id that holds the lead, or null. */
+    leader: () => store.get(leadKey),
     holds: async (jobId: string) => (await store.get(leadKey)) === jobId,
     refresh: (jobId: string, ttlMs = LEAD_TTL_MS) => store.set(leadKey, jobId, Math.max(ttlMs, LEAD_TTL_MS)),
     async release(jobId: string): Promise<void> {

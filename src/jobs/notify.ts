@@ -15,6 +15,7 @@ import { decodeReply, encodeReply } from "../core/reply-codec.js";
 import type { Store } from "../store/store.js";
 import { type BoxState, mailboxKey, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";
 import {
+  type AddOptions,
   attemptsWithin,
   type Backoff,
   isPermanentError,
@@ -25,6 +26,7 @@ import {
   PermanentJobError,
   retryAfterMsOf,
 } from "./queue.js";
+import type { AfterStore } from "./replica-ack.js";
 
 /**
  * Notifications are jobs: a chat outage or a restart delays a message, never loses it. Each notice
@@ -92,6 +94,13 @@ export interface NotifierOptions {
   retry?: NotifyRetry;
   /** How long a watch job waits before it checks that a sender is at work (default `NOTIFY_WATCH_MS`). */
   watchMs?: number;
+  /**
+   * Sentinel and Cluster: called before a post's first store write; the check it answers runs
+   * after the last one and throws unless a replica holds them too, on the master that took them
+   * (see `replica-ack.ts`). A post that straddled a failover then fails, and its caller's retry
+   * finds the notice, or stores it again, and makes sure it is sent.
+   */
+  durable?: AfterStore;
 }
 
 export function createNotifier(queues: JobQueue, options: NotifierOptions): Notifier {
@@ -99,29 +108,21 @@ export function createNotifier(queues: JobQueue, options: NotifierOptions): Noti
   const watchMs = options.watchMs ?? NOTIFY_WATCH_MS;
   return {
     async post(conversation, reply, dedupKey) {
-      const mark = dedupKey === undefined ? undefined : `notify:dedup:${dedupKey}`;
+      const confirm = options.durable?.();
       const box = notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS);
-      // The number is taken beside the dedup mark (one round trip less before the notice is in
-      // its mailbox); a repeat leaves its number a hole.
-      const [marked, taken] = await Promise.allSettled([
-        mark === undefined ? true : options.store.setIfNotExists(mark, "1", NOTIFY_DEDUP_TTL_MS),
-        box.take(),
-      ]);
-      if (marked.status === "rejected") throw marked.reason;
-      if (!marked.value) return;
-      try {
-        if (taken.status === "rejected") throw taken.reason;
-        const job: NotifyJob = {
-          conversation,
-          seq: await box.put(encodeReply(reply), taken.value),
-          pacedAt: -1,
-        };
-        await startSending(queues, box, job, { ...retry, watchMs });
-      } catch (error) {
-        // Not queued: free the mark, so the caller's retry (a re-sent webhook, the next poll) posts it.
-        if (mark !== undefined) await options.store.del(mark).catch(() => {});
-        throw error;
+      const mark = dedupKey === undefined ? undefined : `notify:dedup:${dedupKey}`;
+      const { seq, appended } = await box.append(encodeReply(reply), mark);
+      // A repeat (a re-sent webhook, a retried job) of a notice still waiting: its first post may
+      // have failed before its sender was queued, so it makes sure of one too.
+      if (appended || (await box.state()).sent < seq) {
+        await startSending(
+          queues,
+          box,
+          { conversation, seq, pacedAt: -1 },
+          { ...retry, watchMs, repeat: !appended },
+        );
       }
+      await confirm?.();
     },
     async pending(conversation) {
       const state = await notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS).state();
@@ -133,17 +134,18 @@ export function createNotifier(queues: JobQueue, options: NotifierOptions): Noti
 /**
  * Nobody sends for the conversation: this notice's job leads. Someone does: it will take this
  * notice too (a lead checks for more before it lets go), and a watch job, one per conversation
- * and `watchMs`, takes over should that sender have died between taking the lead and queueing.
+ * and `watchMs`, takes over should that sender be gone. A repeat also queues the lead's job again
+ * at once (nothing when it is there), in case the first post lost it.
  */
 async function startSending(
   queues: JobQueue,
   box: NotifyBox,
   job: NotifyJob,
-  o: NotifyRetry & { watchMs: number },
+  o: NotifyRetry & { watchMs: number; repeat: boolean },
 ): Promise<void> {
   const key = mailboxKey(job.conversation);
   const leadId = `notify:${key}:${job.seq}`;
-  const retry = { attempts: o.attempts, backoff: o.backoff };
+  const retry = { attempts: o.attempts, backoff: o.backoff, replicated: true };
   if (await box.tryLead(leadId)) {
     try {
       await queues.add(NOTIFY_QUEUE, "notify", job, { jobId: leadId, ...retry });
@@ -153,8 +155,24 @@ async function startSending(
     }
     return;
   }
+  if (o.repeat) await reviveLead(queues, box, job, retry);
   const watchId = `notify-watch:${key}:${Math.floor(Date.now() / o.watchMs)}`;
   await queues.add(NOTIFY_QUEUE, "watch", job, { jobId: watchId, delayMs: o.watchMs, ...retry });
+}
+
+/**
+ * Queues the lead holder's job under its own id: nothing when it is queued or running; when a
+ * failover lost it, it runs again and sends what waits (the lead mark names it).
+ */
+async function reviveLead(
+  queues: JobQueue,
+  box: NotifyBox,
+  job: NotifyJob,
+  retry: AddOptions,
+): Promise<void> {
+  const holder = await box.leader();
+  if (holder !== null)
+    await queues.add(NOTIFY_QUEUE, "notify", { ...job, pacedAt: -1 }, { ...retry, jobId: holder });
 }
 
 export interface NotifyWorkerOptions {
@@ -170,6 +188,8 @@ export interface NotifyWorkerOptions {
   onSendFailure?: (platform: Platform) => void;
   /** How often a watch job looks again while a live sender has notices to send. */
   watchMs?: number;
+  /** The attempts and backoff of a lead's job queued again by a watch job (as the notifier's). */
+  retry?: NotifyRetry;
   /** Told of the message id one notice got (alerts record where they are shown); never fails a send. */
   onPosted?: (conversation: ConversationRef, reply: Reply, messageId: string) => Promise<void>;
   /** Blocks a digest carries after its list (alerts add buttons for the alerts it lists). */
@@ -191,6 +211,7 @@ type Outcome = JobOutcome<NotifyJob>;
 
 function createDeliver(queues: JobQueue, options: NotifyWorkerOptions) {
   const send = createSender(queues, options);
+  const retry = options.retry ?? NOTIFY_RETRY;
   return async (job: JobContext<NotifyJob>): Promise<Outcome> => {
     const { conversation } = job.data;
     const box = notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS);
@@ -199,7 +220,10 @@ function createDeliver(queues: JobQueue, options: NotifyWorkerOptions) {
     // A watch job (or a lead that lost its mark): all sent, or someone sends, or it leads now.
     const state = await box.state();
     if (state.last <= state.sent) return "done";
-    if (!(await box.tryLead(job.id))) return { laterMs: options.watchMs ?? NOTIFY_WATCH_MS };
+    if (!(await box.tryLead(job.id))) {
+      await reviveLead(queues, box, job.data, { ...retry, replicated: true });
+      return { laterMs: options.watchMs ?? NOTIFY_WATCH_MS };
+    }
     return send({ ...job, data: { ...job.data, pacedAt: -1 } }, box);
   };
 }

@@ -125,6 +125,17 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       if (current + amount > limit) return { ok: false, total: current };
       return { ok: true, total: incrBy(key, amount, ttlMs) };
     },
+    appendOnce: async (log, value, ttlMs) => {
+      const expiresAt = expiry(ttlMs);
+      const marked = log.mark === undefined ? null : stringAt(log.mark);
+      if (marked !== null) return { seq: Number(marked), appended: false };
+      let seq = Math.max(incrBy(log.counter, 1), Number(stringAt(log.floor) ?? "0") + 1);
+      write(log.counter, String(seq), live(log.counter)?.expiresAt);
+      while (live(`${log.itemPrefix}${seq}`) !== undefined) seq = incrBy(log.counter, 1);
+      write(`${log.itemPrefix}${seq}`, value, expiresAt);
+      if (log.mark !== undefined) write(log.mark, String(seq), expiresAt);
+      return { seq, appended: true };
+    },
     listPush: async (key, value, maxLength) => {
       const max = checkMaxLength(maxLength);
       const items = list(key);

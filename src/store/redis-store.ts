@@ -40,6 +40,25 @@ if existed == 0 and ARGV[3] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[3]) e
 return {1, total}
 `);
 
+// Mark, number and item in one script: replicated as one transaction, so never one without the others.
+const appendOnceScript = defineRedisScript(`
+if ARGV[4] == '1' then
+  local existing = redis.call('GET', KEYS[3])
+  if existing then return {0, tonumber(existing)} end
+end
+local floor = tonumber(redis.call('GET', KEYS[2]) or '0')
+local seq = redis.call('INCR', KEYS[1])
+if seq <= floor then
+  seq = floor + 1
+  redis.call('SET', KEYS[1], seq)
+end
+while not redis.call('SET', ARGV[1] .. seq, ARGV[2], 'PX', ARGV[3], 'NX') do
+  seq = redis.call('INCR', KEYS[1])
+end
+if ARGV[4] == '1' then redis.call('SET', KEYS[3], seq, 'PX', ARGV[3]) end
+return {1, seq}
+`);
+
 export function createRedisStore(options: RedisStoreOptions): Store {
   const owned = options.redis === undefined;
   const redis = options.redis ?? ownConnection(options.url, options.onError);
@@ -84,6 +103,18 @@ export function createRedisStore(options: RedisStoreOptions): Store {
         number,
       ];
       return { ok: ok === 1, total: Number(total) };
+    },
+    appendOnce: async (log, value, ttlMs) => {
+      const ttl = checkTtlMs(ttlMs) ?? ttlMs;
+      // Without a mark, KEYS[3] is the counter again: every key stays in one slot on a cluster.
+      const keys = [k(log.counter), k(log.floor), k(log.mark ?? log.counter)];
+      const [appended, seq] = (await appendOnceScript.run(redis, keys, [
+        k(log.itemPrefix),
+        value,
+        ttl,
+        log.mark === undefined ? "0" : "1",
+      ])) as [number, number];
+      return { seq: Number(seq), appended: appended === 1 };
     },
     listPush: async (key, value, maxLength) => {
       const max = checkMaxLength(maxLength);

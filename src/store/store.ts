@@ -25,6 +25,16 @@ export interface Store {
    * when reserved, the unchanged one when refused.
    */
   reserveWithin(key: string, amount: number, limit: number, ttlMs?: number): Promise<Reservation>;
+  /**
+   * Appends `value` to a numbered log (a mailbox), at most once per `log.mark`, as ONE atomic step:
+   * unless the mark exists, takes the next number of the counter that is above the number stored at
+   * `log.floor` and whose item (`log.itemPrefix` + number) is free, stores `value` there and the
+   * number at the mark, both for `ttlMs`. Answers the number, and whether this call appended (false:
+   * the number the mark holds). Number, item and mark are written together or not at all, so a
+   * failover that loses a tail of writes never leaves a mark without its item; the floor keeps a
+   * counter that lost its tail from handing out numbers a reader has already passed.
+   */
+  appendOnce(log: NumberedLog, value: string, ttlMs: number): Promise<Appended>;
   /** Pushes to the front of a list and trims it to `maxLength` (newest first). */
   listPush(key: string, value: string, maxLength: number): Promise<void>;
   /** The first `count` entries of a list, newest first. */
@@ -41,6 +51,21 @@ export interface Store {
   /** True when the backend answers (used by /healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** Where `appendOnce` writes: keys relative to the store, like every other key. */
+export interface NumberedLog {
+  counter: string;
+  /** Numbers at or below the one stored here are never handed out (what a reader has passed). */
+  floor: string;
+  itemPrefix: string;
+  /** Present: the append happens once for it. */
+  mark?: string;
+}
+
+export interface Appended {
+  seq: number;
+  appended: boolean;
 }
 
 /** The answer of `reserveWithin`. */

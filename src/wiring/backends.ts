@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Config } from "../config.js";
 import { createBullQueues, createMemoryQueues } from "../jobs/index.js";
 import type { JobQueue } from "../jobs/queue.js";
-import type { ReplicaAck } from "../jobs/replica-ack.js";
+import { type AfterStore, type ReplicaAck, replicaWait } from "../jobs/replica-ack.js";
 import type { Logger } from "../log.js";
 import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../sandbox/accounts.js";
 import type { Sandbox } from "../sandbox/server.js";
@@ -28,6 +28,8 @@ export interface Backends {
   sandbox?: Sandbox;
   /** HOST_CALLBACK_TOKEN, or the one generated once and kept in the store. */
   hostCallbackToken: string;
+  /** Sentinel and Cluster: confirms that a replica holds the store writes made since it was called. */
+  storeDurable?: AfterStore;
 }
 
 export interface BackendOptions {
@@ -48,7 +50,8 @@ export async function startBackends(options: BackendOptions): Promise<Backends> 
         logger.warn({ err: error }, "Redis connection error"),
       )
     : undefined;
-  const store = startStore(redis, shutdown);
+  const replicaAck = redis && redis.target.kind !== "server" ? replicaAckFor(logger) : undefined;
+  const { store, durable } = startStore(redis, shutdown, replicaAck);
 
   const sandbox =
     config.service.mode === "sandbox" ? await startDemoSandbox(config, options.botPort) : undefined;
@@ -70,13 +73,20 @@ export async function startBackends(options: BackendOptions): Promise<Backends> 
         connection: (connectOptions) => redis.connect(connectOptions),
         prefix: redis.keys.jobs,
         onError: (error) => logger.warn({ err: error }, "job queue connection error"),
-        ...(redis.target.kind !== "server" && { replicaAck: replicaAckFor(logger) }),
+        ...(replicaAck && { replicaAck }),
       })
     : createMemoryQueues();
   shutdown.add("connections", "job queues", () => queues.close());
 
   const hostCallbackToken = config.hostCallbackToken ?? (await generatedHostToken(store));
-  return { store, queues, service, ...(sandbox && { sandbox }), hostCallbackToken };
+  return {
+    store,
+    queues,
+    service,
+    ...(sandbox && { sandbox }),
+    hostCallbackToken,
+    ...(durable && { storeDurable: durable }),
+  };
 }
 
 /** A replica that has not copied a stored job within this long fails the add (see replica-ack.ts). */
@@ -98,16 +108,20 @@ function replicaAckFor(logger: Logger): ReplicaAck {
   };
 }
 
-function startStore(redis: RedisConnector | undefined, shutdown: Shutdown): Store {
+function startStore(
+  redis: RedisConnector | undefined,
+  shutdown: Shutdown,
+  replicaAck: ReplicaAck | undefined,
+): { store: Store; durable?: AfterStore } {
   if (!redis) {
     const store = createMemoryStore();
     shutdown.add("connections", "store", () => store.close());
-    return store;
+    return { store };
   }
   const connection = redis.connect({ autoPipelining: true });
   const store = createRedisStore({ redis: connection, prefix: redis.keys.store });
   shutdown.add("connections", "store", () => quitRedis(connection));
-  return store;
+  return { store, ...(replicaAck && { durable: replicaWait(connection, redis.keys.store, replicaAck) }) };
 }
 
 /** Loaded only in demo mode: a bot that talks to the real service never holds the simulator's code. */

@@ -24,6 +24,7 @@ import {
   notifyGapMs,
   startNotifyWorker,
 } from "../../src/jobs/notify.js";
+import { mailboxKey } from "../../src/jobs/notify-box.js";
 import {
   type Backoff,
   DEFAULT_BACKOFF,
@@ -460,7 +461,11 @@ function drivenQueue(clock: { now: number }, lateMs: number) {
   /** A wait on the fake clock: over when `runUntil` gets there. */
   const sleep = (ms: number) =>
     new Promise<void>((wake) => sleepers.push({ at: clock.now + Math.max(0, ms), wake }));
-  return { queue, runUntil, sleep };
+  /** A failover lost the queued jobs `lost` picks (their store writes stayed). */
+  const drop = (lost: (job: DrivenJob) => boolean) => {
+    for (const job of jobs.filter(lost)) jobs.splice(jobs.indexOf(job), 1);
+  };
+  return { queue, runUntil, sleep, drop };
 }
 
 interface DrivenJob {
@@ -664,6 +669,80 @@ describe("notifications on a driven queue and clock", () => {
     const counts = await driven.queue.counts(NOTIFY_QUEUE);
     expect(counts.waiting + counts.delayed + counts.active).toBeGreaterThan(0);
     expect(counts.failed).toBe(0);
+  });
+});
+
+describe("notifications after a failover lost part of what a post wrote", () => {
+  /** A driven queue, a memory store and a worker on one fake clock; Slack paced 1 s per channel. */
+  async function world(o: { durable?: () => () => Promise<void> } = {}) {
+    const clock = { now: 0 };
+    const driven = drivenQueue(clock, 100);
+    const store = createMemoryStore({ now: () => clock.now });
+    const slack = fakeAdapter("slack", undefined, () => clock.now);
+    await startNotifyWorker(driven.queue, {
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      retry: FAST_RETRY,
+      logger: createMemoryLogger(),
+      now: () => clock.now,
+      sleep: driven.sleep,
+    });
+    const notifier = createNotifier(driven.queue, { store, retry: FAST_RETRY, watchMs: WATCH_MS, ...o });
+    const listed = () => shown(slack.sent).flatMap((s) => s.lines);
+    return { driven, store, notifier, listed };
+  }
+
+  it("a repeated post queues the sender its first post lost: the notice goes out once, at once", async () => {
+    const { driven, notifier, listed } = await world();
+    await notifier.post(SLACK_A, reply("delivered"), "k1");
+    driven.drop((job) => job.name === "notify");
+    // The service sends the webhook again; the router posts the same notice again.
+    await notifier.post(SLACK_A, reply("delivered"), "k1");
+    await driven.runUntil(0);
+    expect(listed()).toEqual(["• delivered"]);
+    await driven.runUntil(120_000);
+    expect(listed()).toEqual(["• delivered"]);
+  });
+
+  it("a watch job queues a lead's lost job again instead of waiting out its lead mark", async () => {
+    const { driven, notifier, listed } = await world();
+    await notifier.post(SLACK_A, reply("first"), "k1");
+    driven.drop((job) => job.name === "notify");
+    // The lead mark names the lost job: this notice queues a watch job instead of a sender.
+    await notifier.post(SLACK_A, reply("second"), "k2");
+    // The lead mark lives 60 s; the watch job looks after WATCH_MS.
+    await driven.runUntil(5 * WATCH_MS);
+    expect(listed()).toEqual(["• first", "• second"]);
+    await driven.runUntil(120_000);
+    expect(listed()).toEqual(["• first", "• second"]);
+  });
+
+  it("numbers a notice above what was sent when the counter lost its tail", async () => {
+    const { driven, store, notifier, listed } = await world();
+    for (const line of ["n1", "n2", "n3"]) await notifier.post(SLACK_A, reply(line), line);
+    await driven.runUntil(5_000);
+    expect(listed()).toEqual(["• n1", "• n2", "• n3"]);
+    // The new master's counter is behind the watermark the sender wrote after the failover.
+    await store.set(`notify:box:${mailboxKey(SLACK_A)}:seq`, "1");
+    await notifier.post(SLACK_A, reply("n4"), "n4");
+    await driven.runUntil(10_000);
+    expect(listed()).toEqual(["• n1", "• n2", "• n3", "• n4"]);
+  });
+
+  it("a post whose writes no replica confirmed fails; its retry sends the notice once", async () => {
+    let confirms = 0;
+    const { driven, notifier, listed } = await world({
+      durable: () => async () => {
+        confirms += 1;
+        if (confirms === 1) throw new Error("the master changed while the job was stored: not confirmed");
+      },
+    });
+    await expect(notifier.post(SLACK_A, reply("delivered"), "k1")).rejects.toThrow(/master changed/);
+    await notifier.post(SLACK_A, reply("delivered"), "k1");
+    expect(confirms).toBe(2);
+    await driven.runUntil(120_000);
+    expect(listed()).toEqual(["• delivered"]);
   });
 });
 

@@ -205,6 +205,61 @@ export function runStoreContract(name: string, makeHarness: () => Promise<StoreH
       });
     });
 
+    describe("appendOnce", () => {
+      const log = { counter: "log:seq", floor: "log:sent", itemPrefix: "log:n:" };
+
+      it("numbers appends in order, storing each item; a repeated mark appends nothing and answers its number", async () => {
+        expect(await store.appendOnce({ ...log, mark: "m:a" }, "a", 60_000)).toEqual({
+          seq: 1,
+          appended: true,
+        });
+        expect(await store.appendOnce(log, "b", 60_000)).toEqual({ seq: 2, appended: true });
+        expect(await store.appendOnce({ ...log, mark: "m:a" }, "a again", 60_000)).toEqual({
+          seq: 1,
+          appended: false,
+        });
+        expect(await store.getMany(["log:n:1", "log:n:2", "log:n:3"])).toEqual(["a", "b", null]);
+        expect(await store.get("log:seq")).toBe("2");
+        expect(await store.get("m:a")).toBe("1");
+      });
+
+      it("never hands out a number at or below the floor, nor one whose item exists", async () => {
+        // A failover lost the counter's tail while a reader had passed 7 and an item sits at 9.
+        await store.set("log:seq", "3");
+        await store.set("log:sent", "7");
+        await store.set("log:n:9", "-");
+        expect(await store.appendOnce(log, "x", 60_000)).toEqual({ seq: 8, appended: true });
+        expect(await store.appendOnce(log, "y", 60_000)).toEqual({ seq: 10, appended: true });
+        expect(await store.getMany(["log:n:8", "log:n:9", "log:n:10"])).toEqual(["x", "-", "y"]);
+      });
+
+      it("expires the item and the mark after ttlMs, and the mark may then append again", async () => {
+        await store.appendOnce({ ...log, mark: "m:t" }, "t", TTL_MS);
+        await h.elapse(PAST_TTL_MS);
+        expect(await store.getMany(["log:n:1", "m:t"])).toEqual([null, null]);
+        expect(await store.appendOnce({ ...log, mark: "m:t" }, "t", 60_000)).toEqual({
+          seq: 2,
+          appended: true,
+        });
+      });
+
+      it(`appends once among ${RACERS} parallel appends of one mark, and numbers the others apart`, async () => {
+        const marked = await Promise.all(
+          Array.from({ length: RACERS }, (_, i) =>
+            (i % 2 === 0 ? store : h.peer).appendOnce({ ...log, mark: "m:race" }, `r${i}`, 60_000),
+          ),
+        );
+        expect(marked.filter((r) => r.appended)).toHaveLength(1);
+        expect(new Set(marked.map((r) => r.seq))).toEqual(new Set([1]));
+        const plain = await Promise.all(
+          Array.from({ length: RACERS }, (_, i) =>
+            (i % 2 === 0 ? store : h.peer).appendOnce(log, `p${i}`, 60_000),
+          ),
+        );
+        expect(new Set(plain.map((r) => r.seq)).size).toBe(RACERS);
+      });
+    });
+
     describe("lists", () => {
       it("pushes newest first and trims to maxLength", async () => {
         for (const entry of ["a", "b", "c", "d"]) await store.listPush("audit", entry, 3);
