@@ -112,10 +112,12 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
     service: backends.service,
     store,
     jobs: createJobScheduler(queues),
-    notifier: createNotifier(queues, {
-      store,
-      ...(backends.storeDurable && { durable: backends.storeDurable }),
-    }),
+    notifier: createNotifier(
+      queues,
+      backends.durableStore
+        ? { store: backends.durableStore.store, durable: backends.durableStore.confirm }
+        : { store },
+    ),
     now: Date.now,
     logger,
     settings: coreSettings(config, backends),

@@ -28,8 +28,11 @@ export interface Backends {
   sandbox?: Sandbox;
   /** HOST_CALLBACK_TOKEN, or the one generated once and kept in the store. */
   hostCallbackToken: string;
-  /** Sentinel and Cluster: confirms that a replica holds the store writes made since it was called. */
-  storeDurable?: AfterStore;
+  /**
+   * Sentinel and Cluster: the notifier's own store (its own connection, so the replicas' WAIT after
+   * a post never holds up a person's command) and the check that a replica holds its writes.
+   */
+  durableStore?: { store: Store; confirm: AfterStore };
 }
 
 export interface BackendOptions {
@@ -51,7 +54,8 @@ export async function startBackends(options: BackendOptions): Promise<Backends> 
       )
     : undefined;
   const replicaAck = redis && redis.target.kind !== "server" ? replicaAckFor(logger) : undefined;
-  const { store, durable } = startStore(redis, shutdown, replicaAck);
+  const store = startStore(redis, shutdown);
+  const durableStore = redis && replicaAck && startDurableStore(redis, shutdown, replicaAck);
 
   const sandbox =
     config.service.mode === "sandbox" ? await startDemoSandbox(config, options.botPort) : undefined;
@@ -85,7 +89,7 @@ export async function startBackends(options: BackendOptions): Promise<Backends> 
     service,
     ...(sandbox && { sandbox }),
     hostCallbackToken,
-    ...(durable && { storeDurable: durable }),
+    ...(durableStore && { durableStore }),
   };
 }
 
@@ -108,20 +112,26 @@ function replicaAckFor(logger: Logger): ReplicaAck {
   };
 }
 
-function startStore(
-  redis: RedisConnector | undefined,
-  shutdown: Shutdown,
-  replicaAck: ReplicaAck | undefined,
-): { store: Store; durable?: AfterStore } {
+function startStore(redis: RedisConnector | undefined, shutdown: Shutdown): Store {
   if (!redis) {
     const store = createMemoryStore();
     shutdown.add("connections", "store", () => store.close());
-    return { store };
+    return store;
   }
   const connection = redis.connect({ autoPipelining: true });
   const store = createRedisStore({ redis: connection, prefix: redis.keys.store });
   shutdown.add("connections", "store", () => quitRedis(connection));
-  return { store, ...(replicaAck && { durable: replicaWait(connection, redis.keys.store, replicaAck) }) };
+  return store;
+}
+
+/** WAIT blocks the connection it runs on: the writes it confirms get a connection of their own. */
+function startDurableStore(redis: RedisConnector, shutdown: Shutdown, replicaAck: ReplicaAck) {
+  const connection = redis.connect({ autoPipelining: true });
+  shutdown.add("connections", "notifier store", () => quitRedis(connection));
+  return {
+    store: createRedisStore({ redis: connection, prefix: redis.keys.store }),
+    confirm: replicaWait(connection, redis.keys.store, replicaAck),
+  };
 }
 
 /** Loaded only in demo mode: a bot that talks to the real service never holds the simulator's code. */
