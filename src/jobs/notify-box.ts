@@ -9,9 +9,12 @@ import type { Appended, Store } from "../store/store.js";
  * by two instances; the notices and marks live in Redis, so a restart loses none of them.
  *
  * A notice, its number and its dedup mark are written in one atomic step (`Store.appendOnce`), so
- * a number never waits for its notice; a number without one is a hole (lost to a failover, or
- * expired) that the sender skips.
+ * a number at or below the counter without a notice is a hole (lost to a failover, or expired).
+ * The sender tombstones each hole it passes (SET NX): after a failover the new master's counter
+ * may be behind what the sender read, and an append that takes such a number then finds it
+ * taken and moves on, instead of landing where the sender has already been.
  */
+const TOMBSTONE = "-";
 /**
  * Refreshed on every run of the lead job (a wait for the next slot is seconds, a send ≤ 30 s),
  * and stretched over a retry's backoff; short, so a sender that died frees the lead soon.
@@ -47,9 +50,14 @@ export function notifyBox(store: Store, conversation: ConversationRef, noticeTtl
   const noticeKey = (seq: number) => `${base}:n:${seq}`;
   const num = (value: string | null) => (value === null ? 0 : Number(value));
 
-  /** The notice stored for number `seq`, or null for a hole. */
-  function noticeOf(seq: number, value: string | null): Notice | null {
-    if (value === null) return null;
+  /** The notice for number `seq` from its stored `value`, or null for a hole (tombstoned now or before). */
+  async function noticeOf(seq: number, stored: string | null): Promise<Notice | null> {
+    let value = stored;
+    if (value === null) {
+      if (await store.setIfNotExists(noticeKey(seq), TOMBSTONE, noticeTtlMs)) return null;
+      value = await store.get(noticeKey(seq));
+    }
+    if (value === null || value === TOMBSTONE) return null;
     try {
       return { seq, reply: JSON.parse(value) as EncodedReply };
     } catch {
@@ -57,10 +65,10 @@ export function notifyBox(store: Store, conversation: ConversationRef, noticeTtl
     }
   }
 
-  /** The notices of these numbers, read in one round trip. */
+  /** The notices of these numbers, read in one round trip (plus one per hole). */
   async function readAll(seqs: readonly number[]): Promise<(Notice | null)[]> {
     const values = await store.getMany(seqs.map(noticeKey));
-    return seqs.map((seq, i) => noticeOf(seq, values[i] ?? null));
+    return Promise.all(seqs.map((seq, i) => noticeOf(seq, values[i] ?? null)));
   }
 
   return {

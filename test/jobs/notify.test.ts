@@ -674,14 +674,16 @@ describe("notifications on a driven queue and clock", () => {
 
 describe("notifications after a failover lost part of what a post wrote", () => {
   /** A driven queue, a memory store and a worker on one fake clock; Slack paced 1 s per channel. */
-  async function world(o: { durable?: () => () => Promise<void> } = {}) {
+  async function world(
+    o: { durable?: () => () => Promise<void>; workerStore?: (store: Store) => Store } = {},
+  ) {
     const clock = { now: 0 };
     const driven = drivenQueue(clock, 100);
     const store = createMemoryStore({ now: () => clock.now });
     const slack = fakeAdapter("slack", undefined, () => clock.now);
     await startNotifyWorker(driven.queue, {
       adapters: new Map([["slack", slack.adapter]]),
-      store,
+      store: o.workerStore?.(store) ?? store,
       watchMs: WATCH_MS,
       retry: FAST_RETRY,
       logger: createMemoryLogger(),
@@ -728,6 +730,34 @@ describe("notifications after a failover lost part of what a post wrote", () => 
     await notifier.post(SLACK_A, reply("n4"), "n4");
     await driven.runUntil(10_000);
     expect(listed()).toEqual(["• n1", "• n2", "• n3", "• n4"]);
+  });
+
+  it("a notice stored at a number the sender is passing (the counter went back in a failover) is sent, not skipped", async () => {
+    const seqKey = `notify:box:${mailboxKey(SLACK_A)}:seq`;
+    let whileGathering: (() => Promise<void>) | undefined;
+    const { driven, store, notifier, listed } = await world({
+      // The sender's read of the mailbox, with something happening right after it.
+      workerStore: (inner) => ({
+        ...inner,
+        async getMany(keys) {
+          const values = await inner.getMany(keys);
+          const during = whileGathering;
+          whileGathering = undefined;
+          await during?.();
+          return values;
+        },
+      }),
+    });
+    // Numbers 1–4 were lost with the old master: holes the sender will pass.
+    await store.set(seqKey, "4");
+    whileGathering = async () => {
+      // The new master's counter is behind; a retried post takes number 1 meanwhile.
+      await store.set(seqKey, "0");
+      await notifier.post(SLACK_A, reply("late"), "late");
+    };
+    await notifier.post(SLACK_A, reply("n5"), "n5");
+    await driven.runUntil(120_000);
+    expect(listed().sort()).toEqual(["• late", "• n5"]);
   });
 
   it("a post whose writes no replica confirmed fails; its retry sends the notice once", async () => {
