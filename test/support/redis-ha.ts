@@ -54,6 +54,25 @@ function launch(args: string[]): ChildProcess {
   return spawn("redis-server", args, { stdio: "ignore" });
 }
 
+/**
+ * A redis-server on `portCount` free ports (the first one it answers on), waited for until it
+ * answers. `freePort` only knows a port was free when asked: should something take it before the
+ * server binds (a parallel test's connection), the server exits, and it is launched again on others.
+ */
+async function launchUp(portCount: number, argsFor: (ports: number[]) => string[]): Promise<Started> {
+  for (let attempt = 1; ; attempt += 1) {
+    const ports: number[] = [];
+    for (let i = 0; i < portCount; i += 1) ports.push(await freePort());
+    const args = argsFor(ports);
+    const started: Started = { port: ports[0]!, child: launch(args), args };
+    const state = await until(`node ${started.port} up`, 10_000, async () =>
+      dead(started) ? "exited" : (await ask(started.port)) ? "up" : undefined,
+    );
+    if (state === "up") return started;
+    if (attempt === 3) throw new Error(`redis-server exited at start three times: ${args.join(" ")}`);
+  }
+}
+
 async function until<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
@@ -105,18 +124,15 @@ export async function startRedisCluster(): Promise<HaRedis> {
   const close = closer(children, dir);
   try {
     for (let i = 0; i < 6; i += 1) {
-      const [port, busPort] = [await freePort(), await freePort()];
       const nodeDir = mkdtempSync(join(dir, `node-${i}-`));
-      const args = [
+      const node = await launchUp(2, ([port, busPort]) => [
         ...["--port", String(port), "--bind", LOOPBACK, "--dir", nodeDir],
         ...["--cluster-enabled", "yes", "--cluster-port", String(busPort)],
         ...["--cluster-node-timeout", String(NODE_TIMEOUT_MS), "--cluster-replica-validity-factor", "0"],
         ...["--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction"],
-      ];
-      children.push({ port, child: launch(args), args });
+      ]);
+      children.push(node);
     }
-    for (const { port } of children)
-      await until(`node ${port} up`, 10_000, async () => (await ask(port)) || undefined);
     await runCli([
       "--cluster",
       "create",
@@ -200,34 +216,37 @@ export async function startRedisSentinel(): Promise<HaRedis> {
   const common = ["--bind", LOOPBACK, "--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction"];
   const sentinels: number[] = [];
   try {
-    const master = await freePort();
-    const replica = await freePort();
-    const masterArgs = ["--port", String(master), "--dir", mkdtempSync(join(dir, "master-")), ...common];
-    children.push({ port: master, child: launch(masterArgs), args: masterArgs });
-    await until("the master up", 10_000, async () => (await ask(master)) || undefined);
-    const replicaArgs = [
-      ...["--port", String(replica), "--dir", mkdtempSync(join(dir, "replica-")), ...common],
-      ...["--replicaof", LOOPBACK, String(master)],
-    ];
-    children.push({ port: replica, child: launch(replicaArgs), args: replicaArgs });
+    const masterDir = mkdtempSync(join(dir, "master-"));
+    const masterNode = await launchUp(1, ([port]) => ["--port", String(port), "--dir", masterDir, ...common]);
+    children.push(masterNode);
+    const master = masterNode.port;
+    const replicaDir = mkdtempSync(join(dir, "replica-"));
+    children.push(
+      await launchUp(1, ([port]) => [
+        ...["--port", String(port), "--dir", replicaDir, ...common],
+        ...["--replicaof", LOOPBACK, String(master)],
+      ]),
+    );
     for (let i = 0; i < 3; i += 1) {
-      const port = await freePort();
       const conf = join(dir, `sentinel-${i}.conf`);
-      writeFileSync(
-        conf,
-        [
-          `port ${port}`,
-          `bind ${LOOPBACK}`,
-          `dir ${dir}`,
-          `sentinel monitor ${MASTER_NAME} ${LOOPBACK} ${master} 2`,
-          `sentinel down-after-milliseconds ${MASTER_NAME} ${NODE_TIMEOUT_MS}`,
-          `sentinel failover-timeout ${MASTER_NAME} 10000`,
-          `sentinel parallel-syncs ${MASTER_NAME} 1`,
-          "",
-        ].join("\n"),
-      );
-      children.push({ port, child: launch([conf, "--sentinel"]), args: [conf, "--sentinel"] });
-      sentinels.push(port);
+      const sentinel = await launchUp(1, ([port]) => {
+        writeFileSync(
+          conf,
+          [
+            `port ${port}`,
+            `bind ${LOOPBACK}`,
+            `dir ${dir}`,
+            `sentinel monitor ${MASTER_NAME} ${LOOPBACK} ${master} 2`,
+            `sentinel down-after-milliseconds ${MASTER_NAME} ${NODE_TIMEOUT_MS}`,
+            `sentinel failover-timeout ${MASTER_NAME} 10000`,
+            `sentinel parallel-syncs ${MASTER_NAME} 1`,
+            "",
+          ].join("\n"),
+        );
+        return [conf, "--sentinel"];
+      });
+      children.push(sentinel);
+      sentinels.push(sentinel.port);
     }
     await until("the sentinels to know each other and the replica", READY_TIMEOUT_MS, async () => {
       for (const port of sentinels) {
