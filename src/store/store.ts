@@ -54,7 +54,7 @@ export interface Store {
 }
 
 /** Where `appendOnce` writes: keys relative to the store, like every other key. */
-export interface NumberedLog {
+interface NumberedLog {
   counter: string;
   /** Numbers at or below the one stored here are never handed out (what a reader has passed). */
   floor: string;
