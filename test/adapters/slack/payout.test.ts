@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findOrigin } from "../../../src/core/origins.js";
 import type { FakeSlackMessage } from "../../fakes/slack-api.js";
-import { freshAddress } from "../../support/spend-harness.js";
+import { freshAddress, NOON } from "../../support/spend-harness.js";
 import {
   buttonLabels,
   CHANNEL,
@@ -45,7 +45,8 @@ function withinSlackLimits(message: FakeSlackMessage | undefined): void {
 
 describe("slack: payout runs", () => {
   it("/energy with one row per line → quote → Confirm → one order; the quote's message shows the progress, then the outcome", async () => {
-    const h = await startSlackHarness();
+    // The sandbox prices by the hour of the day: at noon (the 1-hour "Peak 08-20" period) 3 × 65k cost 12.675 TRX.
+    const h = await startSlackHarness({ sandbox: { now: () => Date.parse(NOON) } });
     const list = addresses(3);
     await h.command(`/energy ${list.map((a) => `${a} 65k`).join("\n")}`);
     const quote = await lastQuote(h);
