@@ -96,8 +96,16 @@ export const RESOLVED_KEY = "alerts:resolved";
 const SUBJECT_KEY = (kind: string, subject: string) => `alerts:subject:${kind}:${subject}`;
 
 /** A short id people can read and type (12 chars of base64url), the same for the same key. */
+/**
+ * Letters and digits only: an id is shown to people and searched for in logs, and Slack's
+ * rendering swaps an `_` at a word's edge for a look-alike (see adapters/slack/render/mrkdwn.ts).
+ */
 export const alertIdOf = (key: string): string =>
-  createHash("sha256").update(key).digest("base64url").slice(0, 12);
+  createHash("sha256")
+    .update(key)
+    .digest("base64url")
+    .slice(0, 12)
+    .replace(/[-_]/g, (c) => (c === "-" ? "x" : "y"));
 
 export async function readAlert(store: Store, id: string): Promise<AlertRecord | null> {
   return (await getJson(store, ALERT_KEY(id), recordSchema)) as AlertRecord | null;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   ALERT_TTL_MS,
+  alertIdOf,
   CONTENT_KEY,
   MESSAGES_KEY,
   readAlert,
@@ -158,6 +159,13 @@ forEachStore("alerts", (get) => {
 });
 
 describe("alert pieces", () => {
+  it("an alert's id is 12 letters and digits, the same for the same key", () => {
+    const ids = Array.from({ length: 2_000 }, (_, i) => alertIdOf(`runway:low:${i}`));
+    expect(ids.filter((id) => !/^[A-Za-z0-9]{12}$/.test(id))).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(alertIdOf("runway:low:7")).toBe(ids[7]);
+  });
+
   it("mentions: Slack users and groups as ids, Telegram as @username, each on its own platform", () => {
     const oncall = ["slack:U0ONCALL", "slack:S0TEAM", "telegram:@oncall_ops"];
     expect(mentionsFor(oncall, "slack")).toEqual([
