@@ -64,6 +64,20 @@ async function quote(world: World, bot: Bot, address: string): Promise<FakeSlack
   );
 }
 
+/** The bot's last warning and error lines, for a failure's message: what it said while it refused. */
+const lastWarnings = (bot: Bot): string =>
+  bot.logs
+    .map(
+      (line) => JSON.parse(line) as { level: number; time: number; msg: string; err?: { message?: string } },
+    )
+    .filter((entry) => entry.level >= 40)
+    .slice(-5)
+    .map(
+      (e) =>
+        `${new Date(e.time).toISOString().slice(11, 23)} ${e.msg}${e.err?.message ? `: ${e.err.message}` : ""}`,
+    )
+    .join(" | ");
+
 /** As the service sends a webhook: again every 200 ms until a 2xx; counts the refusals. */
 async function deliver(bot: Bot, event: object): Promise<number> {
   let refused = 0;
@@ -76,7 +90,8 @@ async function deliver(bot: Bot, event: object): Promise<number> {
     if (status >= 200 && status < 300) return refused;
     expect(status === 0 || status === 503).toBe(true);
     refused += 1;
-    if (Date.now() > deadline) throw new Error("a webhook was never acknowledged");
+    if (Date.now() > deadline)
+      throw new Error(`a webhook was never acknowledged; the bot's last warnings: ${lastWarnings(bot)}`);
     await sleep(200);
   }
 }
@@ -158,7 +173,9 @@ export function runHaFailover(name: string, ha: () => HaRedis): void {
           JOBS_RESUME_MS,
         ).catch((error: Error) => {
           const missing = events.filter((e) => naming(posted(world, ALERTS), e.order_id).length === 0);
-          throw new Error(`${error.message}: never posted ${missing.map((e) => e.order_id).join(", ")}`);
+          throw new Error(
+            `${error.message}: never posted ${missing.map((e) => e.order_id).join(", ")}; last warnings: ${lastWarnings(a)} || ${lastWarnings(b)}`,
+          );
         });
         await quietPeriod(1_500);
         const texts = posted(world, ALERTS);
