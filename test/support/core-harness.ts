@@ -237,3 +237,12 @@ export function headersTimeoutDispatcher(ms: number): Dispatcher {
   };
   return agent;
 }
+
+/**
+ * Moves the harness clock forward to 00:00 UTC on the 2nd of the next month, so a test that walks
+ * a few days stays within one calendar month (monthly budgets reset on the 1st) whatever today is.
+ */
+export function advanceToEarlyMonth(clock: CoreHarness["clock"]): void {
+  const now = new Date(clock.now());
+  clock.advance(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 2) - now.getTime());
+}

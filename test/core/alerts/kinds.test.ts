@@ -6,7 +6,13 @@ import { ACTIVE_HOSTS_KEY } from "../../../src/core/host/index.js";
 import type { Reply } from "../../../src/core/reply.js";
 import { DEFAULT_WATCH_SETTINGS } from "../../../src/core/watch/settings.js";
 import { watchTick } from "../../../src/core/watch/tick.js";
-import { channel, operator, replyButtons, replyText } from "../../support/core-harness.js";
+import {
+  advanceToEarlyMonth,
+  channel,
+  operator,
+  replyButtons,
+  replyText,
+} from "../../support/core-harness.js";
 import { freshAddress, quote, type SpendHarness, useSpendHarness } from "../../support/spend-harness.js";
 import { stubDeps } from "../support.js";
 
@@ -63,6 +69,7 @@ describe("every alert kind carries the alert's buttons", () => {
 
   it("a re-screen's score rise and the used-up re-screen budget", async () => {
     const h = await setup({ budgetTrx: "8" });
+    advanceToEarlyMonth(h.clock);
     const address = freshAddress("kinds-screen");
     await h.run(operator, `watch add ${address} vendor screen daily`);
     let sandboxNow = h.sandboxTime.now();

@@ -8,7 +8,14 @@ import { DEFAULT_WATCH_SETTINGS } from "../../../src/core/watch/settings.js";
 import { watchTick } from "../../../src/core/watch/tick.js";
 import { createRateLimiter } from "../../../src/service/limiter.js";
 import { RATE_BUCKETS } from "../../../src/service/rate-limits.js";
-import { channel, operator, replyButtons, replyText, viewer } from "../../support/core-harness.js";
+import {
+  advanceToEarlyMonth,
+  channel,
+  operator,
+  replyButtons,
+  replyText,
+  viewer,
+} from "../../support/core-harness.js";
 import {
   freshAddress,
   quote,
@@ -342,6 +349,7 @@ describe("AML re-screening", () => {
   it("re-screens when due, alerts on a score rise, and pauses with one notice when the budget is used", async () => {
     // Two re-screens at the sandbox's price fit; the third does not.
     const h = await setup({ budgetTrx: "8" });
+    advanceToEarlyMonth(h.clock);
     const address = freshAddress("screen");
     expect(replyText(await h.run(operator, `watch add ${address} vendor screen daily`))).toContain(
       "AML re-screened daily",
