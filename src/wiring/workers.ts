@@ -2,6 +2,7 @@ import type { Config } from "../config.js";
 import { alertDigestBlocks, alertPosted } from "../core/alerts/posted.js";
 import { actionHandlers } from "../core/command-registry.js";
 import type { CoreDeps } from "../core/deps.js";
+import { recoverOpenIntents } from "../core/intents/index.js";
 import type { Platform } from "../core/invocation.js";
 import type { ChatAdapter } from "../core/ports.js";
 import { createTrackedHandlers } from "../core/tracking-registry.js";
@@ -35,6 +36,10 @@ export async function startWorkers(options: WorkerOptions): Promise<HttpRoute[]>
   const { logger } = deps;
   const tracked = await startTrackedWorker(queues, createTrackedHandlers(deps, actionHandlers), { logger });
   shutdown.add("workers", "tracked jobs", () => tracked.close());
+  // Confirmations a stopped instance left open are recovered now, not when their delayed job is due.
+  await recoverOpenIntents(deps).catch((error: unknown) =>
+    logger.warn({ err: error }, "could not look for confirmations left open at start"),
+  );
   const notify = await startNotifyWorker(queues, {
     adapters: options.adapters,
     store: deps.store,

@@ -177,9 +177,15 @@ function withoutPictures(reply: Reply): Reply {
 
 /**
  * The cause of an alert went away (the balance is back above the level): it is resolved by the
- * bot and its messages say so in place. Nothing happens when it was resolved already.
+ * bot and its messages say so in place, but `skip` (a button's message its click's reply replaces).
+ * Nothing happens when it was resolved already.
  */
-export async function clearAlert(deps: CoreDeps, id: string, note: string): Promise<AlertRecord | null> {
+export async function clearAlert(
+  deps: CoreDeps,
+  id: string,
+  note: string,
+  skip?: string,
+): Promise<AlertRecord | null> {
   const result = await updateAlert(deps.store, id, (alert) =>
     alert.state === "resolved"
       ? { refused: "already resolved" }
@@ -191,7 +197,7 @@ export async function clearAlert(deps: CoreDeps, id: string, note: string): Prom
         },
   );
   if (!result.ok) return null;
-  await refreshMessages(deps, result.alert);
+  await refreshMessages(deps, result.alert, skip);
   return result.alert;
 }
 
@@ -201,9 +207,10 @@ export async function clearAlertOf(
   kind: AlertKind,
   subjectId: string,
   note: string,
+  skip?: string,
 ): Promise<AlertRecord | null> {
   const id = await alertOfSubject(deps.store, kind, subjectId);
-  return id === null ? null : clearAlert(deps, id, note);
+  return id === null ? null : clearAlert(deps, id, note, skip);
 }
 
 /** A snoozed alert comes back: posted again where it was, unless it was resolved meanwhile. */

@@ -3,12 +3,13 @@ import { hostConfirmAction } from "./confirm-host.js";
 import { hostCommand } from "./host-command.js";
 import { hostCycle, hostPaused } from "./host-notifications.js";
 import { hostStatusAction } from "./host-status-action.js";
+import { hostOverCapStopAction } from "./over-cap.js";
 import { createReconcileHostStartHandler } from "./reconcile-host-start.js";
 
 export const hostFeature = defineFeature({
   name: "host",
   commands: [hostCommand],
-  actions: [hostConfirmAction, hostStatusAction],
+  actions: [hostConfirmAction, hostStatusAction, hostOverCapStopAction],
   tracked: { "reconcile-host-start": ({ deps }) => createReconcileHostStartHandler(deps) },
   notifications: { "host.cycle": hostCycle, host_paused: hostPaused },
 });

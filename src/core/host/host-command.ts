@@ -1,21 +1,15 @@
-import { isServiceError } from "../../service/errors.js";
 import { CANCEL_KIND, createActionGroup } from "../actions.js";
-import { clearAlertOf } from "../alerts/index.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { parseTronAddress } from "../parse/tron-address.js";
 import { errorReply, type Reply } from "../reply.js";
 import { balanceCovers, getBalance } from "../spend/balance-cache.js";
-import { whoName } from "../spend/confirmed.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteHost } from "../spend/quote.js";
-import { auditSpend } from "../spend/record.js";
 import { checkSpend } from "../spend/spend-guard.js";
-import { markHostStopped } from "./active.js";
-import { hostFailureLine } from "./host-errors.js";
-import { recordHostEvent } from "./host-events.js";
 import { HOST_CONFIRM_KIND, type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
-import { NO_CALLBACK_WARNING, renderHostQuote, renderHostStopped } from "./host-render.js";
+import { NO_CALLBACK_WARNING, renderHostQuote } from "./host-render.js";
 import { hostStatusReply } from "./host-status-action.js";
+import { stopHostMode } from "./host-stop.js";
 
 const USAGE =
   "use host start <address>, host stop <address> or host status <address>, e.g. host start TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
@@ -83,44 +77,7 @@ async function runStart(ctx: CommandContext, address: string): Promise<Reply> {
   return renderHostQuote({ ...view, tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" } });
 }
 
-async function runStop(ctx: CommandContext, address: string): Promise<Reply> {
-  const { deps } = ctx;
+function runStop(ctx: CommandContext, address: string): Promise<Reply> {
   const { actor, conversation } = ctx.invocation;
-  const base = { actor, conversation, verb: "host stop", address };
-  try {
-    const stopped = await deps.service.hostMode.stop(address);
-    await stoppedHere(ctx, address, stopped.data.orders_closed);
-    // Its alert (the address turned blocked while in Host Mode) is answered: resolved in place.
-    await clearAlertOf(deps, "host.blocked", address, `Host Mode stopped by ${whoName(actor)}`).catch(
-      (error: unknown) =>
-        deps.logger.warn({ err: error, address }, "Host Mode stopped; its alert was not resolved"),
-    );
-    await auditSpend(deps, {
-      ...base,
-      result: "ok",
-      message: `${stopped.message}; ${stopped.data.orders_closed} order(s) closed`,
-    });
-    return renderHostStopped(stopped.data, whoName(actor));
-  } catch (error) {
-    // Already inactive: what was wanted, and a start still being reconciled must not run it.
-    if (isServiceError(error) && error.code === -7) await stoppedHere(ctx, address, 0);
-    const line = hostFailureLine(error, address, "stop");
-    deps.logger.warn({ err: error, address }, "host stop failed");
-    await auditSpend(deps, { ...base, result: "failed", message: line });
-    return errorReply(line);
-  }
-}
-
-/** The address is off: the App Home list, and the record a start reconciler reads before it asks again. */
-async function stoppedHere(ctx: CommandContext, address: string, ordersClosed: number): Promise<void> {
-  const { deps } = ctx;
-  try {
-    await recordHostEvent(deps.store, address, { event: "stopped", at: deps.now(), ordersClosed });
-    await markHostStopped(deps, address);
-  } catch (error) {
-    deps.logger.warn(
-      { err: error, address },
-      "Host Mode stopped, but the bot's record of it was not updated",
-    );
-  }
+  return stopHostMode(ctx.deps, { actor, conversation }, address);
 }

@@ -13,6 +13,7 @@ import { markHostStopped } from "./active.js";
 import { recordHostEvent } from "./host-events.js";
 import { noteHostRunCycle } from "./host-ledger.js";
 import { renderHostCycle, renderHostPaused } from "./host-notices-render.js";
+import { alertHostOverCap } from "./over-cap.js";
 
 /** Host Mode callbacks: to the conversation that started Host Mode for the address. */
 export const hostCycle: NotificationDefinition<HostCycle> = {
@@ -29,6 +30,8 @@ export const hostCycle: NotificationDefinition<HostCycle> = {
     await noteHostCycle(deps, n);
     // What the cycle charged counts toward the daily cap of whoever started Host Mode.
     await countHostCycle(deps, n);
+    // Cycles past the starter's daily cap: one alert a day with Stop Host Mode (over-cap.ts).
+    await alertHostOverCap(deps, n);
     // `host status`: cycles seen and TRX charged since the start.
     await noteHostRunCycle(deps, n);
   },

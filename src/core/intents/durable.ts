@@ -17,6 +17,7 @@ import {
   isPosted,
   type Lease,
   markPosted,
+  noteOpen,
   readIntent,
   readOutcome,
   recoverJobId,
@@ -40,7 +41,7 @@ import {
 type ActionInvocation = Extract<Invocation, { kind: "action" }>;
 type Deps = CoreDeps;
 
-const timingsOf = (deps: Pick<CoreDeps, "settings">): IntentTimings =>
+export const timingsOf = (deps: Pick<CoreDeps, "settings">): IntentTimings =>
   deps.settings.intents ?? DEFAULT_INTENT_TIMINGS;
 
 /** Before the claim: the recovery job exists whenever the intent does. Returns the claim value. */
@@ -55,6 +56,8 @@ export async function prepareIntent(
     { kind: "recover-intent", confirmationId: cid, conversation: invocation.conversation },
     { delayMs: timingsOf(deps).recoverAfterMs, jobId: recoverJobId(cid) },
   );
+  // Before the claim too: an instance that starts finds it (recover-at-start.ts).
+  await noteOpen(deps.store, cid, deps.now());
   const intent: Intent = {
     v: 1,
     confirmationId: cid,
@@ -185,8 +188,8 @@ export function createRecoverIntentHandler(
     const handler = handlers.get(intent.kind);
     if (handler === undefined) throw new Error(`no handler for durable action kind "${intent.kind}"`);
     const run = await runIntent(deps, handler, intent);
-    // A live run holds the lease (renewed), a dead one's lapses within leaseMs: look again then.
-    if (run === undefined) return { again: true, delayMs: Math.max(250, timingsOf(deps).leaseMs / 2) };
+    // A live run holds the lease (renewed), a dead one's lapses within leaseMs: look again soon.
+    if (run === undefined) return { again: true, delayMs: Math.max(250, timingsOf(deps).leaseMs / 4) };
     try {
       if (await isPosted(deps.store, cid)) return { done: true };
       if (job.handover !== true)

@@ -3,3 +3,4 @@ export { handOverIntent, intentDelivered, maxLocalRunsOf, prepareIntent, runInte
 export type { Intent, Lease } from "./intent.js";
 export { handoverJobId, INTENT_TTL_MS, isPosted } from "./intent.js";
 export { createReconciler, type ReconcileStep } from "./reconciler.js";
+export { recoverOpenIntents } from "./recover-at-start.js";

@@ -14,7 +14,11 @@ import type { Role } from "../roles.js";
  * outcome (the reply, once known) and the posted mark (the outcome reached the conversation).
  */
 export const INTENT_TTL_MS = 24 * 60 * 60_000;
-export const DEFAULT_INTENT_TIMINGS: IntentTimings = { recoverAfterMs: 30_000, leaseMs: 20_000 };
+/**
+ * The lease is short and renewed by its holder every third of it, so a holder that died (kill -9)
+ * is known to be gone within seconds; a live holder renews it long before it could lapse.
+ */
+export const DEFAULT_INTENT_TIMINGS: IntentTimings = { recoverAfterMs: 30_000, leaseMs: 4_000 };
 /**
  * Enough to keep the service's busiest limit full (order5m: 50 calls/s, each answered in 0.5 to
  * 2 s), few enough that a burst of clicks costs no memory: the rest wait as jobs.
@@ -39,6 +43,8 @@ const outcomeKey = (cid: string) => `intent-outcome:${cid}`;
 const postedKey = (cid: string) => `intent-posted:${cid}`;
 const leaseKey = (cid: string) => `intent-lease:${cid}`;
 const runKey = (cid: string) => `intent-run:${cid}`;
+/** Confirmations not yet posted, by id (their claim time): what an instance looks at when it starts. */
+const OPEN_KEY = "intents:open";
 export const recoverJobId = (cid: string) => `recover-intent:${cid}`;
 /** The job that carries out a confirmation handed over at its click (beside its recovery job). */
 export const handoverJobId = (cid: string) => `recover-intent:${cid}:handover`;
@@ -74,6 +80,18 @@ export const isFirstRun = (store: Store, cid: string): Promise<boolean> =>
 
 export async function markPosted(store: Store, cid: string): Promise<void> {
   await store.set(postedKey(cid), "1", INTENT_TTL_MS);
+  await forgetOpen(store, cid);
+}
+
+export async function noteOpen(store: Store, cid: string, at: number): Promise<void> {
+  await store.hashSet(OPEN_KEY, cid, String(at), INTENT_TTL_MS);
+}
+
+export const forgetOpen = (store: Store, cid: string): Promise<void> => store.hashDel(OPEN_KEY, cid);
+
+/** Every confirmation noted open and not yet posted: id → when it was noted. */
+export async function openIntents(store: Store): Promise<Map<string, number>> {
+  return new Map(Object.entries(await store.hashGetAll(OPEN_KEY)).map(([cid, at]) => [cid, Number(at)]));
 }
 
 export const isPosted = async (store: Store, cid: string): Promise<boolean> =>

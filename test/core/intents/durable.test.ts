@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FaultPoint } from "../../../src/core/deps.js";
 import { HANDED_OVER_LINE } from "../../../src/core/intents/durable.js";
+import { recoverOpenIntents } from "../../../src/core/intents/index.js";
 import { spentTodaySun } from "../../../src/core/spend/spend-guard.js";
 import { channel, operator, replyText } from "../../support/core-harness.js";
 import { freshAddress, quote, useSpendHarness } from "../../support/spend-harness.js";
@@ -97,5 +98,47 @@ describe("durable Confirm (in-memory queue)", () => {
     );
     expect(callsAtAck).toBe(0);
     expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
+});
+
+describe("recovery at start (issue 39, item 4)", () => {
+  // The click's own recovery job is a minute off: only the recovery at start can carry these out.
+  const far = { intents: { recoverAfterMs: 60_000, leaseMs: 100 } };
+  const startJobs = (h: Awaited<ReturnType<typeof spend.setup>>) =>
+    h.scheduled.filter((s) => s.job.kind === "recover-intent" && s.options.jobId.includes(":start:"));
+
+  it("a confirmation whose run stopped is due at once when an instance starts, and carried out once", async () => {
+    const h = await spend.setup({ settings: far });
+    const address = freshAddress("at-start");
+    const { confirm } = await quote(h, `energy ${address} 65k`);
+    h.deps.faults = hangAt("after-claim");
+    void h.click(operator, confirm);
+    await h.waitFor(
+      () => h.scheduled.some((s) => s.job.kind === "recover-intent"),
+      "the click's recovery job",
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await recoverOpenIntents(h.deps)).toBe(1);
+    expect(startJobs(h).map((s) => s.options.delayMs)).toEqual([0]);
+    await h.waitFor(() => outcomes(h).length > 0, "the outcome posted by the recovery at start");
+    await new Promise((r) => setTimeout(r, 400));
+    expect(outcomes(h)).toHaveLength(1);
+    expect(h.sandbox.energy.orders().filter((o) => o.receiveAddress === address)).toHaveLength(1);
+    // Posted: the next start finds nothing open.
+    expect(await recoverOpenIntents(h.deps)).toBe(0);
+  });
+
+  it("a run still alive keeps its lease: the recovery at start neither runs it again nor posts", async () => {
+    const h = await spend.setup({ settings: far });
+    const address = freshAddress("at-start-live");
+    const { confirm } = await quote(h, `energy ${address} 65k`);
+    h.deps.faults = hangAt("after-answer");
+    void h.click(operator, confirm);
+    await h.waitFor(() => h.sandbox.calls("order5m.create").length === 1, "the live run's order");
+    expect(await recoverOpenIntents(h.deps)).toBe(1);
+    // Many lease lengths: the live holder renews it, the recovery job only looks again.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
+    expect(outcomes(h)).toEqual([]);
   });
 });
