@@ -17,16 +17,19 @@ import {
 } from "./feature.js";
 import { helpCommand } from "./help.js";
 import { hostFeature } from "./host/feature.js";
+import { guardHost } from "./host/index.js";
 import { intentsFeature } from "./intents/feature.js";
 import { pasteCheckFeature } from "./paste-check/feature.js";
 import { payoutFeature } from "./payout/feature.js";
 import { runwayFeature } from "./runway/feature.js";
 import { scheduleFeature } from "./schedule/feature.js";
+import { pauseOnBlocked } from "./schedule/index.js";
 import { screeningFeature } from "./screening/feature.js";
 import { setupFeature } from "./setup/feature.js";
 import { statementFeature } from "./statement/feature.js";
 import { subuserFeature } from "./subuser/feature.js";
-import { watchFeature } from "./watch/feature.js";
+import { watchFeatureWith } from "./watch/feature.js";
+import type { OnBlocked } from "./watch/index.js";
 
 /** The shared verbs and buttons of the core itself: help, and Cancel on any quote. */
 const basicsFeature = defineFeature({
@@ -34,6 +37,13 @@ const basicsFeature = defineFeature({
   commands: [helpCommand],
   actions: [cancelActionHandler],
 });
+
+/**
+ * What other features do when a watched address becomes blocked, in this order: Host Mode's guard
+ * (a Stop button, or the stop itself), then the address's standing orders pause. Handed to the
+ * watch here, so the watch imports neither (they import it: `autoWatch`).
+ */
+export const onBlocked: readonly OnBlocked[] = [guardHost, pauseOnBlocked];
 
 /**
  * Every feature of the bot. Help lists the commands in this order. Add a feature: its folder's
@@ -52,7 +62,7 @@ export const features = [
   runwayFeature,
   digestFeature,
   chartFeature,
-  watchFeature,
+  watchFeatureWith(onBlocked),
   alertsFeature,
   auditFeature,
   setupFeature,

@@ -8,7 +8,7 @@ import {
   digestBudget,
   digestCost,
   renderNoticeDigest,
-} from "../core/notifications/notice-digest-render.js";
+} from "../core/notification-routing/notice-digest-render.js";
 import type { ChatAdapter, Notifier } from "../core/ports.js";
 import type { Block, Reply } from "../core/reply.js";
 import { decodeReply, encodeReply } from "../core/reply-codec.js";

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../core/logger.js";
-import { notificationKey, parseHostCallback } from "../core/notifications/events.js";
+import { notificationKey, parseHostCallback } from "../core/notification-routing/events.js";
 import { sendJson, sendText } from "../http/server.js";
 import type { Inbox, IngestReporter } from "./inbox.js";
 

@@ -1,7 +1,7 @@
 import { sleep } from "../clock.js";
 import type { Logger } from "../core/logger.js";
-import { parseNotification } from "../core/notifications/events.js";
-import type { NotificationRouter, RouteOutcome } from "../core/notifications/route.js";
+import { parseNotification } from "../core/notification-routing/events.js";
+import type { NotificationRouter, RouteOutcome } from "../core/notification-routing/route.js";
 import {
   isPermanentError,
   type JobContext,

@@ -10,7 +10,10 @@ import {
   renderBandwidthDelegated,
   renderDelegationConfirmed,
 } from "../../src/core/energy/energy-notices-render.js";
-import { DIGEST_LIMITS, renderNoticeDigest } from "../../src/core/notifications/notice-digest-render.js";
+import {
+  DIGEST_LIMITS,
+  renderNoticeDigest,
+} from "../../src/core/notification-routing/notice-digest-render.js";
 import {
   type Block,
   bold,

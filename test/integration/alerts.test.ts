@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { messagesOf, readAlert } from "../../src/core/alerts/alert.js";
 import { listAlerts } from "../../src/core/alerts/commands.js";
+import { onBlocked } from "../../src/core/features.js";
 import { checkRunway } from "../../src/core/runway/check.js";
 import { createTrackedHandlers } from "../../src/core/tracking-registry.js";
 import { recheckDenyList } from "../../src/core/watch/recheck.js";
@@ -472,7 +473,7 @@ describe("an alert storm", () => {
       }
     }
     for (const address of addresses) world.sandbox.screening.setCategory(address, "aml_risk");
-    const result = await recheckDenyList(bot.app.deps);
+    const result = await recheckDenyList(bot.app.deps, onBlocked);
     expect(result.changed).toBe(100);
 
     const slackStorm = () =>

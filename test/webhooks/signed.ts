@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { WebhookFamily } from "../../src/core/notifications/events.js";
+import type { WebhookFamily } from "../../src/core/notification-routing/events.js";
 import { storedWebhookSecrets } from "../../src/core/notifications/webhook-secrets.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/server.js";
 import type { Store } from "../../src/store/store.js";

@@ -1,6 +1,7 @@
 import type { CoreDeps } from "../deps.js";
 import { readFacts, utcDay } from "../facts/facts.js";
-import { botSpentLast24h, keptAccount, rateOf, readSamples } from "../runway/index.js";
+import { botSpentLast24h, rateOf, readSamples } from "../facts/rate.js";
+import { keptAccount } from "../spend/account.js";
 import { getBalance } from "../spend/balance-cache.js";
 import { readSnapshot } from "../spend/balance-refresh.js";
 import type { BalanceReading } from "./balance-chart-data.js";

@@ -1,6 +1,6 @@
 import Big from "big.js";
-import { energyBoughtOf, SPEND_KINDS, type SpendKind, spendsOf } from "../digest/index.js";
 import type { Fact } from "../facts/facts.js";
+import { energyBoughtOf, SPEND_KINDS, type SpendKind, spendsOf } from "../facts/spends.js";
 import { formatDecimal } from "../format.js";
 
 /**

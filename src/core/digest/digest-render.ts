@@ -1,8 +1,8 @@
 import Big from "big.js";
+import { SPEND_KINDS, type Spend, type SpendKind } from "../facts/spends.js";
 import { capList, formatAmount, formatDecimal, moreLine } from "../format.js";
 import { formatCount } from "../parse/echo.js";
 import { type Block, bold, context, fields, header, publicReply, type Reply, text } from "../reply.js";
-import { SPEND_KINDS, type Spend, type SpendKind } from "./spends.js";
 import type { Digest, Saving } from "./summary.js";
 
 const KIND_LABEL: Record<SpendKind, string> = {

@@ -2,9 +2,9 @@ import Big from "big.js";
 import type { CoreDeps } from "../deps.js";
 import { wasDelivered } from "../energy/index.js";
 import { type Fact, hostStarters, readFacts } from "../facts/facts.js";
-import { readAccount } from "../runway/index.js";
+import { energyBoughtOf, payoutRunsOf, type Spend, spendsOf } from "../facts/spends.js";
+import { readAccount } from "../spend/account.js";
 import { SUN_PER_TRX } from "../spend/trx.js";
-import { energyBoughtOf, payoutRunsOf, type Spend, spendsOf } from "./spends.js";
 
 /** One UTC day of activity, computed from the day's facts (see facts.ts). */
 export interface Saving {

@@ -1,6 +1,6 @@
 /** The front door of `host/`: what other folders may use. Anything else here is internal. */
 
-export { ACTIVE_HOSTS_KEY, activeHosts, isInHostMode } from "./active.js";
+export { ACTIVE_HOSTS_KEY, activeHosts } from "./active.js";
 export { hostConfirmPayloadSchema, hostSpend, placeHostStart } from "./confirm-host.js";
-export { hostCommand } from "./host-command.js";
+export { guardHost } from "./host-guard.js";
 export { hostCallbackUrl } from "./host-payload.js";

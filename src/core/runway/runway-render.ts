@@ -1,8 +1,8 @@
 import type Big from "big.js";
 import type { CoreDeps } from "../deps.js";
+import { botSpentLast24h, hoursLeft, rateOf, readSamples, type SpendRate } from "../facts/rate.js";
 import { formatAmount, formatDecimal } from "../format.js";
 import { type Block, code, context, fields, header, publicReply, type Reply, text } from "../reply.js";
-import { botSpentLast24h, hoursLeft, rateOf, readSamples, type SpendRate } from "./rate.js";
 
 /** Runway figures as people read them. */
 const formatRate = (rate: SpendRate): string => `${formatDecimal(rate.trxPerHour.toFixed(2))} TRX/h`;

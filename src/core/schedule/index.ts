@@ -1,2 +1,2 @@
 export { cheapestOffer, findCheaperLater, nowCheapestLine } from "./cheapest.js";
-export { pauseOrdersOf } from "./pause-blocked.js";
+export { pauseOnBlocked } from "./pause-blocked.js";

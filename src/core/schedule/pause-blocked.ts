@@ -1,6 +1,7 @@
 import { raiseAlert } from "../alerts/index.js";
 import type { CoreDeps } from "../deps.js";
 import { publicReply, text } from "../reply.js";
+import type { OnBlocked } from "../watch/index.js";
 import { idsForAddress, readOrder, readState, type StandingOrder, setState } from "./standing-orders.js";
 
 /**
@@ -39,12 +40,7 @@ export async function pauseBlockedOrder(
 }
 
 /** Every active standing order of `address` paused (a watched address became blocked). Never throws. */
-export async function pauseOrdersOf(
-  deps: CoreDeps,
-  address: string,
-  why: string,
-  occasion: string,
-): Promise<void> {
+async function pauseOrdersOf(deps: CoreDeps, address: string, why: string, occasion: string): Promise<void> {
   try {
     for (const id of await idsForAddress(deps.store, address)) {
       const order = await readOrder(deps.store, id);
@@ -54,3 +50,9 @@ export async function pauseOrdersOf(
     deps.logger.error({ err: error, address }, "could not pause the standing orders of a blocked address");
   }
 }
+
+/** The watch's hook: a watched address became blocked, so its standing orders pause. */
+export const pauseOnBlocked: OnBlocked = async (deps, { address, category, seq }) => {
+  await pauseOrdersOf(deps, address, `The deny list now says ${category}.`, `watch-${seq}`);
+  return {};
+};

@@ -1,23 +1,27 @@
 import { defineFeature } from "../feature.js";
-import { hostStopAction } from "./host-guard.js";
+import type { OnBlocked } from "./on-blocked.js";
 import { watchSettingsOf } from "./settings.js";
 import { watchTick } from "./tick.js";
 import { watchCommand } from "./watch-command.js";
 
-export const watchFeature = defineFeature({
-  name: "watch",
-  commands: [watchCommand],
-  actions: [hostStopAction],
-  /** One watchlist poll across every instance, every OPS_WATCH_INTERVAL_S. */
-  scheduled: ({ deps, alerts }) => [
-    {
-      kind: "every",
-      name: "watch",
-      everyMs: watchSettingsOf(deps.settings).intervalMs,
-      run: () =>
-        watchTick(deps, alerts).catch((error: unknown) => {
-          deps.logger.warn({ err: error }, "watch: tick failed");
-        }),
-    },
-  ],
-});
+/**
+ * The watch feature, told what other features do when a watched address becomes blocked (the
+ * list in src/core/features.ts: the watch imports no feature that spends, they import it).
+ */
+export const watchFeatureWith = (onBlocked: readonly OnBlocked[]) =>
+  defineFeature({
+    name: "watch",
+    commands: [watchCommand],
+    /** One watchlist poll across every instance, every OPS_WATCH_INTERVAL_S. */
+    scheduled: ({ deps, alerts }) => [
+      {
+        kind: "every",
+        name: "watch",
+        everyMs: watchSettingsOf(deps.settings).intervalMs,
+        run: () =>
+          watchTick(deps, alerts, onBlocked).catch((error: unknown) => {
+            deps.logger.warn({ err: error }, "watch: tick failed");
+          }),
+      },
+    ],
+  });

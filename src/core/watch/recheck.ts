@@ -2,8 +2,7 @@ import { COMPLIANCE_BATCH_MAX, type ComplianceVerdict } from "../../service/comp
 import { clearAlertOf, raiseAlert } from "../alerts/index.js";
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
-import { pauseOrdersOf } from "../schedule/index.js";
-import { guardHost } from "./host-guard.js";
+import { type OnBlocked, runOnBlocked } from "./on-blocked.js";
 import {
   baselinesDue,
   clearBaselinesDue,
@@ -41,7 +40,10 @@ export interface RecheckResult {
   skipped: boolean;
 }
 
-export async function recheckDenyList(deps: CoreDeps): Promise<RecheckResult> {
+export async function recheckDenyList(
+  deps: CoreDeps,
+  onBlocked: readonly OnBlocked[],
+): Promise<RecheckResult> {
   const stats = await deps.service.compliance.stats();
   const state = await readState(deps.store);
   const now = deps.now();
@@ -60,7 +62,7 @@ export async function recheckDenyList(deps: CoreDeps): Promise<RecheckResult> {
     const byIndex = result.results.length === chunk.length;
     for (const [j, verdict] of result.results.entries()) {
       const address = byIndex ? (chunk[j] ?? verdict.address) : verdict.address;
-      if (await applyVerdict(deps, address, verdict, known.get(address))) changed += 1;
+      if (await applyVerdict(deps, onBlocked, address, verdict, known.get(address))) changed += 1;
     }
   }
   await saveState(deps.store, { revision: stats.revision, checkedAt: now });
@@ -103,6 +105,7 @@ export async function takeDueBaselines(deps: CoreDeps): Promise<number> {
 /** True when the verdict changed and was posted. */
 async function applyVerdict(
   deps: CoreDeps,
+  onBlocked: readonly OnBlocked[],
   address: string,
   verdict: ComplianceVerdict,
   previous: VerdictRecord | undefined,
@@ -115,21 +118,22 @@ async function applyVerdict(
   }
   if (previous.category === verdict.category) return false;
   const next = recordOf(verdict, deps.now(), previous.seq + 1);
-  await postChange(deps, address, previous, next);
+  await postChange(deps, onBlocked, address, previous, next);
   await saveVerdict(deps.store, address, next);
   return true;
 }
 
 async function postChange(
   deps: CoreDeps,
+  onBlocked: readonly OnBlocked[],
   address: string,
   previous: VerdictRecord,
   next: VerdictRecord,
 ): Promise<void> {
   const watchers = await watchersOf(deps.store, address);
-  const guard = next.blocked ? await guardHost(deps, address, next.category, next.seq, watchers) : {};
-  if (next.blocked)
-    await pauseOrdersOf(deps, address, `The deny list now says ${next.category}.`, `watch-${next.seq}`);
+  const guard = next.blocked
+    ? await runOnBlocked(deps, onBlocked, { address, category: next.category, seq: next.seq, watchers })
+    : {};
   const posts = [];
   for (const conversation of watchers) {
     const entry = await readWatch(deps.store, conversation, address);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { listAlerts } from "../../../src/core/alerts/commands.js";
 import type { WatchSettings } from "../../../src/core/deps.js";
 import { createWatchDeliveryHandler, deliveryConfirmed } from "../../../src/core/energy/delivery-watch.js";
+import { onBlocked } from "../../../src/core/features.js";
 import { ACTIVE_HOSTS_KEY } from "../../../src/core/host/index.js";
 import type { Reply } from "../../../src/core/reply.js";
 import { DEFAULT_WATCH_SETTINGS } from "../../../src/core/watch/settings.js";
@@ -40,10 +41,10 @@ describe("every alert kind carries the alert's buttons", () => {
     const hosted = freshAddress("kinds-host");
     await h.click(operator, (await quote(h, `host start ${hosted}`)).confirm);
     expect(await h.store.setMembers(ACTIVE_HOSTS_KEY)).toContain(hosted);
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     h.sandbox.screening.setCategory(watched, "aml_risk");
     h.sandbox.screening.setCategory(hosted, "usdt_frozen");
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     expect(labels(notice(h, /payouts \(.*\) is now on the deny list: aml_risk/))).toEqual(OWN);
     expect(labels(notice(h, new RegExp(`${hosted} is now on the deny list: usdt_frozen`)))).toEqual([
       "Stop Host Mode",
@@ -55,7 +56,7 @@ describe("every alert kind carries the alert's buttons", () => {
     // Off the deny list again: the first alert is resolved by the bot, in place.
     h.sandbox.screening.setCategory(watched, "clean");
     h.sandbox.screening.bumpRevision();
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     expect((await listAlerts(h.deps, false)).map((a) => a.kind).sort()).toEqual([
       "host.blocked",
       "watch.verdict",
@@ -80,12 +81,12 @@ describe("every alert kind carries the alert's buttons", () => {
     };
     h.sandbox.screening.setResult(address, { score: "1.0" });
     nextDay();
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     h.sandbox.screening.setResult(address, { score: "6.5" });
     nextDay();
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     nextDay();
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     expect(labels(notice(h, /re-screen/))).toEqual(OWN);
     expect(labels(notice(h, /budget is used up/))).toEqual(OWN);
     expect((await listAlerts(h.deps, false)).map((a) => a.kind).sort()).toEqual([

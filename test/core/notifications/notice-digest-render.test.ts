@@ -7,8 +7,8 @@ import {
   digestBudget,
   digestCost,
   renderNoticeDigest,
-} from "../../../src/core/notifications/notice-digest-render.js";
-import { asAlert } from "../../../src/core/notifications/notifications-render.js";
+} from "../../../src/core/notification-routing/notice-digest-render.js";
+import { asAlert } from "../../../src/core/notification-routing/notifications-render.js";
 import { buttons, file, publicReply, text } from "../../../src/core/reply.js";
 import type { DelegationConfirmed } from "../../../src/service/webhook-events.js";
 import { replyText } from "../../support/core-harness.js";

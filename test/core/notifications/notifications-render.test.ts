@@ -4,8 +4,8 @@ import {
   parseHostCallback,
   parseServiceEvent,
   type WebhookFamily,
-} from "../../../src/core/notifications/events.js";
-import { asAlert, renderNotification } from "../../../src/core/notifications/notifications-render.js";
+} from "../../../src/core/notification-routing/events.js";
+import { asAlert, renderNotification } from "../../../src/core/notification-routing/notifications-render.js";
 import type { Reply, Span } from "../../../src/core/reply.js";
 import { replyText } from "../../support/core-harness.js";
 

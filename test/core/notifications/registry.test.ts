@@ -8,9 +8,9 @@ import {
   notificationKey,
   parseHostCallback,
   parseServiceEvent,
-} from "../../../src/core/notifications/events.js";
-import { renderNotification } from "../../../src/core/notifications/notifications-render.js";
-import { definitionOf, notificationDefinitions } from "../../../src/core/notifications/registry.js";
+} from "../../../src/core/notification-routing/events.js";
+import { renderNotification } from "../../../src/core/notification-routing/notifications-render.js";
+import { definitionOf, notificationDefinitions } from "../../../src/core/notification-routing/registry.js";
 import { type OriginKind, rememberOrigin } from "../../../src/core/origins.js";
 import { createMemoryStore } from "../../../src/store/memory-store.js";
 import { replyText } from "../../support/core-harness.js";

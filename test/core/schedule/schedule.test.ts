@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CLAIM_KEY } from "../../../src/core/actions.js";
 import { readAudit } from "../../../src/core/audit-log.js";
+import { onBlocked } from "../../../src/core/features.js";
 import { isPosted } from "../../../src/core/intents/intent.js";
 import type { TrackedJob } from "../../../src/core/ports.js";
 import { ensureStandingOrders } from "../../../src/core/schedule/ensure.js";
@@ -277,10 +278,10 @@ describe("a watched address of a standing order turns blocked", () => {
     const address = freshAddress("sched");
     const { job } = await create(h, `${address} 65k at 18:30`);
     await h.run(operator, `watch add ${address}`);
-    await watchTick(h.deps, []);
+    await watchTick(h.deps, [], onBlocked);
     h.sandbox.screening.addToList("usdt_frozen", address);
-    await watchTick(h.deps, []);
-    await watchTick(h.deps, []);
+    await watchTick(h.deps, [], onBlocked);
+    await watchTick(h.deps, [], onBlocked);
     await h.waitFor(
       () => posted(h, /Standing order S1 \(energy for T\w+\) is paused/).length > 0,
       "the alert",

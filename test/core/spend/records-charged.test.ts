@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readAudit } from "../../../src/core/audit-log.js";
 import { buildDigest } from "../../../src/core/digest/summary.js";
-import { createNotificationRouter } from "../../../src/core/notifications/route.js";
+import { createNotificationRouter } from "../../../src/core/notification-routing/route.js";
 import { spentTodaySun } from "../../../src/core/spend/spend-guard.js";
 import { createRedisStore } from "../../../src/store/redis-store.js";
 import {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { alertOfSubject, readAlert } from "../../../src/core/alerts/index.js";
 import { readAudit } from "../../../src/core/audit-log.js";
 import type { WatchSettings } from "../../../src/core/deps.js";
+import { onBlocked } from "../../../src/core/features.js";
 import { ACTIVE_HOSTS_KEY } from "../../../src/core/host/index.js";
 import type { Reply } from "../../../src/core/reply.js";
 import { DEFAULT_WATCH_SETTINGS } from "../../../src/core/watch/settings.js";
@@ -113,8 +114,8 @@ describe("watch add with a list", () => {
     // The baselines were stored: a change after them is posted once, into this conversation.
     h.sandbox.screening.setCategory(addresses[42]!, "aml_risk");
     h.sandbox.screening.bumpRevision();
-    await watchTick(h.deps, ALERTS);
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
+    await watchTick(h.deps, ALERTS, onBlocked);
     expect(alerts(h)).toHaveLength(1);
     expect(alerts(h)[0]).toContain("is now on the deny list: aml_risk (was clean)");
     expect(h.notifications[0]?.conversation).toEqual(channel);
@@ -152,10 +153,10 @@ describe("deny-list watch", () => {
     const h = await setup();
     const address = freshAddress("watch");
     await h.run(operator, `watch add ${address} payouts`);
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     h.sandbox.screening.bumpRevision();
-    await watchTick(h.deps, ALERTS);
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
+    await watchTick(h.deps, ALERTS, onBlocked);
     expect(alerts(h)).toEqual([]);
     expect(h.sandbox.calls("compliance.batch").length).toBeGreaterThan(0);
 
@@ -164,10 +165,10 @@ describe("deny-list watch", () => {
       reason_code: "OFAC_SDN",
       label: "OFAC SDN list",
     });
-    await watchTick(h.deps, ALERTS);
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
+    await watchTick(h.deps, ALERTS, onBlocked);
     h.sandbox.screening.bumpRevision();
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     const posted = alerts(h);
     expect(posted).toHaveLength(1);
     expect(posted[0]).toContain("is now on the deny list: aml_risk (was clean)");
@@ -176,7 +177,7 @@ describe("deny-list watch", () => {
     expect(h.notifications[0]?.conversation).toEqual(channel);
 
     h.sandbox.screening.setCategory(address, "clean");
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     expect(alerts(h)).toHaveLength(2);
     expect(alerts(h)[1]).toContain("is off the deny list: clean (was aml_risk)");
   });
@@ -186,7 +187,7 @@ describe("deny-list watch", () => {
     const address = freshAddress("watch");
     await h.run(operator, `watch add ${address}`);
     h.sandbox.screening.setCategory(address, "usdt_frozen");
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     // As if the process died after the alert was queued, before the verdict and revision were stored.
     await h.store.hashSet(
       "watch:verdict",
@@ -194,7 +195,7 @@ describe("deny-list watch", () => {
       JSON.stringify({ category: "clean", blocked: false, since: 0, seq: 0 }),
     );
     await h.store.del("watch:state");
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     await h.settle();
     expect(h.delivered.filter((d) => /usdt_frozen/.test(replyText(d.reply)))).toHaveLength(1);
   });
@@ -205,7 +206,7 @@ describe("deny-list watch", () => {
     await h.run(operator, `watch add ${address}`);
     const { confirm } = await quote(h, `energy ${address} 65k`);
     h.sandbox.screening.setCategory(address, "usdt_frozen");
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     const text = replyText(await h.click(operator, confirm));
     expect(text).toContain("now on the deny list");
     expect(text).toContain("usdt_frozen");
@@ -229,7 +230,7 @@ describe("deny-list watch", () => {
     });
     const h = await spend.setup({ settings: { watch: DEFAULT_WATCH_SETTINGS }, client: { limiter } });
     // A first tick: the deny list is re-checked, so the next tick has no full re-check to do.
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     later = 61_000;
     const address = freshAddress("auto-busy");
     const { confirm } = await quote(h, `energy ${address} 65k`);
@@ -243,7 +244,7 @@ describe("deny-list watch", () => {
 
     // The tick's own open call (the deny list's revision) finds the minute over.
     later = 122_000;
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     expect(replyText(await h.run(viewer, "watch list"))).toMatch(new RegExp(`${address} — clean; by auto`));
     // One batch call is the Confirm's live deny-list check (200/s per key, never the open
     // lookup's slot), the other the tick's first verdict for the new watch.
@@ -277,9 +278,9 @@ describe("Host Mode guard", () => {
   it("alerts with a Stop Host Mode button that stops it through the host stop path", async () => {
     const h = await setup();
     const address = await hostStarted(h);
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     h.sandbox.screening.setCategory(address, "usdt_frozen");
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     const alert = h.notifications.find((n) => /usdt_frozen/.test(replyText(n.reply)))?.reply as Reply;
     expect(replyText(alert)).toContain("This address is in Host Mode");
     expect(h.sandbox.calls("host.stop")).toEqual([]);
@@ -305,11 +306,11 @@ describe("Host Mode guard", () => {
   it("with OPS_HOST_AUTOSTOP stops it itself, says so and audits it, once", async () => {
     const h = await setup({ hostAutostop: true });
     const address = await hostStarted(h);
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     h.sandbox.screening.setCategory(address, "smart_contract");
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     h.sandbox.screening.bumpRevision();
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     expect(h.sandbox.calls("host.stop")).toHaveLength(1);
     const posted = alerts(h);
     expect(posted).toHaveLength(1);
@@ -342,7 +343,7 @@ describe("AML re-screening", () => {
     await h.run(operator, `watch add ${address} screen weekly`);
     await h.run(operator, `watch remove ${address}`);
     h.clock.advance(8 * 24 * 3_600_000);
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     expect(h.sandbox.calls("screening.create")).toEqual([]);
   });
 
@@ -364,11 +365,11 @@ describe("AML re-screening", () => {
     };
     h.sandbox.screening.setResult(address, { score: "1.0" });
     nextDay();
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     expect(h.sandbox.calls("screening.create")).toHaveLength(1);
     h.sandbox.screening.setResult(address, { score: "6.5" });
     nextDay();
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     expect(h.sandbox.calls("screening.create")).toHaveLength(2);
     const rise = alerts(h, /re-screen/);
     expect(rise).toHaveLength(1);
@@ -380,9 +381,9 @@ describe("AML re-screening", () => {
     expect((await readAudit(h.store, 5)).filter((e) => e.verb === "watch rescreen")).toHaveLength(2);
 
     nextDay();
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     nextDay();
-    await watchTick(h.deps, ALERTS);
+    await watchTick(h.deps, ALERTS, onBlocked);
     expect(h.sandbox.calls("screening.create")).toHaveLength(2);
     const told = h.notifications.filter((n) => /budget is used up/.test(replyText(n.reply)));
     expect(told).toHaveLength(1);

@@ -2,10 +2,11 @@ import { z } from "zod";
 import { createAction } from "../actions.js";
 import type { ActionHandler } from "../command.js";
 import type { CoreDeps } from "../deps.js";
-import { hostCommand, isInHostMode } from "../host/index.js";
 import type { Actor, ConversationRef } from "../invocation.js";
 import { type Reply, spansToText } from "../reply.js";
-import { watchSettingsOf } from "./settings.js";
+import { type BlockedChange, type GuardOutcome, type OnBlocked, watchSettingsOf } from "../watch/index.js";
+import { isInHostMode } from "./active.js";
+import { hostCommand } from "./host-command.js";
 
 /**
  * The Host Mode guard: an address in Host Mode (the set `host/active.ts` keeps) that becomes a
@@ -56,20 +57,8 @@ export const hostStopAction: ActionHandler = {
   },
 };
 
-export interface GuardOutcome {
-  hostLine?: string;
-  /** Per conversation: the Stop button's token. */
-  stopTokens?: Map<string, string>;
-}
-
-/** What the change alert of `address` says and offers about Host Mode. */
-export async function guardHost(
-  deps: CoreDeps,
-  address: string,
-  category: string,
-  seq: number,
-  watchers: readonly ConversationRef[],
-): Promise<GuardOutcome> {
+/** What the change alert of a blocked address says and offers about Host Mode (a hook of the watch). */
+export const guardHost: OnBlocked = async (deps, { address, category, seq, watchers }: BlockedChange) => {
   if (!GUARDED_CATEGORIES.has(category) || !(await isInHostMode(deps, address))) return {};
   if (watchSettingsOf(deps.settings).hostAutostop) return autostop(deps, address, seq, watchers);
   const stopTokens = new Map<string, string>();
@@ -89,7 +78,7 @@ export async function guardHost(
     hostLine: `This address is in Host Mode and keeps costing cycles: press Stop Host Mode to stop it (operators).`,
     stopTokens,
   };
-}
+};
 
 async function autostop(
   deps: CoreDeps,

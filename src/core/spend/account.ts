@@ -1,7 +1,7 @@
 import type { Userinfo } from "../../service/account.js";
 import type { CoreDeps } from "../deps.js";
-import { type Balance, getBalance } from "../spend/balance-cache.js";
-import { readSnapshot, startBalanceRefresh } from "../spend/balance-refresh.js";
+import { type Balance, getBalance } from "./balance-cache.js";
+import { readSnapshot, startBalanceRefresh } from "./balance-refresh.js";
 
 /**
  * The account as the runway and the digest need it. The runway check is a background job, so it

@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { Store } from "../../store/store.js";
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
-import { spendsOf } from "../digest/index.js";
-import { hostStarters, readFacts, utcDay } from "../facts/facts.js";
+import { hostStarters, readFacts, utcDay } from "./facts.js";
+import { spendsOf } from "./spends.js";
 
 /**
  * The spend rate in TRX per hour, the larger of two views:

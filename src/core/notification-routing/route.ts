@@ -1,11 +1,11 @@
 import type { Notification } from "../../service/webhook-events.js";
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
-import type { NotificationDefinition, RouteContext, RouteOutcome } from "./definition.js";
-import { findExpectation, settleExpectations } from "./expectations.js";
+import type { NotificationDefinition, RouteContext, RouteOutcome } from "../notifications/definition.js";
+import { findExpectation, settleExpectations } from "../notifications/expectations.js";
+import { postCopies } from "../notifications/subscriptions.js";
 import { asAlert } from "./notifications-render.js";
 import { definitionOf } from "./registry.js";
-import { postCopies } from "./subscriptions.js";
 
 export type { RouteContext, RouteOutcome };
 

@@ -1,6 +1,6 @@
 import Big from "big.js";
-import type { AuditEntry } from "../audit-log.js";
-import type { Fact } from "../facts/facts.js";
+import type { AuditEntry } from "../audit-entry.js";
+import type { Fact } from "./facts.js";
 
 /**
  * Money out of the account, read from the day's facts: 5-minute energy orders at what they paid,
