@@ -23,7 +23,8 @@ const GATHER_MS = 5;
  * way is sent at once as an open lookup (a person's `compliance <address>` is as fast as ever),
  * but only when a slot is free right now: with none, it goes to the batch instead of waiting for
  * the open limit. Lookups that come while another is under way are gathered for a few
- * milliseconds (or until 1000) and sent as one batch call.
+ * milliseconds (or until 1000) and sent as one batch call; while a batch call is under way the
+ * next one gathers until it is answered.
  *
  * A caller that bounds its wait (`maxLimiterWaitMs`) keeps today's answer when it is alone: its
  * open lookup or `no_free_slot`, which it handles itself (a spend's preflight tries the batch,
@@ -37,44 +38,53 @@ const GATHER_MS = 5;
 export function coalesceLookups(api: ComplianceApi, gatherMs = GATHER_MS): ComplianceApi {
   let gathering: Waiter[] | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let inFlight = 0;
+  /** The gathering waited its few milliseconds and goes as soon as no batch call is under way. */
+  let due = false;
+  let lookups = 0;
+  let batches = 0;
 
   function gathered(address: string, options: LookupOptions): Promise<ComplianceVerdict> {
     return new Promise((resolve, reject) => {
       gathering ??= [];
       gathering.push({ address, options, resolve, reject });
-      if (gathering.length >= COMPLIANCE_BATCH_MAX) flush();
-      else timer ??= setTimeout(flush, gatherMs);
+      if (gathering.length >= COMPLIANCE_BATCH_MAX) flush(true);
+      else timer ??= setTimeout(() => flush(false), gatherMs);
     });
   }
 
-  function flush(): void {
+  // One batch call at a time (more only for full ones): what arrives while one is under way goes
+  // in the next, so a busy bot makes fewer, larger calls instead of one per lookup.
+  function flush(full: boolean): void {
     clearTimeout(timer);
     timer = undefined;
-    const waiters = gathering ?? [];
+    due = true;
+    if (gathering === undefined || (batches > 0 && !full)) return;
+    const waiters = gathering;
     gathering = undefined;
-    inFlight += 1;
+    due = false;
+    batches += 1;
     void answerAll(api, waiters).finally(() => {
-      inFlight -= 1;
+      batches -= 1;
+      if (due) flush(false);
     });
   }
 
   async function alone(address: string, options: LookupOptions): Promise<ComplianceVerdict> {
-    inFlight += 1;
+    lookups += 1;
     try {
       return await api.lookup(address, { maxLimiterWaitMs: options.maxLimiterWaitMs ?? 0 });
     } catch (error) {
       if (options.maxLimiterWaitMs !== undefined || !isNoFreeSlot(error)) throw error;
     } finally {
-      inFlight -= 1;
+      lookups -= 1;
     }
     return gathered(address, options);
   }
 
+  const idle = () => gathering === undefined && lookups === 0 && batches === 0;
   return {
     ...api,
-    lookup: (address, options = {}) =>
-      gathering === undefined && inFlight === 0 ? alone(address, options) : gathered(address, options),
+    lookup: (address, options = {}) => (idle() ? alone(address, options) : gathered(address, options)),
   };
 }
 
