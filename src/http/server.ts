@@ -44,10 +44,46 @@ export function createHttpServer(options: HttpServerOptions) {
     return compiled;
   };
 
+  // The route a fixed path (one without `:name`) takes for a method, found once: webhooks come
+  // thousands a second to the same few paths. Only the routes' own paths are kept, so the map
+  // stays as small as the route list whatever requests come.
+  let fixedFor: CompiledRoute[] | undefined;
+  let fixed = new Map<string, CompiledRoute | null>();
+  const fixedRoute = (method: string | undefined, path: string): CompiledRoute | null | undefined => {
+    const current = routes();
+    if (fixedFor !== current) {
+      fixedFor = current;
+      fixed = new Map();
+    }
+    const key = `${method} ${path}`;
+    const known = fixed.get(key);
+    if (known !== undefined || !current.some((c) => c.names.length === 0 && c.route.path === path))
+      return known;
+    const found = current.find((c) => c.route.method === method && c.regex.test(path)) ?? null;
+    fixed.set(key, found?.names.length === 0 ? found : null);
+    return fixed.get(key);
+  };
+
+  async function run(
+    route: HttpRoute,
+    req: IncomingMessage,
+    res: ServerResponse,
+    params: Record<string, string>,
+  ) {
+    try {
+      await route.handler(req, res, params);
+    } catch (error) {
+      options.onError?.(error, route);
+      if (!res.headersSent) sendText(res, 500, "internal error");
+    }
+  }
+
   async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = pathOf(req.url);
     // A request line such as `GET http://[ HTTP/1.1` is no URL: refused, never an unhandled rejection.
     if (path === undefined) return sendText(res, 400, "bad request");
+    const quick = fixedRoute(req.method, path);
+    if (quick) return run(quick.route, req, res, {});
     let pathKnown = false;
     for (const { route, regex, names } of routes()) {
       const found = regex.exec(path);
@@ -58,13 +94,7 @@ export function createHttpServer(options: HttpServerOptions) {
       names.forEach((name, i) => {
         params[name] = safeDecode(found[i + 1] ?? "");
       });
-      try {
-        await route.handler(req, res, params);
-      } catch (error) {
-        options.onError?.(error, route);
-        if (!res.headersSent) sendText(res, 500, "internal error");
-      }
-      return;
+      return run(route, req, res, params);
     }
     sendText(res, pathKnown ? 405 : 404, pathKnown ? "method not allowed" : "not found");
   }

@@ -108,6 +108,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       write(key, value, expiresAt);
       return true;
     },
+    setManyIfNotExists: async (keys, value, ttlMs) => {
+      const expiresAt = expiry(ttlMs);
+      return keys.map((key) => {
+        if (live(key) !== undefined) return false;
+        write(key, value, expiresAt);
+        return true;
+      });
+    },
     take: async (key) => {
       const value = stringAt(key);
       if (value !== null) entries.delete(key);

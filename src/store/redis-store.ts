@@ -29,6 +29,21 @@ if existed == 0 and ARGV[2] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[2]) e
 return value
 `);
 
+// SET NX for each key, in order; 1 where this call created the key. ARGV: value, TTL ('' = none).
+const setManyIfNotExistsScript = defineRedisScript(`
+local out = {}
+for i, key in ipairs(KEYS) do
+  local created
+  if ARGV[2] == '' then
+    created = redis.call('SET', key, ARGV[1], 'NX')
+  else
+    created = redis.call('SET', key, ARGV[1], 'PX', ARGV[2], 'NX')
+  end
+  out[i] = created and 1 or 0
+end
+return out
+`);
+
 // Check and add in one script: two reservations can never both pass a check that only one fits.
 const reserveWithinScript = defineRedisScript(`
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -85,6 +100,12 @@ export function createRedisStore(options: RedisStoreOptions): Store {
           ? await redis.set(k(key), value, "NX")
           : await redis.set(k(key), value, "PX", ttl, "NX");
       return reply === "OK";
+    },
+    setManyIfNotExists: async (keys, value, ttlMs) => {
+      if (keys.length === 0) return [];
+      const ttl = checkTtlMs(ttlMs);
+      const reply = (await setManyIfNotExistsScript.run(redis, keys.map(k), [value, ttl ?? ""])) as number[];
+      return reply.map((created) => created === 1);
     },
     take: (key) => redis.getdel(k(key)),
     del: async (key) => {

@@ -13,6 +13,8 @@ export interface Store {
   set(key: string, value: string, ttlMs?: number): Promise<void>;
   /** Atomic SET NX: true when this call created the key (dedup, locks, one-time claims). */
   setIfNotExists(key: string, value: string, ttlMs?: number): Promise<boolean>;
+  /** `setIfNotExists` for each key in one round trip, in order (a key twice: the first wins). */
+  setManyIfNotExists(keys: readonly string[], value: string, ttlMs?: number): Promise<boolean[]>;
   /** Atomic read-and-delete (GETDEL): the one caller that gets a value owns it. */
   take(key: string): Promise<string | null>;
   del(key: string): Promise<void>;

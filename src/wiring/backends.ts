@@ -69,6 +69,7 @@ export async function startBackends(options: BackendOptions): Promise<Backends> 
       ? { baseUrl: config.service.baseUrl, apiKey: config.service.apiKey, realIp: config.service.realIp }
       : { baseUrl: sandbox?.url ?? "", apiKey: DEFAULT_API_KEY, realIp: DEFAULT_REAL_IP }),
     limiter: createRateLimiter({ redis: limiterRedis, keyPrefix: redis?.keys.limiter ?? `${prefix}rl:` }),
+    coalesceLookups: true,
     ...(options.onServiceReply && { onReply: options.onServiceReply }),
   });
 

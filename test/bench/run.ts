@@ -57,6 +57,11 @@
  *     delayed job due at the same minute.
  * 12. chart render: data → SVG (ECharts) → PNG 1200×600 (resvg) in process, the three charts in turn,
  *     p50/p99 of 90 renders after a warm-up. Baseline: resvg alone on a one-rectangle, one-line SVG.
+ * 14. single watch adds: 2000 signed `/ops watch add <address>` commands of one address each, sent
+ *     at 100/s round-robin over 20 channels to the built bot (child process, the sandbox enforcing the
+ *     open lookup's 10/s and 300/min): first sent → last answered (target: the 20 s pace + 10 s),
+ *     the deny-list calls and the 429s. Baseline: the same 2000 verdicts as single-address batch
+ *     calls by the client alone at 100/s.
  * 13. Redis failover: on a real Sentinel group and a real 3-master Cluster, the master holding the
  *     bot's queues killed during a webhook burst and a stream of commands: kill → commands answered
  *     again, webhook answers refused vs accepted, deliveries acknowledged but lost or posted twice.
@@ -76,6 +81,7 @@ import { ordersMemoryFigure } from "./figures/orders-memory.js";
 import { payoutQuoteFigure } from "./figures/payout-quote.js";
 import { quoteLatencyFigure } from "./figures/quote-latency.js";
 import { screeningsFigure } from "./figures/screenings.js";
+import { singleAddsFigure } from "./figures/single-adds.js";
 import { slashAckFigure, telegramAckFigure } from "./figures/slash-ack.js";
 import { standingOrdersFigure } from "./figures/standing-orders.js";
 import { startupFigure } from "./figures/startup.js";
@@ -164,6 +170,7 @@ function figures(args: Args, build: { note: string }): Figure[] {
     { id: "8", title: "memory, energy orders pending", run: (w) => ordersMemoryFigure(w, args.orders) },
     { id: "9", title: "watchlists", run: (w) => watchlistsFigure(w) },
     { id: "10", title: "payout run → quote", run: (w) => payoutQuoteFigure(w) },
+    { id: "14", title: "single watch adds", run: (w) => singleAddsFigure(w) },
     { id: "11", title: "standing order run → its minute", run: (w) => standingOrdersFigure(w) },
     { id: "12", title: "chart render", run: () => chartRenderFigure() },
     { id: "13", title: "Redis failover", run: (w) => failoverFigure(w) },
@@ -182,7 +189,7 @@ async function main(): Promise<number> {
   const started = performance.now();
   const results: FigureResult[] = [];
   try {
-    const needsBuild = !args.only || ["1t", "5", "6", "8", "9"].some((id) => args.only?.has(id));
+    const needsBuild = !args.only || ["1t", "5", "6", "8", "9", "14"].some((id) => args.only?.has(id));
     const build = needsBuild ? ensureBuilt(REPO, args.build) : { note: "not needed" };
     const world = await startWorld(REPO);
     process.stderr.write(`bench: logs in ${world.logDir}\n`);
@@ -194,7 +201,7 @@ async function main(): Promise<number> {
         `bench: figure ${figure.id} done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
       );
     }
-    const order = ["1", "2", "3", "3a", "3b", "3c", "4", "5", "6", "7", "8", "9", "10"];
+    const order = ["1", "2", "3", "3a", "3b", "3c", "4", "5", "6", "7", "8", "9", "10", "14"];
     results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
     const out = summary(results, {
       durationS: Math.round((performance.now() - started) / 100) / 10,

@@ -52,4 +52,30 @@ describe("the HTTP server", () => {
     expect(await rawRequest(port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")).toBe("HTTP/1.1 200 OK");
     expect(ran).toBe(1);
   });
+
+  it("routes a fixed path the same on every request: the first route of its method, 405 for another, a route added later found (the app only adds routes)", async () => {
+    const ran: string[] = [];
+    const route = (method: "GET" | "POST", path: string, name: string) => ({
+      method,
+      path,
+      handler: (_req: unknown, res: { end(body: string): void }, params: Record<string, string>) => {
+        ran.push(`${name}${params.token ? `:${params.token}` : ""}`);
+        res.end("ok");
+      },
+    });
+    const routes = [route("POST", "/hooks/:token", "param"), route("POST", "/hooks/orders", "fixed")];
+    const http = createHttpServer({ routes });
+    open.push(http);
+    const port = await http.listen(0, "127.0.0.1");
+    const post = (path: string, method = "POST") =>
+      rawRequest(port, `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`);
+    // The param route comes first, so it takes the fixed path too, every time, with its parameter.
+    expect(await post("/hooks/orders")).toBe("HTTP/1.1 200 OK");
+    expect(await post("/hooks/orders")).toBe("HTTP/1.1 200 OK");
+    expect(await post("/hooks/orders", "GET")).toBe("HTTP/1.1 405 Method Not Allowed");
+    routes.push(route("GET", "/hooks/orders", "get"));
+    expect(await post("/hooks/orders", "GET")).toBe("HTTP/1.1 200 OK");
+    expect(await post("/hooks/other")).toBe("HTTP/1.1 200 OK");
+    expect(ran).toEqual(["param:orders", "param:orders", "get", "param:other"]);
+  });
 });

@@ -80,6 +80,19 @@ export function runStoreContract(name: string, makeHarness: () => Promise<StoreH
       });
     });
 
+    describe("setManyIfNotExists", () => {
+      it("claims each free key once, in order, and expires them like setIfNotExists", async () => {
+        expect(await store.setIfNotExists("many:b", "old")).toBe(true);
+        expect(await store.setManyIfNotExists(["many:a", "many:b", "many:a", "many:c"], "1", TTL_MS)).toEqual(
+          [true, false, false, true],
+        );
+        expect(await store.getMany(["many:a", "many:b", "many:c"])).toEqual(["1", "old", "1"]);
+        expect(await store.setManyIfNotExists([], "1")).toEqual([]);
+        await h.elapse(PAST_TTL_MS);
+        expect(await store.setManyIfNotExists(["many:a", "many:b"], "2")).toEqual([true, false]);
+      });
+    });
+
     describe("setIfNotExists", () => {
       it("creates once and leaves the first value in place", async () => {
         expect(await store.setIfNotExists("lock", "first")).toBe(true);

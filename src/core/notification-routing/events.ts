@@ -20,6 +20,13 @@ export type ParsedDelivery =
 
 /** A verified webhook body (already JSON-parsed) → a known event, an unknown one, or why it is unreadable. */
 export function parseServiceEvent(family: WebhookFamily, body: unknown): ParsedDelivery {
+  // One schema, not two, for the usual delivery: every webhook event's schema carries the
+  // envelope's rules (its `event` a literal, `delivery_id` the same rule), so a body it accepts
+  // passes the envelope too. Anything else goes the long way, for the same answer and reason.
+  const named = (body as { event?: unknown } | null)?.event;
+  const known = typeof named === "string" ? definitionOnWire(family, named) : undefined;
+  const direct = known?.schema.safeParse(body);
+  if (direct?.success) return { kind: "event", event: direct.data };
   const envelope = webhookEnvelopeSchema.safeParse(body);
   if (!envelope.success) return malformed(envelope.error);
   const definition = definitionOnWire(family, envelope.data.event);
