@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { within } from "./clock.js";
 import type { Platform } from "./core/invocation.js";
 import type { CoreObserver } from "./core/observer.js";
 import { sunToTrx } from "./core/spend/spend-guard.js";
@@ -119,14 +120,8 @@ export function metricsObservers(metrics: Metrics): MetricsObservers {
 }
 
 /** The value, or undefined when it failed or took longer than `ms`. */
-async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise.catch(() => undefined), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const withinMs = <T>(promise: Promise<T>, ms: number): Promise<T | undefined> =>
+  within(
+    promise.catch(() => undefined),
+    ms,
+  );

@@ -1,6 +1,6 @@
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
-import { sleep } from "../clock.js";
+import { within } from "../clock.js";
 import { type ConnectOptions, isCluster, quitRedis, type RedisClient } from "../store/redis-connect.js";
 import { defineRedisScript } from "../store/redis-script.js";
 import { type AddJob, createAddBatcher } from "./bull-add-batch.js";
@@ -227,7 +227,10 @@ function watchOverdue<W extends { close(): Promise<void> }>(
       replacedAt = Date.now();
       const old = current();
       replace(await spawn());
-      await Promise.race([old.close().catch(() => {}), sleep(STUCK_CLOSE_MS)]);
+      await within(
+        old.close().catch(() => {}),
+        STUCK_CLOSE_MS,
+      );
     } catch {
       // Redis still away: the next check tries again.
     } finally {

@@ -1,4 +1,4 @@
-import { type Clock, sleep, systemClock } from "../clock.js";
+import { type Clock, sleep, systemClock, within } from "../clock.js";
 import type { ConversationRef, Platform } from "../core/invocation.js";
 import { conversationKey } from "../core/invocation.js";
 import type { Logger } from "../core/logger.js";
@@ -393,17 +393,7 @@ function logFailure(logger: Logger, job: JobContext<NotifyJob>, error: unknown):
 /** Slack's limit is per channel, not per thread, so threads share their channel's pace. */
 const paceKey = (c: ConversationRef): string => `notify:${c.platform}:${c.id}`;
 
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(Object.assign(new Error(`send timed out after ${ms} ms`), { code: "send_timeout" })),
-      ms,
-    );
+const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
+  within(promise, ms, () => {
+    throw Object.assign(new Error(`send timed out after ${ms} ms`), { code: "send_timeout" });
   });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

@@ -17,7 +17,7 @@ const LAYER_RULES: Record<string, readonly string[]> = {
   "config-rules": [],
   config: ["config-rules"],
   log: [],
-  http: [],
+  http: ["clock"],
   store: ["clock"],
   service: ["clock", "store"],
   core: ["clock", "store", "service"],

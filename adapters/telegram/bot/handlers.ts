@@ -1,4 +1,5 @@
 import { Composer, type Context, type Filter, type NextFunction } from "grammy";
+import { within } from "../../../src/clock.js";
 import type {
   CommandDefinition,
   ConversationRef,
@@ -192,7 +193,7 @@ async function onButton(ctx: Filter<Context, "callback_query:data">, deps: Handl
     ...(message !== undefined && { messageId: String(message.message_id) }),
   };
   const work = deps.core.handle(invocation, { confirmsDelivery: deps.core.delivered !== undefined });
-  const quick = await settledWithin(work, deps.answerWithinMs);
+  const quick = await within(work, deps.answerWithinMs);
   if (quick === undefined) await answer(ctx, deps);
   const reply = quick ?? (await work);
   if (reply.visibility === "private" && !reply.replacesOriginal) {
@@ -253,17 +254,4 @@ function toast(line: string): string {
   if (shown.length <= TOAST_MAX) return shown;
   const cut = shown.slice(0, TOAST_MAX - 1);
   return `${/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
-}
-
-/** The value of `promise` if it settles within `ms`, else undefined (the promise keeps running). */
-async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
