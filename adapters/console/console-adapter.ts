@@ -2,11 +2,10 @@ import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type {
   Actor,
+  AdapterCore,
   ChatAdapter,
   ChatAdapterLifecycle,
   ConversationRef,
-  HandleHooks,
-  Invocation,
 } from "../../src/core/index.js";
 import { type Button, image, publicReply, type Reply } from "../../src/core/index.js";
 import { clean, renderReply } from "./render.js";
@@ -22,10 +21,7 @@ export interface ConsoleAdapterOptions {
   input: Readable;
   output: Writable;
   /** Anything with the core's `handle` (the core itself in `main.ts`). */
-  core: {
-    handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
-    delivered?(reply: Reply): Promise<void>;
-  };
+  core: Pick<AdapterCore, "handle" | "delivered">;
   actor: Actor;
   conversation: ConversationRef;
   /** Default: `output.isTTY`. */

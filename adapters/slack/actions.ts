@@ -1,5 +1,5 @@
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
-import type { HandleHooks, Invocation, Logger, Reply } from "../../src/core/index.js";
+import type { AdapterCore, Invocation, Logger, Reply } from "../../src/core/index.js";
 import type { Delivery, Interaction } from "./deliver.js";
 import type { SlackBody } from "./gate.js";
 import type { Inflight } from "./inflight.js";
@@ -15,10 +15,7 @@ import { ACTION_ID_PREFIX, pressedByBlock } from "./render/blocks.js";
  * only to the user who clicked, and leave the message and its buttons as they were.
  */
 export interface ActionListenerOptions {
-  core: {
-    handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
-    delivered?(reply: Reply): Promise<void>;
-  };
+  core: Pick<AdapterCore, "handle" | "delivered">;
   delivery: Delivery;
   inflight: Inflight;
   /** The once-only mark, awaited before the core claims the button (unset: gated before Bolt). */

@@ -2,15 +2,13 @@ import { type Clock, systemClock } from "../../src/clock.js";
 import type { SlackConfig } from "../../src/config.js";
 import type {
   Actor,
+  AdapterCore,
   ChatAdapter,
   ChatAdapterLifecycle,
   ConversationRef,
-  HandleHooks,
-  Invocation,
   Logger,
-  PastedMessage,
 } from "../../src/core/index.js";
-import { FORMS, type FormOffer, image, publicReply, type Reply } from "../../src/core/index.js";
+import { FORMS, image, publicReply, type Reply } from "../../src/core/index.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { registerActions } from "./actions.js";
@@ -38,16 +36,11 @@ import { createSlackWeb } from "./web.js";
  */
 export interface SlackAdapterOptions {
   config: SlackConfig;
-  core: {
-    handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
-    delivered?(reply: Reply): Promise<void>;
-    /** Paste-to-check (plain messages and mentions); unset: messages are ignored. */
-    handleMessage?(message: PastedMessage): Promise<Reply | undefined>;
-    /** Forms for commands typed without arguments; unset: the usage line. */
-    formFor?(invocation: Extract<Invocation, { kind: "command" }>): FormOffer | undefined;
-    /** The verbs, so a file shared with a command as its message runs it (`energy` + a CSV). */
-    readonly commands?: readonly { verb: string; aliases?: readonly string[] }[];
-  };
+  /**
+   * Unset `handleMessage`: plain messages and mentions are ignored; unset `formFor`: the usage
+   * line; the verbs of `commands` let a file shared with a command as its message run it.
+   */
+  core: AdapterCore;
   store: Store;
   logger: Logger;
   /** The App Home view for a user; unset: the Home tab is left alone. */

@@ -4,7 +4,7 @@
  */
 export type { CommandDefinition } from "./command.js";
 export { commands } from "./command-registry.js";
-export type { HandleHooks } from "./core.js";
+export type { AdapterCore } from "./core.js";
 export { STORE_UNAVAILABLE_LINE } from "./faults/store-unavailable.js";
 export { FORMS, type FormOffer, type FormSpec, formLine } from "./forms/index.js";
 export type { Actor, ConversationRef, Invocation, SharedFile } from "./invocation.js";

@@ -1,13 +1,10 @@
 import { Composer, type Context, type Filter, type NextFunction } from "grammy";
 import { within } from "../../../src/clock.js";
 import type {
-  CommandDefinition,
+  AdapterCore,
   ConversationRef,
-  FormOffer,
-  HandleHooks,
   Invocation,
   Logger,
-  PastedMessage,
   SharedFile,
 } from "../../../src/core/index.js";
 import { errorReply, type Reply } from "../../../src/core/index.js";
@@ -26,16 +23,8 @@ import type { TelegramDocument } from "./shared-file.js";
  * the buttons is replaced by the result. The adapter turns Telegram into Invocations and
  * Replies into Telegram; every decision is the core's.
  */
-export interface ChatCore {
-  handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
-  /** The reply of a button reached the chat: a confirmed spend's outcome is no longer owed. */
-  delivered?(reply: Reply): Promise<void>;
-  readonly commands: readonly CommandDefinition[];
-  /** Paste-to-check for plain messages; unset: plain messages are ignored. */
-  handleMessage?(message: PastedMessage): Promise<Reply | undefined>;
-  /** A form (here: a ForceReply prompt) for a command typed without arguments. */
-  formFor?(invocation: Extract<Invocation, { kind: "command" }>): FormOffer | undefined;
-}
+/** The commands are required here: Telegram publishes them as the bot's menu. */
+export type ChatCore = AdapterCore & Required<Pick<AdapterCore, "commands">>;
 
 export interface HandlerDeps {
   core: ChatCore;
