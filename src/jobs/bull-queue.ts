@@ -3,6 +3,7 @@ import { Redis, type RedisOptions } from "ioredis";
 import { within } from "../clock.js";
 import { type ConnectOptions, isCluster, quitRedis, type RedisClient } from "../store/redis-connect.js";
 import { defineRedisScript } from "../store/redis-script.js";
+import { type ReplicaAck, replicaWait } from "../store/replica-ack.js";
 import { type AddJob, createAddBatcher } from "./bull-add-batch.js";
 import {
   type AddOptions,
@@ -16,7 +17,6 @@ import {
   type ProcessOptions,
   retryDelayMs,
 } from "./queue.js";
-import { type ReplicaAck, replicaWait } from "./replica-ack.js";
 
 /**
  * The real `JobQueue`: BullMQ 5 on Redis. Jobs survive restarts and are shared by every instance;

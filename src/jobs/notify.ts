@@ -12,6 +12,7 @@ import {
 import type { ChatAdapter, Notifier } from "../core/ports.js";
 import type { Block, Reply } from "../core/reply.js";
 import { decodeReply, encodeReply } from "../core/reply-codec.js";
+import type { AfterStore } from "../store/replica-ack.js";
 import type { Store } from "../store/store.js";
 import { type BoxState, mailboxKey, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";
 import {
@@ -26,7 +27,6 @@ import {
   PermanentJobError,
   retryAfterMsOf,
 } from "./queue.js";
-import type { AfterStore } from "./replica-ack.js";
 
 /**
  * Notifications are jobs: a chat outage or a restart delays a message, never loses it. Each notice
