@@ -3,11 +3,12 @@ import type { Readable, Writable } from "node:stream";
 import type {
   Actor,
   AdapterCore,
+  Button,
   ChatAdapter,
   ChatAdapterLifecycle,
   ConversationRef,
+  Reply,
 } from "../../src/core/index.js";
-import { type Button, image, publicReply, type Reply } from "../../src/core/index.js";
 import { clean, renderReply } from "./render.js";
 import { createFileSaver } from "./save-files.js";
 import { fileOfLine } from "./shared-file.js";
@@ -33,7 +34,6 @@ export interface ConsoleAdapterOptions {
 export interface ConsoleAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "console";
   /** Saves the PNG and prints its path under the summary. */
-  sendImage: NonNullable<ChatAdapter["sendImage"]>;
   /** Resolves when the input has ended and every line read has been answered. */
   readonly finished: Promise<void>;
   /** Nothing to connect: the input is read from creation, so no line typed early is lost. */
@@ -125,9 +125,6 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
       const messageId = await print(reply, NOTIFICATION_MARK);
       prompt();
       return { messageId };
-    },
-    sendImage(target, picture) {
-      return this.send(target, publicReply(picture.summary, [image(picture)]));
     },
     // A terminal cannot edit what it printed: the outcome is printed below.
     replace(target, _messageId, reply) {

@@ -8,7 +8,7 @@ import type {
   ConversationRef,
   Logger,
 } from "../../src/core/index.js";
-import { FORMS, image, publicReply, type Reply } from "../../src/core/index.js";
+import { FORMS, type Reply } from "../../src/core/index.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { registerActions } from "./actions.js";
@@ -57,7 +57,6 @@ export interface SlackAdapterOptions {
 export interface SlackAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "slack";
   /** A picture by the files flow, its summary as alt text and comment, in the conversation's thread. */
-  sendImage: NonNullable<ChatAdapter["sendImage"]>;
   /** `POST /slack/events` for the bot's HTTP server (HTTP mode only). */
   readonly route?: HttpRoute;
   /** Verifies the token (auth.test) and, in Socket Mode, connects; retried in the background. */
@@ -149,8 +148,6 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       return { messageId: "" };
     },
     replace: (conversation, messageId, reply) => delivery.replace(conversation, messageId, reply),
-    sendImage: (conversation, picture) =>
-      delivery.send(conversation, publicReply(picture.summary, [image(picture)])),
     messageLink: slackMessageLink,
     idle: (timeoutMs = 10_000) => inflight.idle(timeoutMs),
     close: (timeoutMs = 10_000) => lifecycle.close(timeoutMs),
