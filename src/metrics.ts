@@ -1,8 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { within } from "./clock.js";
-import type { Platform } from "./core/invocation.js";
-import type { CoreObserver } from "./core/observer.js";
-import { sunToTrx } from "./core/spend/spend-guard.js";
+import type { CoreObserver, Platform } from "./core/index.js";
+import { sunToTrx } from "./core/index.js";
 import type { JobCounts } from "./jobs/queue.js";
 import type { CallSpec } from "./service/transport.js";
 import type { IngestObserver } from "./webhooks/index.js";

@@ -1,17 +1,23 @@
 import { type Clock, sleep, systemClock, within } from "../clock.js";
-import type { ConversationRef, Platform } from "../core/invocation.js";
-import { conversationKey } from "../core/invocation.js";
-import type { Logger } from "../core/logger.js";
+import type {
+  Block,
+  ChatAdapter,
+  ConversationRef,
+  Logger,
+  Notifier,
+  Platform,
+  Reply,
+} from "../core/index.js";
 import {
   canDigest,
+  conversationKey,
   DIGEST_LIMITS,
+  decodeReply,
   digestBudget,
   digestCost,
+  encodeReply,
   renderNoticeDigest,
-} from "../core/notifications/notice-digest-render.js";
-import type { ChatAdapter, Notifier } from "../core/ports.js";
-import type { Block, Reply } from "../core/reply.js";
-import { decodeReply, encodeReply } from "../core/reply-codec.js";
+} from "../core/index.js";
 import type { AfterStore } from "../store/replica-ack.js";
 import type { Store } from "../store/store.js";
 import { type BoxState, mailboxKey, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { NotificationSource } from "../core/notifications/events.js";
+import type { NotificationSource } from "../core/index.js";
 import { attemptsWithin, type Backoff, type JobQueue } from "../jobs/queue.js";
 import { storeWithin } from "../store/bounded.js";
 import type { Store } from "../store/store.js";

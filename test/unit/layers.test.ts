@@ -224,6 +224,16 @@ describe("layer rules", () => {
     ).toEqual([]);
   });
 
+  it("nothing outside src/core imports a path inside it other than src/core/index.ts", () => {
+    const intoCore = graph.edges.filter(
+      (e) => !e.from.startsWith("src/core/") && e.to.startsWith("src/core/"),
+    );
+    expect(intoCore.length).toBeGreaterThan(20);
+    expect(intoCore.filter((e) => e.to !== "src/core/index.ts").map((e) => `${e.from} → ${e.to}`)).toEqual(
+      [],
+    );
+  });
+
   it("a shared folder of the core imports no feature", () => {
     const offenders = graph.edges.filter((e) => {
       const [from, to] = [coreFolderOf(e.from), coreFolderOf(e.to)];
