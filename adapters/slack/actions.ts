@@ -1,5 +1,6 @@
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
 import type { AdapterCore, Invocation, Logger, Reply } from "../../src/core/index.js";
+import { homeConversationId } from "../../src/core/index.js";
 import type { Delivery, Interaction } from "./deliver.js";
 import type { SlackBody } from "./gate.js";
 import type { Inflight } from "./inflight.js";
@@ -59,7 +60,9 @@ const messageTsOf = (body: Click): string | undefined =>
 const inHome = (body: Click): boolean => body.container.type === "view" && body.view?.type === "home";
 
 const channelOf = (body: Click): string =>
-  inHome(body) ? `home:${body.user.id}` : (body.channel?.id ?? str(body.container.channel_id) ?? "");
+  inHome(body)
+    ? homeConversationId(body.user.id)
+    : (body.channel?.id ?? str(body.container.channel_id) ?? "");
 
 export function registerActions(app: App, options: ActionListenerOptions): void {
   app.action({ type: "block_actions" }, async ({ ack, body, action, context }) => {

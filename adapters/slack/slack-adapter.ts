@@ -8,7 +8,7 @@ import type {
   ConversationRef,
   Logger,
 } from "../../src/core/index.js";
-import { FORMS, type Reply } from "../../src/core/index.js";
+import { FORMS, homeUserOf, type Reply } from "../../src/core/index.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { registerActions } from "./actions.js";
@@ -18,7 +18,7 @@ import { createDelivery } from "./deliver.js";
 import { registerFileCommands } from "./file-commands.js";
 import { openForm, registerForms } from "./forms.js";
 import { createSlackGate } from "./gate.js";
-import { homeUserOf, publish, registerHome } from "./home.js";
+import { publish, registerHome } from "./home.js";
 import { createInflight } from "./inflight.js";
 import { createLifecycle } from "./lifecycle.js";
 import { slackMessageLink } from "./message-link.js";

@@ -17,7 +17,7 @@ export { FORMS, type FormOffer, type FormSpec, formLine } from "./forms/index.js
 export { homeSummary } from "./home.js";
 // What the rest of the bot (the wiring, jobs, webhooks, metrics, app) uses besides.
 export type { Actor, ConversationRef, Invocation, Platform, SharedFile } from "./invocation.js";
-export { conversationKey, SHARED_FILE_MAX_BYTES } from "./invocation.js";
+export { conversationKey, homeConversationId, homeUserOf, SHARED_FILE_MAX_BYTES } from "./invocation.js";
 export type { Logger } from "./logger.js";
 export type { NotificationSource, WebhookFamily } from "./notifications/events.js";
 export {
