@@ -1,10 +1,8 @@
 import type { Readable, Writable } from "node:stream";
+import { within } from "./clock.js";
 import type { Config } from "./config.js";
-import { actionHandlers, commands } from "./core/command-registry.js";
-import { type Core, createCore } from "./core/core.js";
-import type { CoreDeps, CoreSettings, FaultPoint } from "./core/deps.js";
-import type { Platform } from "./core/invocation.js";
-import type { ChatAdapter } from "./core/ports.js";
+import type { ChatAdapter, CoreDeps, CoreSettings, FaultPoint, Platform } from "./core/index.js";
+import { actionHandlers, type Core, commands, createCore } from "./core/index.js";
 import { createHealth } from "./http/health.js";
 import { healthRoute, metricsRoute } from "./http/ops-routes.js";
 import { createHttpServer, type HttpRoute } from "./http/server.js";
@@ -199,14 +197,9 @@ async function drainQueues(queues: JobQueue, timeoutMs: number): Promise<void> {
 }
 
 /** The queues answer (BullMQ: Redis is reachable) within a second. */
-async function queuesAnswer(queues: JobQueue): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), QUEUE_CHECK_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([queues.counts("notify").then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const queuesAnswer = (queues: JobQueue): Promise<boolean> =>
+  within(
+    queues.counts("notify").then(() => true),
+    QUEUE_CHECK_TIMEOUT_MS,
+    () => false,
+  );

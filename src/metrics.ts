@@ -1,7 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { Platform } from "./core/invocation.js";
-import type { CoreObserver } from "./core/observer.js";
-import { sunToTrx } from "./core/spend/spend-guard.js";
+import { within } from "./clock.js";
+import type { CoreObserver, Platform } from "./core/index.js";
+import { sunToTrx } from "./core/index.js";
 import type { JobCounts } from "./jobs/queue.js";
 import type { CallSpec } from "./service/transport.js";
 import type { IngestObserver } from "./webhooks/index.js";
@@ -119,14 +119,8 @@ export function metricsObservers(metrics: Metrics): MetricsObservers {
 }
 
 /** The value, or undefined when it failed or took longer than `ms`. */
-async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise.catch(() => undefined), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const withinMs = <T>(promise: Promise<T>, ms: number): Promise<T | undefined> =>
+  within(
+    promise.catch(() => undefined),
+    ms,
+  );

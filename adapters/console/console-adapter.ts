@@ -2,13 +2,13 @@ import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type {
   Actor,
+  AdapterCore,
+  Button,
   ChatAdapter,
   ChatAdapterLifecycle,
   ConversationRef,
-  HandleHooks,
-  Invocation,
+  Reply,
 } from "../../src/core/index.js";
-import { type Button, image, publicReply, type Reply } from "../../src/core/index.js";
 import { clean, renderReply } from "./render.js";
 import { createFileSaver } from "./save-files.js";
 import { fileOfLine } from "./shared-file.js";
@@ -22,10 +22,7 @@ export interface ConsoleAdapterOptions {
   input: Readable;
   output: Writable;
   /** Anything with the core's `handle` (the core itself in `main.ts`). */
-  core: {
-    handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
-    delivered?(reply: Reply): Promise<void>;
-  };
+  core: Pick<AdapterCore, "handle" | "delivered">;
   actor: Actor;
   conversation: ConversationRef;
   /** Default: `output.isTTY`. */
@@ -37,7 +34,6 @@ export interface ConsoleAdapterOptions {
 export interface ConsoleAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "console";
   /** Saves the PNG and prints its path under the summary. */
-  sendImage: NonNullable<ChatAdapter["sendImage"]>;
   /** Resolves when the input has ended and every line read has been answered. */
   readonly finished: Promise<void>;
   /** Nothing to connect: the input is read from creation, so no line typed early is lost. */
@@ -129,9 +125,6 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
       const messageId = await print(reply, NOTIFICATION_MARK);
       prompt();
       return { messageId };
-    },
-    sendImage(target, picture) {
-      return this.send(target, publicReply(picture.summary, [image(picture)]));
     },
     // A terminal cannot edit what it printed: the outcome is printed below.
     replace(target, _messageId, reply) {

@@ -1,5 +1,6 @@
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
-import type { HandleHooks, Invocation, Logger, Reply } from "../../src/core/index.js";
+import type { AdapterCore, Invocation, Logger, Reply } from "../../src/core/index.js";
+import { homeConversationId } from "../../src/core/index.js";
 import type { Delivery, Interaction } from "./deliver.js";
 import type { SlackBody } from "./gate.js";
 import type { Inflight } from "./inflight.js";
@@ -15,10 +16,7 @@ import { ACTION_ID_PREFIX, pressedByBlock } from "./render/blocks.js";
  * only to the user who clicked, and leave the message and its buttons as they were.
  */
 export interface ActionListenerOptions {
-  core: {
-    handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
-    delivered?(reply: Reply): Promise<void>;
-  };
+  core: Pick<AdapterCore, "handle" | "delivered">;
   delivery: Delivery;
   inflight: Inflight;
   /** The once-only mark, awaited before the core claims the button (unset: gated before Bolt). */
@@ -62,7 +60,9 @@ const messageTsOf = (body: Click): string | undefined =>
 const inHome = (body: Click): boolean => body.container.type === "view" && body.view?.type === "home";
 
 const channelOf = (body: Click): string =>
-  inHome(body) ? `home:${body.user.id}` : (body.channel?.id ?? str(body.container.channel_id) ?? "");
+  inHome(body)
+    ? homeConversationId(body.user.id)
+    : (body.channel?.id ?? str(body.container.channel_id) ?? "");
 
 export function registerActions(app: App, options: ActionListenerOptions): void {
   app.action({ type: "block_actions" }, async ({ ack, body, action, context }) => {

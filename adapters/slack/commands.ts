@@ -1,5 +1,5 @@
 import type { App, SlashCommand } from "@slack/bolt";
-import type { FormOffer, Invocation, Logger, Reply } from "../../src/core/index.js";
+import type { AdapterCore, FormOffer, Invocation, Logger } from "../../src/core/index.js";
 import type { Delivery, Interaction } from "./deliver.js";
 import type { Inflight } from "./inflight.js";
 import type { OnceOnly } from "./once-only.js";
@@ -13,11 +13,8 @@ import type { ResponseUrls } from "./response-url.js";
  * registry lacks gets the core's "unknown command" line.
  */
 export interface CommandListenerOptions {
-  core: {
-    handle(invocation: Invocation): Promise<Reply>;
-    /** A form instead of a usage line for a command typed without arguments (`/energy`). */
-    formFor?(invocation: Extract<Invocation, { kind: "command" }>): FormOffer | undefined;
-  };
+  /** `formFor`: a form instead of a usage line for a command typed without arguments (`/energy`). */
+  core: Pick<AdapterCore, "handle" | "formFor">;
   /** Opens a form as a modal; false when Slack refused (the command then runs as typed). */
   openForm?(
     triggerId: string,

@@ -1,5 +1,5 @@
 import type { App } from "@slack/bolt";
-import type { Invocation, Logger, Reply } from "../../src/core/index.js";
+import type { AdapterCore, Logger } from "../../src/core/index.js";
 import type { Delivery } from "./deliver.js";
 import type { Inflight } from "./inflight.js";
 import { readSharedFile } from "./shared-file.js";
@@ -12,10 +12,7 @@ import type { SlackWeb } from "./web.js";
  * file share (a caption that is no command of the bot) is left alone.
  */
 export interface FileCommandOptions {
-  core: {
-    handle(invocation: Invocation): Promise<Reply>;
-    readonly commands?: readonly { verb: string; aliases?: readonly string[] }[];
-  };
+  core: Pick<AdapterCore, "handle" | "commands">;
   web: SlackWeb;
   botToken: string;
   delivery: Delivery;

@@ -1,5 +1,5 @@
 import type { App, ViewSubmitAction } from "@slack/bolt";
-import type { Invocation, Logger, Reply } from "../../src/core/index.js";
+import type { AdapterCore, Logger } from "../../src/core/index.js";
 import { type FormSpec, formLine } from "../../src/core/index.js";
 import type { Delivery } from "./deliver.js";
 import type { Inflight } from "./inflight.js";
@@ -45,7 +45,7 @@ function formView(spec: FormSpec, meta: FormMetadata): Record<string, unknown> {
 }
 
 export interface FormListenerOptions {
-  core: { handle(invocation: Invocation): Promise<Reply> };
+  core: Pick<AdapterCore, "handle">;
   forms: Readonly<Record<string, FormSpec>>;
   delivery: Delivery;
   inflight: Inflight;

@@ -24,14 +24,6 @@ export function registerHome(app: App, options: HomeListenerOptions): void {
   });
 }
 
-/**
- * The conversation id the core gives a user's App Home (`home:<user id>`): buttons shown there are
- * bound to it, and a notice posted to it (an alert changed) publishes the view again.
- */
-const HOME_PREFIX = "home:";
-export const homeUserOf = (conversationId: string): string | undefined =>
-  conversationId.startsWith(HOME_PREFIX) ? conversationId.slice(HOME_PREFIX.length) : undefined;
-
 /** Publishes `user`'s Home view; `note` (a button's answer) is shown above it. Never throws. */
 export async function publish(
   user: string,

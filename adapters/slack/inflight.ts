@@ -1,3 +1,4 @@
+import { within } from "../../src/clock.js";
 /**
  * Work that continues after Slack was acknowledged (a 15-second screening, a 10-second order).
  * Shutdown waits for it, bounded, so a deploy does not cut an order's answer in half.
@@ -23,12 +24,7 @@ export function createInflight(): Inflight {
       return promise;
     },
     async idle(timeoutMs) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-      });
-      await Promise.race([Promise.allSettled([...running]), timeout]);
-      clearTimeout(timer);
+      await within(Promise.allSettled([...running]), timeoutMs);
     },
   };
 }

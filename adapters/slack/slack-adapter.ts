@@ -2,15 +2,13 @@ import { type Clock, systemClock } from "../../src/clock.js";
 import type { SlackConfig } from "../../src/config.js";
 import type {
   Actor,
+  AdapterCore,
   ChatAdapter,
   ChatAdapterLifecycle,
   ConversationRef,
-  HandleHooks,
-  Invocation,
   Logger,
-  PastedMessage,
 } from "../../src/core/index.js";
-import { FORMS, type FormOffer, image, publicReply, type Reply } from "../../src/core/index.js";
+import { FORMS, homeUserOf, type Reply } from "../../src/core/index.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { registerActions } from "./actions.js";
@@ -20,7 +18,7 @@ import { createDelivery } from "./deliver.js";
 import { registerFileCommands } from "./file-commands.js";
 import { openForm, registerForms } from "./forms.js";
 import { createSlackGate } from "./gate.js";
-import { homeUserOf, publish, registerHome } from "./home.js";
+import { publish, registerHome } from "./home.js";
 import { createInflight } from "./inflight.js";
 import { createLifecycle } from "./lifecycle.js";
 import { slackMessageLink } from "./message-link.js";
@@ -38,16 +36,11 @@ import { createSlackWeb } from "./web.js";
  */
 export interface SlackAdapterOptions {
   config: SlackConfig;
-  core: {
-    handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
-    delivered?(reply: Reply): Promise<void>;
-    /** Paste-to-check (plain messages and mentions); unset: messages are ignored. */
-    handleMessage?(message: PastedMessage): Promise<Reply | undefined>;
-    /** Forms for commands typed without arguments; unset: the usage line. */
-    formFor?(invocation: Extract<Invocation, { kind: "command" }>): FormOffer | undefined;
-    /** The verbs, so a file shared with a command as its message runs it (`energy` + a CSV). */
-    readonly commands?: readonly { verb: string; aliases?: readonly string[] }[];
-  };
+  /**
+   * Unset `handleMessage`: plain messages and mentions are ignored; unset `formFor`: the usage
+   * line; the verbs of `commands` let a file shared with a command as its message run it.
+   */
+  core: AdapterCore;
   store: Store;
   logger: Logger;
   /** The App Home view for a user; unset: the Home tab is left alone. */
@@ -64,7 +57,6 @@ export interface SlackAdapterOptions {
 export interface SlackAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "slack";
   /** A picture by the files flow, its summary as alt text and comment, in the conversation's thread. */
-  sendImage: NonNullable<ChatAdapter["sendImage"]>;
   /** `POST /slack/events` for the bot's HTTP server (HTTP mode only). */
   readonly route?: HttpRoute;
   /** Verifies the token (auth.test) and, in Socket Mode, connects; retried in the background. */
@@ -156,8 +148,6 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       return { messageId: "" };
     },
     replace: (conversation, messageId, reply) => delivery.replace(conversation, messageId, reply),
-    sendImage: (conversation, picture) =>
-      delivery.send(conversation, publicReply(picture.summary, [image(picture)])),
     messageLink: slackMessageLink,
     idle: (timeoutMs = 10_000) => inflight.idle(timeoutMs),
     close: (timeoutMs = 10_000) => lifecycle.close(timeoutMs),

@@ -2,7 +2,7 @@ import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { TelegramConfig } from "../../src/config.js";
 import type { ChatAdapter, ChatAdapterLifecycle, Logger, Notifier } from "../../src/core/index.js";
-import { errorReply, image, publicReply, STORE_UNAVAILABLE_LINE } from "../../src/core/index.js";
+import { errorReply, STORE_UNAVAILABLE_LINE } from "../../src/core/index.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { createBot, type TelegramRetry } from "./bot/client.js";
@@ -48,7 +48,6 @@ export interface TelegramAdapterOptions {
 export interface TelegramAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "telegram";
   /** A picture as a photo (sendPhoto), its summary as the caption, in the conversation's topic. */
-  sendImage: NonNullable<ChatAdapter["sendImage"]>;
   /** `POST /telegram/webhook` in webhook mode (TELEGRAM_WEBHOOK_SECRET set), else undefined. */
   readonly route?: HttpRoute;
   /** getMe, setMyCommands, then setWebhook (webhook mode with PUBLIC_URL) or long polling. */
@@ -115,9 +114,6 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
       } catch (error) {
         throw markSendError(error);
       }
-    },
-    sendImage(conversation, picture) {
-      return this.send(conversation, publicReply(picture.summary, [image(picture)]));
     },
     async replace(conversation, messageId, reply) {
       const id = Number(messageId);

@@ -1,3 +1,4 @@
+import { within } from "../../src/clock.js";
 import type { Logger } from "../../src/core/index.js";
 import { storeWithin } from "../../src/store/bounded.js";
 import type { Store } from "../../src/store/store.js";
@@ -35,12 +36,7 @@ export function createBackgroundTasks(logger: Logger) {
     async idle(timeoutMs: number): Promise<void> {
       const deadline = Date.now() + timeoutMs;
       while (running.size > 0 && Date.now() < deadline) {
-        let timer: NodeJS.Timeout | undefined;
-        const wait = new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, deadline - Date.now());
-        });
-        await Promise.race([Promise.allSettled([...running]), wait]);
-        clearTimeout(timer);
+        await within(Promise.allSettled([...running]), deadline - Date.now());
       }
     },
     get size(): number {

@@ -31,7 +31,7 @@ interface Undelivered {
 /** A reply and what the observer is told about it. */
 type Handled = { reply: Reply; undelivered?: Undelivered } & Omit<HandledEvent, "kind">;
 
-export interface HandleHooks {
+interface HandleHooks {
   /**
    * Called once a button click is claimed (a durable action's intent stored with the claim) or
    * refused, before it runs: the adapter acknowledges the platform here, so an acknowledged
@@ -65,6 +65,13 @@ export interface Core {
   formFor(invocation: CommandInvocation): FormOffer | undefined;
   readonly commands: readonly CommandDefinition[];
 }
+
+/**
+ * The core as a chat adapter sees it, the one view every adapter (and each of its parts) takes:
+ * `handle` always; the rest may be left out (a test's core that only handles; no forms, no
+ * paste-check). A part that needs more says so with `Required<Pick<AdapterCore, …>>`.
+ */
+export type AdapterCore = Pick<Core, "handle"> & Partial<Omit<Core, "handle">>;
 
 /** The platform-neutral bot: parse → authorize → run, and buttons claimed once. */
 export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {

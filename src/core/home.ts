@@ -3,7 +3,7 @@ import type { CommandDefinition } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import { toUserLine } from "./errors.js";
 import { activeHosts } from "./host/index.js";
-import type { Actor, ConversationRef } from "./invocation.js";
+import { type Actor, type ConversationRef, homeConversationId } from "./invocation.js";
 import { type Block, code, context, header, publicReply, type Reply, text } from "./reply.js";
 import { can, roleOf } from "./roles.js";
 
@@ -58,7 +58,7 @@ async function runReadOnly(deps: CoreDeps, options: HomeSummaryOptions, verb: st
   if (!can(role, command.role)) return [];
   const conversation: ConversationRef = {
     platform: options.actor.platform,
-    id: `home:${options.actor.userId}`,
+    id: homeConversationId(options.actor.userId),
   };
   try {
     const reply = await command.run({

@@ -1,17 +1,50 @@
 /**
- * The core's one front door for the chat adapters (adapters/): everything they use of the core, and
- * nothing else (test/unit/layers.test.ts keeps it so). A new need of an adapter is one line here.
+ * The core's one front door for everything outside it (the chat adapters, the wiring, jobs,
+ * webhooks, metrics, app): everything they use of the core, and nothing else
+ * (test/unit/layers.test.ts keeps it so). A new need outside the core is one line here.
  */
+
+export { alertDigestBlocks, alertPosted } from "./alerts/index.js";
 export type { CommandDefinition } from "./command.js";
-export { commands } from "./command-registry.js";
-export type { HandleHooks } from "./core.js";
+export { actionHandlers, commands } from "./command-registry.js";
+export type { AdapterCore, Core } from "./core.js";
+export { createCore } from "./core.js";
+export type { CoreDeps, CoreSettings, FaultPoint } from "./deps.js";
 export { STORE_UNAVAILABLE_LINE } from "./faults/store-unavailable.js";
+export type { ScheduledJob } from "./feature.js";
+export { features } from "./features.js";
 export { FORMS, type FormOffer, type FormSpec, formLine } from "./forms/index.js";
-export type { Actor, ConversationRef, Invocation, SharedFile } from "./invocation.js";
-export { conversationKey, SHARED_FILE_MAX_BYTES } from "./invocation.js";
+export { homeSummary } from "./home.js";
+export { recoverOpenIntents } from "./intents/index.js";
+// What the rest of the bot (the wiring, jobs, webhooks, metrics, app) uses besides.
+export type { Actor, ConversationRef, Invocation, Platform, SharedFile } from "./invocation.js";
+export { conversationKey, homeConversationId, homeUserOf, SHARED_FILE_MAX_BYTES } from "./invocation.js";
 export type { Logger } from "./logger.js";
+export type {
+  NotificationRouter,
+  NotificationSource,
+  RouteOutcome,
+  WebhookFamily,
+} from "./notification-routing/index.js";
+export {
+  canDigest,
+  createNotificationRouter,
+  DIGEST_LIMITS,
+  digestBudget,
+  digestCost,
+  notificationKey,
+  parseHostCallback,
+  parseNotification,
+  parseServiceEvent,
+  renderNoticeDigest,
+} from "./notification-routing/index.js";
+export { storedWebhookSecrets } from "./notifications/webhook-secrets.js";
+export type { CoreObserver } from "./observer.js";
 export { formatCount } from "./parse/echo.js";
 export type { PastedMessage } from "./paste-check/index.js";
+export type { PollAnswer } from "./poll.js";
+export { pollDelayMs } from "./poll.js";
+export type { JobScheduler, TrackedJob } from "./ports.js";
 export { type ChatAdapter, type ChatAdapterLifecycle, ChatSendError, type Notifier } from "./ports.js";
 export type { ImageAttachment } from "./reply.js";
 export {
@@ -25,3 +58,8 @@ export {
   type Reply,
   type Span,
 } from "./reply.js";
+export type { EncodedReply } from "./reply-codec.js";
+export { decodeReply, encodeReply } from "./reply-codec.js";
+export { registerWebhooks } from "./setup/index.js";
+export { sunToTrx } from "./spend/trx.js";
+export { createTrackedHandlers } from "./tracking-registry.js";

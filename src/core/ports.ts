@@ -1,5 +1,5 @@
 import type { ConversationRef, Platform } from "./invocation.js";
-import type { ImageAttachment, Reply } from "./reply.js";
+import type { Reply } from "./reply.js";
 
 /** What a chat platform must offer the core and the notification jobs. Adapters implement it. */
 export interface ChatAdapter {
@@ -13,12 +13,6 @@ export interface ChatAdapter {
    * it the notifier posts a new message.
    */
   replace?(conversation: ConversationRef, messageId: string, reply: Reply): Promise<{ messageId: string }>;
-  /**
-   * Posts a picture with its one-line summary (caption and alt text) into the conversation and its
-   * thread: Slack a file upload, Telegram a photo, the console a saved file whose path it prints.
-   * A reply's `image` blocks go the same way. Optional: without it, `send` a reply with the image.
-   */
-  sendImage?(conversation: ConversationRef, image: ImageAttachment): Promise<{ messageId: string }>;
   /**
    * A link to message `messageId` of the conversation, where the platform has one (a Slack archive
    * link, a Telegram supergroup's `t.me/c/…`); undefined where it has none. Optional: no links.

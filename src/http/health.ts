@@ -1,3 +1,4 @@
+import { within } from "../clock.js";
 /** Readiness of every configured part; `/healthz` answers 200 only when all are ready. */
 export interface ReadinessCheck {
   name: string;
@@ -34,15 +35,13 @@ export function createHealth(options: { timeoutMs?: number } = {}) {
 export type Health = ReturnType<typeof createHealth>;
 
 async function readyWithin(check: ReadinessCheck, timeoutMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
-  });
   try {
-    return await Promise.race([Promise.resolve().then(() => check.ready()), timeout]);
+    return await within(
+      Promise.resolve().then(() => check.ready()),
+      timeoutMs,
+      () => false,
+    );
   } catch {
     return false;
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { within } from "../clock.js";
 
 type RouteHandler = (
   req: IncomingMessage,
@@ -143,15 +144,10 @@ async function closeWithin(server: Server, timeoutMs: number): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
   server.closeIdleConnections();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, timeoutMs);
-  });
   try {
-    await Promise.race([closed, timeout]);
+    await within(closed, timeoutMs);
   } finally {
     clearInterval(sweep);
-    clearTimeout(timer);
     server.closeAllConnections();
   }
 }

@@ -1,8 +1,9 @@
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
-import { sleep } from "../clock.js";
+import { within } from "../clock.js";
 import { type ConnectOptions, isCluster, quitRedis, type RedisClient } from "../store/redis-connect.js";
 import { defineRedisScript } from "../store/redis-script.js";
+import { type ReplicaAck, replicaWait } from "../store/replica-ack.js";
 import { type AddJob, createAddBatcher } from "./bull-add-batch.js";
 import {
   type AddOptions,
@@ -16,7 +17,6 @@ import {
   type ProcessOptions,
   retryDelayMs,
 } from "./queue.js";
-import { type ReplicaAck, replicaWait } from "./replica-ack.js";
 
 /**
  * The real `JobQueue`: BullMQ 5 on Redis. Jobs survive restarts and are shared by every instance;
@@ -227,7 +227,10 @@ function watchOverdue<W extends { close(): Promise<void> }>(
       replacedAt = Date.now();
       const old = current();
       replace(await spawn());
-      await Promise.race([old.close().catch(() => {}), sleep(STUCK_CLOSE_MS)]);
+      await within(
+        old.close().catch(() => {}),
+        STUCK_CLOSE_MS,
+      );
     } catch {
       // Redis still away: the next check tries again.
     } finally {

@@ -1,5 +1,5 @@
-import { type ConversationRef, conversationKey } from "../core/invocation.js";
-import type { EncodedReply } from "../core/reply-codec.js";
+import type { EncodedReply } from "../core/index.js";
+import { type ConversationRef, conversationKey } from "../core/index.js";
 import type { Appended, Store } from "../store/store.js";
 
 /**

@@ -1,17 +1,24 @@
-import { type Clock, sleep, systemClock } from "../clock.js";
-import type { ConversationRef, Platform } from "../core/invocation.js";
-import { conversationKey } from "../core/invocation.js";
-import type { Logger } from "../core/logger.js";
+import { type Clock, sleep, systemClock, within } from "../clock.js";
+import type {
+  Block,
+  ChatAdapter,
+  ConversationRef,
+  Logger,
+  Notifier,
+  Platform,
+  Reply,
+} from "../core/index.js";
 import {
   canDigest,
+  conversationKey,
   DIGEST_LIMITS,
+  decodeReply,
   digestBudget,
   digestCost,
+  encodeReply,
   renderNoticeDigest,
-} from "../core/notification-routing/notice-digest-render.js";
-import type { ChatAdapter, Notifier } from "../core/ports.js";
-import type { Block, Reply } from "../core/reply.js";
-import { decodeReply, encodeReply } from "../core/reply-codec.js";
+} from "../core/index.js";
+import type { AfterStore } from "../store/replica-ack.js";
 import type { Store } from "../store/store.js";
 import { type BoxState, mailboxKey, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";
 import {
@@ -26,7 +33,6 @@ import {
   PermanentJobError,
   retryAfterMsOf,
 } from "./queue.js";
-import type { AfterStore } from "./replica-ack.js";
 
 /**
  * Notifications are jobs: a chat outage or a restart delays a message, never loses it. Each notice
@@ -393,17 +399,7 @@ function logFailure(logger: Logger, job: JobContext<NotifyJob>, error: unknown):
 /** Slack's limit is per channel, not per thread, so threads share their channel's pace. */
 const paceKey = (c: ConversationRef): string => `notify:${c.platform}:${c.id}`;
 
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(Object.assign(new Error(`send timed out after ${ms} ms`), { code: "send_timeout" })),
-      ms,
-    );
+const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
+  within(promise, ms, () => {
+    throw Object.assign(new Error(`send timed out after ${ms} ms`), { code: "send_timeout" });
   });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

@@ -1,4 +1,4 @@
-import { ChatSendError } from "../core/ports.js";
+import { ChatSendError } from "../core/index.js";
 /**
  * The job-queue port: named queues of JSON jobs with delays, deduplication by id, retries with a
  * capped exponential backoff, and "come back later" without spending an attempt. Two

@@ -1,6 +1,4 @@
-import type { Logger } from "../core/logger.js";
-import type { PollAnswer } from "../core/poll.js";
-import type { JobScheduler, TrackedJob } from "../core/ports.js";
+import type { JobScheduler, Logger, PollAnswer, TrackedJob } from "../core/index.js";
 import {
   type Backoff,
   isPermanentError,
@@ -12,7 +10,7 @@ import {
 
 // The poll answer and the delay ramp belong to the core (its tracking decides when to poll again);
 // re-exported here for the job system's users.
-export { type PollAnswer, pollDelayMs } from "../core/poll.js";
+export { type PollAnswer, pollDelayMs } from "../core/index.js";
 
 /**
  * Tracked work (polling a pending screening, a statement, an orchestrator order; watching a

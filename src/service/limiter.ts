@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Clock, sleep as realSleep, systemClock } from "../clock.js";
 import type { RedisClient } from "../store/redis-connect.js";
-import { defineRedisScript } from "../store/redis-script.js";
+import { type LogWindow, memorySlidingLog, redisSlidingLog } from "../store/sliding-log.js";
 import {
   NoFreeSlotError,
   RATE_BUCKETS,
@@ -56,25 +56,15 @@ export interface RateLimiterOptions {
 
 export const DEFAULT_RATE_MARGIN_MS = 50;
 
-interface Window {
-  key: string;
-  points: number;
-  /** `durationMs` plus the margin: how long one call counts. */
-  spanMs: number;
-}
-
-/** Returns 0 when the call was admitted (as `id`), else the milliseconds until the blocking entry expires. */
-type TryTake = (windows: readonly Window[], id: string) => Promise<number>;
-/** Moves the entry `id` to now in every window that still holds it. */
-type Restamp = (windows: readonly Window[], id: string) => Promise<void>;
+type Window = LogWindow;
 
 export function createRateLimiter(options: RateLimiterOptions): ServiceRateLimiter {
   const table = options.windows ?? RATE_BUCKETS;
   const marginMs = options.marginMs ?? DEFAULT_RATE_MARGIN_MS;
   const sleep = options.sleep ?? realSleep;
   const { tryTake, restamp } = options.redis
-    ? redisLog(options.redis, options.now)
-    : memoryLog(options.now ?? systemClock);
+    ? redisSlidingLog(options.redis, options.now)
+    : memorySlidingLog(options.now ?? systemClock);
   // One waiter per bucket set and process polls; the rest queue behind it in arrival order
   // instead of all waking at once and racing each other for the same free slot.
   const queues = new Map<string, Promise<unknown>>();
@@ -138,105 +128,6 @@ export function createRateLimiter(options: RateLimiterOptions): ServiceRateLimit
       });
       await mine;
       return slotOf(windows, id);
-    },
-  };
-}
-
-// KEYS: one sorted set per window. ARGV: member id, now in ms ('' = Redis TIME, which every
-// instance shares), then points and span for each key. Scores are admission times.
-const slidingLogScript = defineRedisScript(`
-local now = tonumber(ARGV[2])
-if not now then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local wait = 0
-for i, key in ipairs(KEYS) do
-  local points = tonumber(ARGV[1 + 2 * i])
-  local span = tonumber(ARGV[2 + 2 * i])
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - span)
-  local count = redis.call('ZCARD', key)
-  if count >= points then
-    local blocking = redis.call('ZRANGE', key, count - points, count - points, 'WITHSCORES')
-    local free = tonumber(blocking[2]) + span - now
-    if free > wait then wait = free end
-  end
-end
-if wait > 0 then return math.ceil(wait) end
-for i, key in ipairs(KEYS) do
-  redis.call('ZADD', key, now, ARGV[1])
-  redis.call('PEXPIRE', key, math.ceil(tonumber(ARGV[2 + 2 * i])))
-end
-return 0
-`);
-
-// KEYS: the windows of an admitted call. ARGV: its member id, now ('' = Redis TIME), each span.
-const restampScript = defineRedisScript(`
-local now = tonumber(ARGV[2])
-if not now then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-for i, key in ipairs(KEYS) do
-  local score = redis.call('ZSCORE', key, ARGV[1])
-  if score and tonumber(score) < now then
-    redis.call('ZADD', key, 'XX', now, ARGV[1])
-    redis.call('PEXPIRE', key, math.ceil(tonumber(ARGV[2 + i])))
-  end
-end
-return 0
-`);
-
-function redisLog(redis: RedisClient, now: Clock | undefined): { tryTake: TryTake; restamp: Restamp } {
-  const at = () => (now ? now() : "");
-  return {
-    async tryTake(windows, id) {
-      const args = [id, at(), ...windows.flatMap((w) => [w.points, w.spanMs])];
-      return Number(
-        await slidingLogScript.run(
-          redis,
-          windows.map((w) => w.key),
-          args,
-        ),
-      );
-    },
-    async restamp(windows, id) {
-      const args = [id, at(), ...windows.map((w) => w.spanMs)];
-      await restampScript.run(
-        redis,
-        windows.map((w) => w.key),
-        args,
-      );
-    },
-  };
-}
-
-/** The same algorithm in process memory: each call runs without an await, so it is atomic. */
-function memoryLog(now: Clock): { tryTake: TryTake; restamp: Restamp } {
-  const logs = new Map<string, { id: string; at: number }[]>();
-  return {
-    async tryTake(windows, id) {
-      const t = now();
-      let waitMs = 0;
-      for (const w of windows) {
-        const log = (logs.get(w.key) ?? []).filter((entry) => entry.at > t - w.spanMs);
-        logs.set(w.key, log);
-        const blocking = log[log.length - w.points];
-        if (blocking !== undefined) waitMs = Math.max(waitMs, Math.ceil(blocking.at + w.spanMs - t));
-      }
-      if (waitMs > 0) return waitMs;
-      for (const w of windows) logs.get(w.key)?.push({ id, at: t });
-      return 0;
-    },
-    async restamp(windows, id) {
-      const t = now();
-      for (const w of windows) {
-        const log = logs.get(w.key);
-        const entry = log?.find((e) => e.id === id);
-        if (!log || !entry || entry.at >= t) continue;
-        entry.at = t;
-        log.sort((a, b) => a.at - b.at);
-      }
     },
   };
 }

@@ -1,3 +1,4 @@
+import { within } from "../clock.js";
 /**
  * A store call an adapter makes before it answers (the once-only marks of Slack requests and
  * Telegram updates) must not outlast the platform's patience: Slack shows an error after 3 s. A
@@ -13,14 +14,7 @@ class StoreTimeoutError extends Error {
 }
 
 /** The value of `promise`, or a StoreTimeoutError after `ms`. */
-export async function storeWithin<T>(promise: Promise<T>, ms: number = STORE_ANSWER_TIMEOUT_MS): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreTimeoutError(`the store did not answer within ${ms} ms`)), ms);
+export const storeWithin = <T>(promise: Promise<T>, ms: number = STORE_ANSWER_TIMEOUT_MS): Promise<T> =>
+  within(promise, ms, () => {
+    throw new StoreTimeoutError(`the store did not answer within ${ms} ms`);
   });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

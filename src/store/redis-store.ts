@@ -1,4 +1,5 @@
 import { Redis } from "ioredis";
+import { within } from "../clock.js";
 import { checkIncrement, checkMaxLength, checkReservation, checkTtlMs } from "./checks.js";
 import { isCluster, quitRedis, type RedisClient } from "./redis-connect.js";
 import { defineRedisScript } from "./redis-script.js";
@@ -182,18 +183,12 @@ function ownConnection(url: string, onError?: (error: Error) => void): Redis {
   return redis;
 }
 
-async function pingWithin(redis: RedisClient, timeoutMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
-  });
-  const pong = answers(redis).catch(() => false);
-  try {
-    return await Promise.race([pong, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const pingWithin = (redis: RedisClient, timeoutMs: number): Promise<boolean> =>
+  within(
+    answers(redis).catch(() => false),
+    timeoutMs,
+    () => false,
+  );
 
 /** A cluster answers when every master does: a slot whose master is gone is a store that is down. */
 async function answers(redis: RedisClient): Promise<boolean> {

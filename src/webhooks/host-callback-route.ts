@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../clock.js";
-import type { Logger } from "../core/logger.js";
-import { notificationKey, parseHostCallback } from "../core/notification-routing/events.js";
+import type { Logger } from "../core/index.js";
+import { notificationKey, parseHostCallback } from "../core/index.js";
 import { sendJson, sendText } from "../http/server.js";
 import type { Inbox, IngestReporter } from "./inbox.js";
 

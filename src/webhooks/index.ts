@@ -1,9 +1,6 @@
 import type { Config } from "../config.js";
-import type { CoreDeps } from "../core/deps.js";
-import type { ConversationRef } from "../core/invocation.js";
-import type { WebhookFamily } from "../core/notification-routing/events.js";
-import { createNotificationRouter } from "../core/notification-routing/route.js";
-import { registerWebhooks } from "../core/setup/index.js";
+import type { ConversationRef, CoreDeps, WebhookFamily } from "../core/index.js";
+import { createNotificationRouter, registerWebhooks } from "../core/index.js";
 import type { HttpRoute } from "../http/server.js";
 import type { JobQueue, JobWorker } from "../jobs/queue.js";
 import { createHostCallbackHandler } from "./host-callback-route.js";

@@ -1,7 +1,6 @@
 import type { Clock } from "../clock.js";
-import type { Logger } from "../core/logger.js";
-import type { WebhookFamily } from "../core/notification-routing/events.js";
-import { storedWebhookSecrets } from "../core/notifications/webhook-secrets.js";
+import type { Logger, WebhookFamily } from "../core/index.js";
+import { storedWebhookSecrets } from "../core/index.js";
 import { storeWithin } from "../store/bounded.js";
 import type { Store } from "../store/store.js";
 

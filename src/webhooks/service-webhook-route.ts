@@ -1,11 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../clock.js";
-import type { Logger } from "../core/logger.js";
-import {
-  notificationKey,
-  parseServiceEvent,
-  type WebhookFamily,
-} from "../core/notification-routing/events.js";
+import type { Logger } from "../core/index.js";
+import { notificationKey, parseServiceEvent, type WebhookFamily } from "../core/index.js";
 import { isBodyTooLarge, readRawBody, sendJson } from "../http/server.js";
 import type { Inbox, IngestReporter } from "./inbox.js";
 import type { SecretSource } from "./secret-source.js";

@@ -1,7 +1,6 @@
 import { sleep } from "../clock.js";
-import type { Logger } from "../core/logger.js";
-import { parseNotification } from "../core/notification-routing/events.js";
-import type { NotificationRouter, RouteOutcome } from "../core/notification-routing/route.js";
+import type { Logger, NotificationRouter, RouteOutcome } from "../core/index.js";
+import { parseNotification } from "../core/index.js";
 import {
   isPermanentError,
   type JobContext,

@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import type { Config } from "../config.js";
 import { createBullQueues, createMemoryQueues } from "../jobs/index.js";
 import type { JobQueue } from "../jobs/queue.js";
-import { type AfterStore, type ReplicaAck, replicaWait } from "../jobs/replica-ack.js";
 import type { Logger } from "../log.js";
 import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../sandbox/accounts.js";
 import type { Sandbox } from "../sandbox/server.js";
@@ -10,6 +9,7 @@ import { createServiceClient, type ServiceClient, type ServiceClientOptions } fr
 import { createRateLimiter } from "../service/limiter.js";
 import { createMemoryStore, createRedisStore, type Store } from "../store/index.js";
 import { createRedisConnector, quitRedis, type RedisConnector } from "../store/redis-connect.js";
+import { type AfterStore, type ReplicaAck, replicaWait } from "../store/replica-ack.js";
 import type { Shutdown } from "./shutdown.js";
 
 /**

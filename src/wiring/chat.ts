@@ -4,12 +4,16 @@ import { createConsoleAdapter } from "../../adapters/console/index.js";
 import { createSlackAdapter } from "../../adapters/slack/index.js";
 import { createTelegramAdapter } from "../../adapters/telegram/index.js";
 import type { Config } from "../config.js";
-import { commands } from "../core/command-registry.js";
-import type { Core } from "../core/core.js";
-import type { CoreDeps } from "../core/deps.js";
-import { homeSummary } from "../core/home.js";
-import type { Actor, ConversationRef, Platform } from "../core/invocation.js";
-import type { ChatAdapter, ChatAdapterLifecycle } from "../core/ports.js";
+import type {
+  Actor,
+  ChatAdapter,
+  ChatAdapterLifecycle,
+  ConversationRef,
+  Core,
+  CoreDeps,
+  Platform,
+} from "../core/index.js";
+import { commands, homeSummary } from "../core/index.js";
 import type { Health } from "../http/health.js";
 import type { HttpRoute } from "../http/server.js";
 import type { Logger } from "../log.js";

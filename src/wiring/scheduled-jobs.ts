@@ -1,8 +1,6 @@
 import type { Config } from "../config.js";
-import type { CoreDeps } from "../core/deps.js";
-import type { ScheduledJob } from "../core/feature.js";
-import { features } from "../core/features.js";
-import type { ConversationRef } from "../core/invocation.js";
+import type { ConversationRef, CoreDeps, ScheduledJob } from "../core/index.js";
+import { features } from "../core/index.js";
 import type { JobQueue } from "../jobs/queue.js";
 import { startTickers } from "../jobs/ticker.js";
 import type { Shutdown } from "./shutdown.js";

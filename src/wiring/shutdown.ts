@@ -1,3 +1,4 @@
+import { within } from "../clock.js";
 import type { Logger } from "../log.js";
 
 /**
@@ -24,28 +25,20 @@ export function createShutdown(logger: Logger) {
 
   async function runStep(phase: Phase, step: Step, deadline: number): Promise<void> {
     const left = Math.max(MIN_STEP_MS, deadline - Date.now());
-    let timer: NodeJS.Timeout | undefined;
-    const overran = new Promise<"overran">((resolve) => {
-      timer = setTimeout(() => resolve("overran"), left);
-    });
-    try {
-      const work = Promise.resolve()
-        .then(() => step.run(left))
-        .then(
-          () => "done" as const,
-          (error: unknown) => {
-            logger.warn({ err: error, phase, step: step.name }, "error while stopping");
-            return "failed" as const;
-          },
-        );
-      if ((await Promise.race([work, overran])) === "overran") {
-        logger.warn(
-          { phase, step: step.name, waitedMs: left },
-          "stopping: a part did not finish within the shutdown budget; going on without it",
-        );
-      }
-    } finally {
-      clearTimeout(timer);
+    const work = Promise.resolve()
+      .then(() => step.run(left))
+      .then(
+        () => "done" as const,
+        (error: unknown) => {
+          logger.warn({ err: error, phase, step: step.name }, "error while stopping");
+          return "failed" as const;
+        },
+      );
+    if ((await within(work, left, () => "overran" as const)) === "overran") {
+      logger.warn(
+        { phase, step: step.name, waitedMs: left },
+        "stopping: a part did not finish within the shutdown budget; going on without it",
+      );
     }
   }
 

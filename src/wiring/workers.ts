@@ -1,11 +1,12 @@
 import type { Config } from "../config.js";
-import { alertDigestBlocks, alertPosted } from "../core/alerts/posted.js";
-import { actionHandlers } from "../core/command-registry.js";
-import type { CoreDeps } from "../core/deps.js";
-import { recoverOpenIntents } from "../core/intents/index.js";
-import type { Platform } from "../core/invocation.js";
-import type { ChatAdapter } from "../core/ports.js";
-import { createTrackedHandlers } from "../core/tracking-registry.js";
+import type { ChatAdapter, CoreDeps, Platform } from "../core/index.js";
+import {
+  actionHandlers,
+  alertDigestBlocks,
+  alertPosted,
+  createTrackedHandlers,
+  recoverOpenIntents,
+} from "../core/index.js";
 import type { HttpRoute } from "../http/server.js";
 import { startNotifyWorker } from "../jobs/notify.js";
 import type { JobQueue } from "../jobs/queue.js";

@@ -23,7 +23,8 @@
  * 3a. webhook for no known origin → alert channel: 1000 deliveries at 100/s for orders the bot never
  *     placed, all into ALERT_SLACK_CHANNEL (one channel, so ~1 message/s: what waits is coalesced);
  *     p99 from the 2xx to the message naming the order, each posted exactly once. Baseline: 3's bare.
- * 3b. the same for recorded origins, round-robin over 5 channels.
+ * 3b. the same for recorded origins, round-robin over 5 channels; and how close to the pace the gaps
+ *     between one channel's posts are (p99 late, earliest; the notify test asserts slots, not times).
  * 3c. burst: 2000 deliveries at 200/s into 5 channels: first webhook → last post, and how many were
  *     posted exactly once. Baseline: 3's bare pipeline (unpaced) with the same load.
  *  4. pending screenings: N poll-screening jobs for orders still pending in the sandbox (which

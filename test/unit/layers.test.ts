@@ -17,7 +17,7 @@ const LAYER_RULES: Record<string, readonly string[]> = {
   "config-rules": [],
   config: ["config-rules"],
   log: [],
-  http: [],
+  http: ["clock"],
   store: ["clock"],
   service: ["clock", "store"],
   core: ["clock", "store", "service"],
@@ -245,6 +245,16 @@ describe("layer rules", () => {
     expect(
       fromAdapters.filter((e) => e.to !== "src/core/index.ts").map((e) => `${e.from} → ${e.to}`),
     ).toEqual([]);
+  });
+
+  it("nothing outside src/core imports a path inside it other than src/core/index.ts", () => {
+    const intoCore = graph.edges.filter(
+      (e) => !e.from.startsWith("src/core/") && e.to.startsWith("src/core/"),
+    );
+    expect(intoCore.length).toBeGreaterThan(20);
+    expect(intoCore.filter((e) => e.to !== "src/core/index.ts").map((e) => `${e.from} → ${e.to}`)).toEqual(
+      [],
+    );
   });
 
   it("a shared folder of the core imports no feature", () => {

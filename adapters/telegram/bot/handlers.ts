@@ -1,12 +1,10 @@
 import { Composer, type Context, type Filter, type NextFunction } from "grammy";
+import { within } from "../../../src/clock.js";
 import type {
-  CommandDefinition,
+  AdapterCore,
   ConversationRef,
-  FormOffer,
-  HandleHooks,
   Invocation,
   Logger,
-  PastedMessage,
   SharedFile,
 } from "../../../src/core/index.js";
 import { errorReply, type Reply } from "../../../src/core/index.js";
@@ -25,16 +23,8 @@ import type { TelegramDocument } from "./shared-file.js";
  * the buttons is replaced by the result. The adapter turns Telegram into Invocations and
  * Replies into Telegram; every decision is the core's.
  */
-export interface ChatCore {
-  handle(invocation: Invocation, hooks?: HandleHooks): Promise<Reply>;
-  /** The reply of a button reached the chat: a confirmed spend's outcome is no longer owed. */
-  delivered?(reply: Reply): Promise<void>;
-  readonly commands: readonly CommandDefinition[];
-  /** Paste-to-check for plain messages; unset: plain messages are ignored. */
-  handleMessage?(message: PastedMessage): Promise<Reply | undefined>;
-  /** A form (here: a ForceReply prompt) for a command typed without arguments. */
-  formFor?(invocation: Extract<Invocation, { kind: "command" }>): FormOffer | undefined;
-}
+/** The commands are required here: Telegram publishes them as the bot's menu. */
+export type ChatCore = AdapterCore & Required<Pick<AdapterCore, "commands">>;
 
 export interface HandlerDeps {
   core: ChatCore;
@@ -192,7 +182,7 @@ async function onButton(ctx: Filter<Context, "callback_query:data">, deps: Handl
     ...(message !== undefined && { messageId: String(message.message_id) }),
   };
   const work = deps.core.handle(invocation, { confirmsDelivery: deps.core.delivered !== undefined });
-  const quick = await settledWithin(work, deps.answerWithinMs);
+  const quick = await within(work, deps.answerWithinMs);
   if (quick === undefined) await answer(ctx, deps);
   const reply = quick ?? (await work);
   if (reply.visibility === "private" && !reply.replacesOriginal) {
@@ -253,17 +243,4 @@ function toast(line: string): string {
   if (shown.length <= TOAST_MAX) return shown;
   const cut = shown.slice(0, TOAST_MAX - 1);
   return `${/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
-}
-
-/** The value of `promise` if it settles within `ms`, else undefined (the promise keeps running). */
-async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,9 +1,10 @@
+import { within } from "../../clock.js";
 import type { CommandDefinition } from "../command.js";
 import type { CoreDeps } from "../deps.js";
 import { toUserLine } from "../errors.js";
 import { errorReply } from "../reply.js";
 import { withRunway } from "../runway/index.js";
-import { readSnapshot, startBalanceRefresh, within } from "../spend/balance-refresh.js";
+import { readSnapshot, startBalanceRefresh } from "../spend/balance-refresh.js";
 import { type BalanceView, renderBalance } from "./balance-render.js";
 
 /**

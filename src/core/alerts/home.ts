@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.js";
-import { type Actor, actorKey } from "../invocation.js";
+import { type Actor, actorKey, homeConversationId } from "../invocation.js";
 import { type Block, code, context, text } from "../reply.js";
 import { can, roleOf } from "../roles.js";
 import { alertLine, listAlerts } from "./commands.js";
@@ -21,7 +21,7 @@ export async function alertHomeBlocks(deps: CoreDeps, actor: Actor): Promise<Blo
   const alerts = await listAlerts(deps, false);
   if (alerts.length === 0) return [text("Alerts: none open.")];
   const now = deps.now();
-  const home = { platform: actor.platform, id: `home:${actor.userId}` };
+  const home = { platform: actor.platform, id: homeConversationId(actor.userId) };
   const operator = can(roleOf(actor, deps.settings), "operator");
   const blocks: Block[] = [text(`Alerts (${alerts.length} open or snoozed):`)];
   for (const alert of alerts.slice(0, MAX_HOME_ALERTS)) {
@@ -48,7 +48,7 @@ export async function refreshHomes(
       if (platform !== "slack") continue;
       const line = "Alerts changed: the home view is published again.";
       await deps.notifier.post(
-        { platform, id: `home:${userId}` },
+        { platform, id: homeConversationId(userId) },
         { summary: line, blocks: [text(line)], visibility: "public" },
         `home-refresh:${key}:${reason}`,
       );

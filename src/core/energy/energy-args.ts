@@ -1,6 +1,6 @@
 import { checkEnergyRange, energyOrderRoute, parseEnergyAmount } from "../parse/amount.js";
 import { fail, ok, type ParseResult } from "../parse/result.js";
-import { parseTronAddress } from "../parse/tron-address.js";
+import { parseTronAddress, TRON_ADDRESS_PATTERN } from "../parse/tron-address.js";
 
 export interface EnergyArgs {
   address: string;
@@ -11,9 +11,16 @@ export interface EnergyArgs {
 
 const USAGE = "use energy <address> <amount>, e.g. energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k";
 
-/** `energy <address> <amount>`: a valid TRON address and an amount in the accepted range. */
+/** `energy 65k <address>`, typed as a payout run is: the amount first, then one address. */
+const amountFirst = (args: readonly string[]): boolean =>
+  args.length >= 2 &&
+  !TRON_ADDRESS_PATTERN.test(args[0] ?? "") &&
+  parseEnergyAmount(args[0] ?? "").ok &&
+  /^T\w{20,}$/.test(args[1] ?? "");
+
+/** `energy <address> <amount>` (or `energy <amount> <address>`): a valid TRON address and an amount in the accepted range. */
 export function parseEnergyArgs(args: readonly string[]): ParseResult<EnergyArgs> {
-  const [addressText, amountText, ...extra] = args;
+  const [addressText, amountText, ...extra] = amountFirst(args) ? [args[1], args[0], ...args.slice(2)] : args;
   if (addressText === undefined) return fail(`no address and amount given: ${USAGE}`);
   if (amountText === undefined) return fail(`no amount given: ${USAGE}`);
   if (extra.length > 0)

@@ -85,20 +85,6 @@ export interface GrammarEntry {
   aliases?: readonly string[];
 }
 
-/** CONTRACT.md's verbs, plus audit and setup; Telegram's /start is help. */
-export const COMMAND_GRAMMAR: readonly GrammarEntry[] = [
-  { verb: "help", aliases: ["start"] },
-  { verb: "screen" },
-  { verb: "compliance" },
-  { verb: "energy" },
-  { verb: "host", subverbs: ["start", "stop"] },
-  { verb: "prices" },
-  { verb: "balance" },
-  { verb: "statement" },
-  { verb: "audit" },
-  { verb: "setup", subverbs: ["webhooks", "status", "rotate"] },
-];
-
 /** Slack's umbrella command: `/ops <verb> …`. */
 const UMBRELLA_VERB = "ops";
 
@@ -112,10 +98,7 @@ export interface ParsedCommand {
 }
 
 /** A whole command line → a known verb (and subverb) with its args, or a line that suggests the right verb. */
-export function parseCommandLine(
-  text: string,
-  grammar: readonly GrammarEntry[] = COMMAND_GRAMMAR,
-): ParseResult<ParsedCommand> {
+export function parseCommandLine(text: string, grammar: readonly GrammarEntry[]): ParseResult<ParsedCommand> {
   const tokens = tokenize(text);
   if (!tokens.ok) return tokens;
   const { verb: outer, args: outerArgs, mention } = tokens.value;

@@ -14,7 +14,8 @@ import { type PayoutRow, splitRow } from "./payout-row.js";
  *   energy [options] ⏎ <address> <amount> ⏎ …       one line each (`address amount` or `address,amount`)
  *   a CSV file shared with the message `energy`     (Slack file share, Telegram document, console @path)
  *
- * Anything else is not a payout run and stays with the single `energy <address> <amount>`.
+ * Anything else is not a payout run and stays with the single `energy <address> <amount>` (typed
+ * amount first too: `energy 65k <address>`).
  */
 export interface PayoutInput {
   source: "words" | "lines" | "file";
@@ -61,6 +62,8 @@ export function readPayoutInput(
   if (lines.slice(1).some((l) => l.trim() !== "")) return fromLines(lines, first);
   const [amount, ...rest] = first;
   if (amount === undefined || !isAmount(amount) || rest.length === 0) return undefined;
+  // `energy 65k <address>` (with `cheapest` or not) is the single order it plainly is.
+  if (rest.length === 1 || (rest.length === 2 && rest[1]?.toLowerCase() === "cheapest")) return undefined;
   const split = optionsOf(rest);
   if (!split.ok) return split;
   const rows = split.value.rest.map((address, i) => ({ where: `address ${i + 1}`, address, amount }));

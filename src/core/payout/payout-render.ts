@@ -1,10 +1,22 @@
 import { formatAmount, plural, shortAddress } from "../format.js";
 import { formatCount } from "../parse/echo.js";
-import { type Block, buttons, context, fields, header, publicReply, type Reply, text } from "../reply.js";
+import {
+  type Block,
+  buttons,
+  code,
+  context,
+  fields,
+  header,
+  plain,
+  publicReply,
+  type Reply,
+  type Span,
+  text,
+} from "../reply.js";
 import type { Balance } from "../spend/balance-cache.js";
 import { balanceSpans } from "../spend/outcome-render.js";
 import { describeOptions, type PayoutOptions } from "./payout-options.js";
-import type { LeftOut, PayoutPlan } from "./payout-plan.js";
+import type { LeftOut, PayoutItem, PayoutPlan } from "./payout-plan.js";
 import type { PayoutPrice } from "./payout-price.js";
 
 /**
@@ -56,6 +68,30 @@ export function packLines(lines: readonly string[], budget: number): Block[] {
   return blocks;
 }
 
+/** Up to this many addresses, the quote lists each with its amount; beyond, the distinct amounts. */
+const QUOTE_LISTED_MAX = 10;
+
+/**
+ * What each address gets: every address with its amount (at most 10), or the distinct amounts with
+ * their counts, the most common first (`65,000 × 98; 131,000 × 2`), so a hundred still fit.
+ */
+function amountsBlock(items: readonly Pick<PayoutItem, "address" | "amount">[]): Block {
+  if (items.length <= QUOTE_LISTED_MAX) {
+    const spans: Span[] = items.flatMap((item, i) => [
+      plain(i === 0 ? "Each address:\n" : "\n"),
+      code(item.address),
+      plain(` ${formatCount(item.amount)}`),
+    ]);
+    return text(...spans);
+  }
+  const counts = new Map<number, number>();
+  for (const { amount } of items) counts.set(amount, (counts.get(amount) ?? 0) + 1);
+  const groups = [...counts.entries()].sort(([a, n], [b, m]) => m - n || a - b);
+  return text(
+    `Amounts: ${groups.map(([amount, n]) => `${formatCount(amount)} × ${formatCount(n)}`).join("; ")}`,
+  );
+}
+
 export interface PayoutQuoteView {
   plan: PayoutPlan;
   price: PayoutPrice;
@@ -86,6 +122,7 @@ export function renderPayoutQuote(view: PayoutQuoteView): Reply {
       ["Deny list", `${formatCount(count)} checked in one batch, clean or allowed`],
       ["Options", describeOptions(view.options)],
     ),
+    amountsBlock(plan.items),
   ];
   if (plan.leftOut.length > 0) {
     blocks.push(text(`Left out (${formatCount(plan.leftOut.length)}), not ordered:`));

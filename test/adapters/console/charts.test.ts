@@ -5,6 +5,7 @@ import { PassThrough } from "node:stream";
 import { decode } from "fast-png";
 import { describe, expect, it } from "vitest";
 import { createConsoleAdapter } from "../../../adapters/console/index.js";
+import { image, publicReply } from "../../../src/core/index.js";
 import { useSpendHarness } from "../../support/spend-harness.js";
 
 /**
@@ -48,17 +49,12 @@ describe("console: charts", () => {
     expect([png.width, png.height]).toEqual([1200, 600]);
   });
 
-  it("sendImage prints a later picture as a notification", async () => {
+  it("a picture sent later is printed as a notification", async () => {
     const h = await spend.setup();
     const c = await consoleOver(h.core);
     const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
-    await c.adapter.sendImage(c.conversation, {
-      filename: "x/../b.png",
-      png,
-      width: 1,
-      height: 1,
-      summary: "B 2",
-    });
+    const picture = { filename: "x/../b.png", png, width: 1, height: 1, summary: "B 2" };
+    await c.adapter.send(c.conversation, publicReply(picture.summary, [image(picture)]));
     expect(c.printed()).toBe(`» [image] B 2\n» saved to ${join(c.dir, "1-b.png")}\n\n`);
     expect(new Uint8Array(readFileSync(join(c.dir, "1-b.png")))).toEqual(png);
     c.input.end();

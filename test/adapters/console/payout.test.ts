@@ -65,6 +65,30 @@ describe("console: a payout run from a file", () => {
     await adapter.finished;
   });
 
+  it("the quote names what each address gets; energy 65k <one address> is one order's quote", async () => {
+    const h = await spend.setup();
+    const [a, b, c] = [freshAddress("console"), freshAddress("console"), freshAddress("console")];
+    const path = csvOf([`${a},70000`, `${b},80k`]);
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let printed = "";
+    output.on("data", (chunk: Buffer) => {
+      printed += chunk.toString("utf8");
+    });
+    adapter = createConsoleAdapter({ input, output, core: h.core, actor: me, conversation: session });
+    input.write(`energy @${path}\n`);
+    await h.waitFor(() => printed.includes("[1] Confirm"), "the quote");
+    expect(printed).toContain(`Each address:\n${a} 70,000\n${b} 80,000`);
+    printed = "";
+    input.write(`energy 65k ${c}\n`);
+    await h.waitFor(() => printed.includes("[1] Confirm"), "the single quote");
+    expect(printed).toContain("Energy quote");
+    expect(printed).not.toContain("payout run takes");
+    input.end();
+    await adapter.finished;
+    expect(h.sandbox.calls("orchestrator.create")).toEqual([]);
+  });
+
   it("a path that cannot be read gets one line saying what is accepted", async () => {
     const h = await spend.setup();
     const input = new PassThrough();

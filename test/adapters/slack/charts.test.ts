@@ -1,5 +1,6 @@
 import { decode } from "fast-png";
 import { describe, expect, it } from "vitest";
+import { image, publicReply } from "../../../src/core/index.js";
 import { CHANNEL, messageText, startSlackHarness, VIEWER } from "./harness.js";
 
 /**
@@ -44,7 +45,7 @@ describe("slack: charts", () => {
     expect(h.fake.calls("files.getUploadURLExternal")).toEqual([]);
   });
 
-  it("sendImage posts a picture into the thread it belongs to", async () => {
+  it("a picture sent later is posted into the thread it belongs to", async () => {
     const h = await startSlackHarness();
     const png = new Uint8Array(
       Buffer.from(
@@ -54,7 +55,10 @@ describe("slack: charts", () => {
     );
     const thread = "1700000000.000100";
     const picture = { filename: "one.png", png, width: 1, height: 1, summary: "One pixel: 1 of 1" };
-    await h.adapter.sendImage({ platform: "slack", id: CHANNEL, threadId: thread }, picture);
+    await h.adapter.send(
+      { platform: "slack", id: CHANNEL, threadId: thread },
+      publicReply(picture.summary, [image(picture)]),
+    );
     const [complete] = h.fake.calls("files.completeUploadExternal");
     expect(complete?.params).toMatchObject({
       channel_id: CHANNEL,

@@ -44,6 +44,24 @@ function withinSlackLimits(message: FakeSlackMessage | undefined): void {
 }
 
 describe("slack: payout runs", () => {
+  it("the quote names what each address gets; /energy 65k <one address> is a single energy quote", async () => {
+    const h = await startSlackHarness({ sandbox: { now: () => Date.parse(NOON) } });
+    const [a, b, c] = addresses(3);
+    await h.command(`/energy ${a} 70k\n${b} 80k`);
+    const quote = await lastQuote(h);
+    expect(messageText(quote)).toContain("150,000 in all");
+    expect(messageText(quote)).toMatch(new RegExp(`${a}\\W* 70,000`));
+    expect(messageText(quote)).toMatch(new RegExp(`${b}\\W* 80,000`));
+    withinSlackLimits(quote);
+
+    await h.command(`/energy 65k ${c}`);
+    const single = await lastQuote(h);
+    expect(messageText(single)).toContain("Energy quote");
+    expect(messageText(single)).not.toContain("payout run takes");
+    expect(buttonLabels(single)[0]).toMatch(/^Confirm/);
+    expect(h.sandbox.calls("compliance.batch")).toHaveLength(1);
+  });
+
   it("/energy with one row per line → quote → Confirm → one order; the quote's message shows the progress, then the outcome", async () => {
     // The sandbox prices by the hour of the day: at noon (the 1-hour "Peak 08-20" period) 3 × 65k cost 12.675 TRX.
     const h = await startSlackHarness({ sandbox: { now: () => Date.parse(NOON) } });

@@ -34,6 +34,21 @@ const current = (h: TelegramHarness, message: FakeMessage) =>
   h.fake.messages(GROUP_CHAT).find((m) => m.message_id === message.message_id);
 
 describe("telegram: payout runs", () => {
+  it("the quote of /energy ⏎ <a> 70k ⏎ <b> 80k names what each address gets; /energy 65k <one address> is one order's quote", async () => {
+    const h = await startTelegramHarness();
+    const [a, b, c] = addresses(3);
+    await h.say(`/energy\n${a} 70k\n${b} 80k`, { chat: GROUP_CHAT });
+    const quote = await lastQuote(h);
+    expect(quote.text).toContain("150,000 in all");
+    expect(quote.text).toContain(`Each address:\n${a} 70,000\n${b} 80,000`);
+
+    await h.say(`/energy 65k ${c}`, { chat: GROUP_CHAT });
+    const single = await lastQuote(h);
+    expect(single.text).toMatch(/^Energy quote/);
+    expect(single.text).not.toContain("payout run takes");
+    expect(single.replyMarkup).toBeDefined();
+  });
+
   it("/energy with one row per line → quote → Confirm → one order; the quote is edited with progress, then the outcome", async () => {
     const h = await startTelegramHarness();
     const list = addresses(4);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { commands } from "../../../src/core/command-registry.js";
 import { parseEnergyAmount } from "../../../src/core/parse/amount.js";
 import { charCount, invisibleNote, isInvisible } from "../../../src/core/parse/echo.js";
 import { parseCommandLine } from "../../../src/core/parse/tokenize.js";
@@ -9,10 +10,10 @@ const TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 
 describe("invisible characters in what a person typed", () => {
   it("a verb with a zero-width space is named, not echoed as the word it looks like", () => {
-    expect(errorOf(parseCommandLine("\u200Bhelp"))).toBe(
+    expect(errorOf(parseCommandLine("\u200Bhelp", commands))).toBe(
       'unknown command "help" (it contains an invisible character (U+200B)) (did you mean help?): type help to see what the bot can do',
     );
-    expect(errorOf(parseCommandLine("host \u2060start"))).toMatch(
+    expect(errorOf(parseCommandLine("host \u2060start", commands))).toMatch(
       /^"start" \(it contains an invisible character \(U\+2060\)\) is not a host subcommand/,
     );
   });

@@ -131,13 +131,44 @@ describe("payout run: the quote", () => {
     expect(replyButtons(reply)).toEqual([]);
   });
 
-  it("one address is not a run; a viewer cannot quote one", async () => {
+  it("one line is not a run; a viewer cannot quote one", async () => {
     const h = await spend.setup();
     const [a] = addresses(1);
-    expect((await h.run(operator, `energy 65k ${a}`)).summary).toContain(
+    expect((await h.run(operator, `energy\n${a} 65k`)).summary).toContain(
       "a payout run takes 2 to 100 addresses",
     );
     expect((await h.run(viewer, `energy 65k ${a} ${a}`)).summary).toMatch(/operator/);
+  });
+
+  it("energy 65k <one address> is the single energy order it plainly is, the same as energy <address> 65k", async () => {
+    const h = await spend.setup();
+    const [a] = addresses(1);
+    const amountFirst = await h.run(operator, `energy 65k ${a}`);
+    const addressFirst = await h.run(operator, `energy ${a} 65k`);
+    expect(amountFirst.summary).toMatch(/^Energy quote: 65,000 energy to /);
+    expect(amountFirst.summary).toBe(addressFirst.summary);
+    expect(replyButtons(amountFirst).map((b) => b.label)).toEqual(
+      replyButtons(addressFirst).map((b) => b.label),
+    );
+    expect(h.sandbox.calls("compliance.batch")).toEqual([]);
+  });
+
+  it("the quote names what each address gets: every address with its amount up to 10", async () => {
+    const h = await spend.setup();
+    const [a, b] = addresses(2);
+    const body = replyText(await h.run(operator, `energy\n${a} 70k\n${b} 80k`));
+    expect(body).toContain(`Each address:\n${a} 70,000\n${b} 80,000`);
+    expect(body).not.toContain("Amounts:");
+  });
+
+  it("beyond 10 addresses the quote names the distinct amounts with their counts", async () => {
+    const h = await spend.setup();
+    const list = addresses(12);
+    const lines = list.map((a, i) => `${a} ${i < 2 ? "131k" : "65k"}`);
+    const body = replyText(await h.run(operator, `energy\n${lines.join("\n")}`));
+    expect(body).toContain("Amounts: 65,000 × 10; 131,000 × 2");
+    expect(body).not.toContain("Each address:");
+    expect(body).not.toContain(list[0]);
   });
 
   it("more than 100 addresses and a total above 50,000,000 are left out, the quote still fits a message", async () => {

@@ -1,5 +1,5 @@
 import type { Cluster, Redis } from "ioredis";
-import { isCluster, type RedisClient } from "../store/redis-connect.js";
+import { isCluster, type RedisClient } from "./redis-connect.js";
 
 /**
  * Redis replicates asynchronously: a job the master has stored, and a sender has been told is
