@@ -2,3 +2,5 @@ export * from "./alert.js";
 export { alertHomeBlocks } from "./home.js";
 
 export { clearAlertOf, raiseAlert } from "./raise.js";
+export { whenOf } from "./render.js";
+export { mentionsFor } from "./timers.js";
