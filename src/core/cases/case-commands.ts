@@ -1,11 +1,13 @@
+import { messagesOf } from "../alerts/index.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { capList } from "../format.js";
+import { conversationKey } from "../invocation.js";
 import { errorReply, publicReply, type Reply, text } from "../reply.js";
 import { can, refusalLine } from "../roles.js";
 import { MAX_REASON } from "./case-buttons.js";
 import { applyCaseOp, type CaseOp } from "./case-ops.js";
 import { CASE_ID_PATTERN, CLOSED_STATES, readCase, readCases } from "./case-record.js";
-import { caseLine, renderCase, renderTimeline } from "./case-render.js";
+import { caseLine, renderCase, renderTimeline, stateOf } from "./case-render.js";
 
 /** `cases [all]`; `case <id>`, `case note <id> <text>`, `case clear|report <id> <reason>`. */
 const DAY_MS = 24 * 3_600_000;
@@ -88,6 +90,13 @@ async function changeCase(ctx: CommandContext, op: CaseOp, words: string[]): Pro
     note,
   });
   if (!done.ok) return errorReply(done.line);
+  // Where the case has its message (the alert destination, a Clear… form's answer), that message
+  // was just edited: one line says what happened instead of a second copy of the case.
+  const messages = await messagesOf(deps.store, id);
+  if (messages.has(conversationKey(invocation.conversation))) {
+    const line = `Case ${id} ${op === "note" ? "has a new note" : stateOf(done.record)}: ${note}`;
+    return publicReply(line, [text(line)]);
+  }
   const reply = await renderCase(deps, done.record, invocation.conversation);
   // Posted here, the case message carries no `alertOf`: the alert destination's one stays the one edited.
   const { alertOf: _own, ...rest } = reply;
