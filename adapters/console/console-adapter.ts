@@ -82,9 +82,10 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
 
   async function answer(line: string): Promise<void> {
     const typed = line.trim();
-    if (typed.length === 0) return;
+    // An empty answer to a prompt runs the line without it: the core refuses it, nothing changes.
+    if (typed.length === 0 && asked === undefined) return;
     if (/^\d+$/.test(typed) && asked === undefined) return press(Number(typed));
-    const text = asked === undefined ? typed : `${asked} ${typed}`;
+    const text = asked === undefined ? typed : `${asked} ${typed}`.trim();
     asked = undefined;
     const file = await fileOfLine(text);
     const invocation = { kind: "command", actor, conversation, text, ...(file && { file }) } as const;
@@ -104,7 +105,9 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     if (reply.asks) {
       // The console's form: a prompt, answered by the next line.
       asked = reply.asks.line;
-      output.write(`${clean(reply.asks.prompt)}\n\n`);
+      output.write(
+        `${clean(reply.asks.prompt)}\n(Type it on the next line; an empty line closes nothing.)\n\n`,
+      );
       return;
     }
     await print(reply, "");
