@@ -26,6 +26,24 @@ function fonts(): { regular: Uint8Array; bold: Uint8Array } {
   return fontBytes;
 }
 
+/**
+ * fontkit with its parse of each font kept: pdf-lib parses the font bytes for every document, and
+ * parsing DejaVu twice was most of a certificate's build time. A parsed font is only read after
+ * (each document makes its own subset), so one parse serves every certificate.
+ */
+const parsed = new Map<Uint8Array, ReturnType<typeof fontkit.create>>();
+const cachedFontkit: typeof fontkit = {
+  ...fontkit,
+  create(data, postscriptName) {
+    const key = data as Uint8Array;
+    const known = postscriptName === undefined ? parsed.get(key) : undefined;
+    if (known) return known;
+    const font = fontkit.create(data, postscriptName);
+    if (postscriptName === undefined) parsed.set(key, font);
+    return font;
+  },
+};
+
 /** Splits a line into pieces that fit `width` (long words, like hashes, are cut). */
 function wrap(line: string, font: PDFFont, width: number): string[] {
   const out: string[] = [];
@@ -55,7 +73,7 @@ export async function buildPdf(
   footer: string,
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  doc.registerFontkit(fontkit);
+  doc.registerFontkit(cachedFontkit);
   doc.setTitle(title);
   doc.setProducer("opsbot");
   const regular = await doc.embedFont(fonts().regular, { subset: true });
