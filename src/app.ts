@@ -1,3 +1,4 @@
+import { hkdfSync } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { within } from "./clock.js";
 import type { Config } from "./config.js";
@@ -12,9 +13,9 @@ import { createJobScheduler } from "./jobs/scheduler.js";
 import type { Logger } from "./log.js";
 import { createMetrics, type Metrics, metricsObservers } from "./metrics.js";
 import type { Sandbox } from "./sandbox/server.js";
-import { registerDemoWebhooks, WEBHOOK_QUEUE } from "./webhooks/index.js";
+import { alertConversations, registerDemoWebhooks, WEBHOOK_QUEUE } from "./webhooks/index.js";
 import { type Backends, DEMO_PUBLIC_URL, startBackends } from "./wiring/backends.js";
-import { consoleActor, consoleEnabled, startChat } from "./wiring/chat.js";
+import { CONSOLE_CONVERSATION, consoleActor, consoleEnabled, startChat } from "./wiring/chat.js";
 import { createShutdown, type Shutdown } from "./wiring/shutdown.js";
 import { startWorkers } from "./wiring/workers.js";
 
@@ -142,6 +143,16 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
   };
 }
 
+/**
+ * The certificates' key: OPS_CERT_KEY, else HKDF-SHA256 of SERVICE_API_KEY (the same on every
+ * instance of one account). The built-in sandbox has no key: a fixed demo key.
+ */
+function certKeyOf(config: Config): string {
+  if (config.cases.certKey !== undefined) return Buffer.from(config.cases.certKey, "utf8").toString("hex");
+  const material = config.service.mode === "remote" ? config.service.apiKey : "opsbot-sandbox-demo";
+  return Buffer.from(hkdfSync("sha256", material, "opsbot", "opsbot.certificates.v1", 32)).toString("hex");
+}
+
 function coreSettings(config: Config, backends: Backends): CoreSettings {
   return {
     publicUrl: config.publicUrl ?? (backends.sandbox ? DEMO_PUBLIC_URL : undefined),
@@ -163,6 +174,12 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
         escalateMs: config.escalation.escalateMin * 60_000,
       }),
       oncall: config.escalation.oncall,
+    },
+    cases: {
+      levels: config.cases.levels,
+      slaMs: config.cases.slaMin * 60_000,
+      certKeyHex: certKeyOf(config),
+      destinations: alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined),
     },
     runway: {
       ...(config.money.lowBalanceTrx !== undefined && { lowBalanceTrx: config.money.lowBalanceTrx }),

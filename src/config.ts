@@ -79,6 +79,8 @@ export interface Config {
   alerts: { slackChannel?: string; telegramChat?: number };
   /** OPS_ESCALATE_MIN (unset: no escalation) and OPS_ONCALL (as written). */
   escalation: { escalateMin?: number; oncall: string[] };
+  /** OPS_CASE_LEVELS, OPS_CASE_SLA_MIN, OPS_CERT_KEY (a secret: never logged). */
+  cases: { levels: string[]; slaMin: number; certKey?: string };
   webhookSecrets: { orders: string[]; reports: string[] };
   /** Unset: generated once and kept in the store. */
   hostCallbackToken?: string;
@@ -240,6 +242,12 @@ const envSchema = z.object({
     "must be a comma list of slack:<user id>, slack:<user group id> (S…) or telegram:@<username>",
     list(matching(/^(slack:[UWS][A-Z0-9]{2,}|telegram:@[A-Za-z0-9_]{5,32})$/)),
   ),
+  OPS_CASE_LEVELS: rule(
+    "must be a comma list of risk levels such as high,severe (letters only)",
+    list(matching(/^[a-z]{1,20}$/)),
+  ),
+  OPS_CASE_SLA_MIN: rule("must be a whole number of minutes from 1 to 10080", wholeFrom(1, 10_080)),
+  OPS_CERT_KEY: rule("must be at least 32 visible characters", matching(/^[\x21-\x7e]{32,512}$/)),
   OPS_WATCH_INTERVAL_S: rule("must be a whole number of seconds, at least 5", (raw) => {
     const n = integer(raw);
     return n !== undefined && n >= 5 ? n : undefined;
@@ -367,6 +375,11 @@ function toConfig(env: Env): Config {
     roles: { admins: env.OPS_ADMINS ?? [], operators: env.OPS_OPERATORS ?? [] },
     alerts: { slackChannel: env.ALERT_SLACK_CHANNEL, telegramChat: env.ALERT_TELEGRAM_CHAT },
     escalation: { escalateMin: env.OPS_ESCALATE_MIN, oncall: env.OPS_ONCALL ?? [] },
+    cases: {
+      levels: env.OPS_CASE_LEVELS ?? ["high", "severe"],
+      slaMin: env.OPS_CASE_SLA_MIN ?? 60,
+      ...(env.OPS_CERT_KEY !== undefined && { certKey: env.OPS_CERT_KEY }),
+    },
     webhookSecrets: {
       orders: [...new Set(env.ORDER_WEBHOOK_SECRETS ?? [])],
       reports: [...new Set(env.REPORT_WEBHOOK_SECRETS ?? [])],

@@ -57,6 +57,8 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     crlfDelay: Number.POSITIVE_INFINITY,
   });
   let choices: Button[] = [];
+  /** A button asked for more (a reason): the next line typed completes this command line. */
+  let asked: string | undefined;
   let queue: Promise<void> = Promise.resolve();
   let messages = 0;
   let closed = false;
@@ -76,10 +78,13 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
 
   async function answer(line: string): Promise<void> {
     const typed = line.trim();
-    if (typed.length === 0) return;
-    if (/^\d+$/.test(typed)) return press(Number(typed));
-    const file = await fileOfLine(typed);
-    const invocation = { kind: "command", actor, conversation, text: typed, ...(file && { file }) } as const;
+    // An empty answer to a prompt runs the line without it: the core refuses it, nothing changes.
+    if (typed.length === 0 && asked === undefined) return;
+    if (/^\d+$/.test(typed) && asked === undefined) return press(Number(typed));
+    const text = asked === undefined ? typed : `${asked} ${typed}`.trim();
+    asked = undefined;
+    const file = await fileOfLine(text);
+    const invocation = { kind: "command", actor, conversation, text, ...(file && { file }) } as const;
     await print(await options.core.handle(invocation), "");
   }
 
@@ -93,6 +98,14 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     const reply = await options.core.handle(invocation, {
       confirmsDelivery: options.core.delivered !== undefined,
     });
+    if (reply.asks) {
+      // The console's form: a prompt, answered by the next line.
+      asked = reply.asks.line;
+      output.write(
+        `${clean(reply.asks.prompt)}\n(Type it on the next line; an empty line closes nothing.)\n\n`,
+      );
+      return;
+    }
     await print(reply, "");
     await options.core.delivered?.(reply);
   }

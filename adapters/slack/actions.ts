@@ -22,6 +22,8 @@ export interface ActionListenerOptions {
   /** The once-only mark, awaited before the core claims the button (unset: gated before Bolt). */
   onceOnly?: OnceOnly;
   logger: Logger;
+  /** A button that asks first (`Reply.asks`): opens its form as a modal; false when Slack refused. */
+  openAsked?: (triggerId: string, asks: NonNullable<Reply["asks"]>, channel: string) => Promise<boolean>;
   /** A button pressed in a user's App Home: its answer is shown by publishing the Home view again. */
   onHomePress?: (user: string, reply: Reply) => Promise<void>;
 }
@@ -124,6 +126,12 @@ async function runAction(
       acknowledge,
       confirmsDelivery: options.core.delivered !== undefined,
     });
+    if (
+      reply.asks &&
+      options.openAsked &&
+      (await options.openAsked(body.trigger_id, reply.asks, target.channel))
+    )
+      return;
     const lead = reply.replacesOriginal ? [pressedByBlock(action.text.text, body.user.id)] : [];
     await options.delivery.answer(target, reply, lead);
     // Only now is a confirmed spend's outcome in the channel; until then its recovery job owes it.

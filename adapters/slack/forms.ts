@@ -19,6 +19,8 @@ const INPUT_ACTION_ID = "value";
 interface FormMetadata {
   verb: string;
   channel: string;
+  /** A button's form: the command line its answer completes (`case clear C12`). */
+  lead?: string;
 }
 
 function formView(spec: FormSpec, meta: FormMetadata): Record<string, unknown> {
@@ -60,9 +62,10 @@ export async function openForm(
   triggerId: string,
   spec: FormSpec,
   channel: string,
+  lead?: string,
 ): Promise<boolean> {
   try {
-    await web.openView(triggerId, formView(spec, { verb: spec.verb, channel }));
+    await web.openView(triggerId, formView(spec, { verb: spec.verb, channel, ...(lead && { lead }) }));
     return true;
   } catch (error) {
     logger.warn({ err: error, channel }, "could not open a Slack form; answering with the usage line");
@@ -75,7 +78,7 @@ export function registerForms(app: App, options: FormListenerOptions): void {
     const meta = readMetadata(view.private_metadata);
     const spec = meta && options.forms[meta.verb];
     if (!meta || !spec) return ack();
-    const result = formLine(spec, valuesOf(view), new Date(options.now()));
+    const result = formLine(spec, valuesOf(view), new Date(options.now()), meta.lead);
     if (!result.ok) return ack({ response_action: "errors", errors: result.errors });
     await options.inflight.run(async () => {
       await ack();
@@ -108,9 +111,12 @@ async function runSubmitted(
 function readMetadata(raw: string | undefined): FormMetadata | undefined {
   try {
     const meta = JSON.parse(raw ?? "") as Partial<FormMetadata>;
-    return typeof meta.verb === "string" && typeof meta.channel === "string"
-      ? { verb: meta.verb, channel: meta.channel }
-      : undefined;
+    if (typeof meta.verb !== "string" || typeof meta.channel !== "string") return undefined;
+    return {
+      verb: meta.verb,
+      channel: meta.channel,
+      ...(typeof meta.lead === "string" && { lead: meta.lead }),
+    };
   } catch {
     return undefined;
   }

@@ -104,6 +104,10 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     onceOnly,
     logger,
     ...(home && { onHomePress: (user: string, reply: Reply) => publish(user, home, reply) }),
+    openAsked: async (triggerId, asks, channel) => {
+      const spec = FORMS[asks.form];
+      return spec !== undefined && openForm(web, logger, triggerId, spec, channel, asks.line);
+    },
   });
   registerMessages(app, { core: options.core, delivery, inflight, logger });
   registerFileCommands(app, {

@@ -148,6 +148,11 @@ export function createCore(deps: CoreDeps, registry: CoreRegistry): Core {
     try {
       if (!handler) throw new Error(`no handler for action kind "${record.kind}"`);
       const reply = await handler.run({ invocation, role, deps, record }, record.payload);
+      // A button that asks first (a reason): nothing was done, so it stays usable.
+      if (reply.asks) {
+        await releaseClaim(deps.store, record.confirmationId);
+        return { reply, verb: record.kind, outcome: "ok" };
+      }
       return { reply: { ...reply, replacesOriginal: true }, verb: record.kind, outcome: "ok" };
     } catch (error) {
       if (error instanceof NotCarriedOut) return notCarriedOut(record, error, context);

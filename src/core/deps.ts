@@ -1,7 +1,7 @@
 import type { Clock } from "../clock.js";
 import type { ServiceClient } from "../service/client.js";
 import type { Store } from "../store/store.js";
-import type { Platform } from "./invocation.js";
+import type { ConversationRef, Platform } from "./invocation.js";
 import type { Logger } from "./logger.js";
 import type { CoreObserver } from "./observer.js";
 import type { ChatAdapter, JobScheduler, Notifier } from "./ports.js";
@@ -39,6 +39,8 @@ export interface CoreSettings {
   alerts?: AlertSettings;
   /** Timings of durable actions (src/core/intents/); defaults when unset. */
   intents?: IntentTimings;
+  /** AML cases and certificates (OPS_CASE_LEVELS, OPS_CASE_SLA_MIN, OPS_CERT_KEY); unset: defaults, no SLA destination. */
+  cases?: CaseSettings;
   /** The runway alert levels (OPS_LOW_BALANCE_TRX, OPS_RUNWAY_ALERT_HOURS): `chart balance` draws them. */
   runway?: { lowBalanceTrx?: string; alertHours?: number };
 }
@@ -101,4 +103,16 @@ export interface AlertSettings {
   escalateMs?: number;
   /** OPS_ONCALL: `slack:U…`, `slack:S…` (a user group), `telegram:@username`. */
   oncall: readonly string[];
+}
+
+/** The case settings (CONTRACT.md: OPS_CASE_LEVELS, OPS_CASE_SLA_MIN, OPS_CERT_KEY). */
+export interface CaseSettings {
+  /** OPS_CASE_LEVELS: the `risk.level` values that open a case. */
+  levels: readonly string[];
+  /** OPS_CASE_SLA_MIN in ms. */
+  slaMs: number;
+  /** The certificates' HMAC key (OPS_CERT_KEY, else derived from SERVICE_API_KEY), hex. Never shown. */
+  certKeyHex: string;
+  /** The alert destination: where a case's message goes. */
+  destinations: readonly ConversationRef[];
 }

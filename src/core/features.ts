@@ -4,6 +4,7 @@ import { cancelActionHandler } from "./actions.js";
 import { alertsFeature } from "./alerts/feature.js";
 import { approvalsFeature } from "./approvals/feature.js";
 import { auditFeature } from "./audit/feature.js";
+import { casesFeature } from "./cases/feature.js";
 import { chartFeature } from "./chart/feature.js";
 import { complianceFeature } from "./compliance/feature.js";
 import { digestFeature } from "./digest/feature.js";
@@ -64,6 +65,7 @@ export const features = [
   chartFeature,
   watchFeatureWith(onBlocked),
   alertsFeature,
+  casesFeature,
   auditFeature,
   setupFeature,
   subuserFeature,

@@ -1,4 +1,5 @@
 import { alertHomeBlocks } from "./alerts/index.js";
+import { caseHomeBlocks } from "./cases/index.js";
 import type { CommandDefinition } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import { toUserLine } from "./errors.js";
@@ -23,7 +24,7 @@ const HOME_VERBS = ["balance", "prices"] as const;
  * and payout runs in progress add their section here (a function of the deps and the user who looks).
  */
 type HomeSection = (deps: CoreDeps, actor: Actor) => Promise<Block[]>;
-const HOME_SECTIONS: readonly HomeSection[] = [alertHomeBlocks];
+const HOME_SECTIONS: readonly HomeSection[] = [alertHomeBlocks, caseHomeBlocks];
 
 export interface HomeSummaryOptions {
   actor: Actor;

@@ -97,7 +97,9 @@ export type TrackedJob =
   /** Escalates an alert still unacknowledged after OPS_ESCALATE_MIN (src/core/alerts/). */
   | { kind: "alert-escalate"; alertId: string; attempt?: number }
   /** Brings a snoozed alert back when its snooze is over, unless it was resolved. */
-  | { kind: "alert-unsnooze"; alertId: string; until: number; attempt?: number };
+  | { kind: "alert-unsnooze"; alertId: string; until: number; attempt?: number }
+  /** Escalates an AML case still untaken after OPS_CASE_SLA_MIN, once per opening (src/core/cases/). */
+  | { kind: "case-sla"; caseId: string; opening: number; attempt?: number };
 
 export interface JobScheduler {
   /** Schedules tracked work; `jobId` makes scheduling the same work twice a no-op. */

@@ -88,6 +88,13 @@ export interface Reply {
    * alert's own, so a burst of alerts may fold into one digest that carries buttons for them all.
    */
   alertOf?: { id: string; digestible?: boolean };
+  /**
+   * A button that needs more before it acts (a reason to clear an AML case): the adapter opens
+   * the form `form` (a key of the features' forms: a Slack modal, a Telegram reply prompt, a
+   * console prompt) and what it gathers completes `line` into the command line that runs. The
+   * button is not used up, and nothing is posted in the conversation.
+   */
+  asks?: { form: string; line: string; prompt: string };
 }
 
 export const plain = (text: string): Span => ({ text });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { parseReply } from "./decode-error.js";
 import { notSent } from "./errors.js";
@@ -135,7 +136,11 @@ export const screeningProvidersSchema = z.object({
 });
 
 export type ScreeningStatus = z.infer<typeof screeningStatusSchema>;
-export type ScreeningOrder = z.infer<typeof screeningOrderSchema>;
+/**
+ * The order as read, with `rawSha256`: the SHA-256 (hex) of the service's reply bytes as they
+ * came, so a certificate can name the exact answer it rests on (parsing drops what it does not know).
+ */
+export type ScreeningOrder = z.infer<typeof screeningOrderSchema> & { rawSha256?: string };
 export type ScreeningEntity = z.infer<typeof screeningEntitySchema>;
 export type ScreeningProvider = z.infer<typeof screeningProviderSchema>;
 export type ScreeningProviders = z.infer<typeof screeningProvidersSchema>;
@@ -167,6 +172,11 @@ const headerOf = (reply: RawReply, name: string): string | undefined => {
   return Array.isArray(value) ? value[0] : value;
 };
 
+const withRawHash = (order: ScreeningOrder, reply: RawReply): ScreeningOrder => ({
+  ...order,
+  rawSha256: createHash("sha256").update(reply.body).digest("hex"),
+});
+
 export function createScreeningApi(transport: Transport) {
   async function create(input: ScreeningCreateInput): Promise<ScreeningCreateResult> {
     const wait = input.waitForResult === true;
@@ -188,7 +198,10 @@ export function createScreeningApi(transport: Transport) {
       // A money POST is resent only when the service can recognise the repeat.
       resendable: input.idempotencyKey !== undefined && input.idempotencyKey.length > 0,
     });
-    const order = parseReply("screening", "screening.create", reply, screeningOrderSchema);
+    const order = withRawHash(
+      parseReply("screening", "screening.create", reply, screeningOrderSchema),
+      reply,
+    );
     const location = headerOf(reply, "location");
     return {
       httpStatus: reply.status === 202 ? 202 : 200,
@@ -216,7 +229,7 @@ export function createScreeningApi(transport: Transport) {
       buckets: BUCKETS,
       resendable: true,
     });
-    return parseReply("screening", "screening.read", reply, screeningOrderSchema);
+    return withRawHash(parseReply("screening", "screening.read", reply, screeningOrderSchema), reply);
   }
 
   async function providers(): Promise<ScreeningProviders> {

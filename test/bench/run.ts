@@ -66,12 +66,17 @@
  * 13. Redis failover: on a real Sentinel group and a real 3-master Cluster, the master holding the
  *     bot's queues killed during a webhook burst and a stream of commands: kill → commands answered
  *     again, webhook answers refused vs accepted, deliveries acknowledged but lost or posted twice.
+ * 14. AML cases: a finished high-risk screening → its case message at the fake Slack's alert channel,
+ *     p50/p99 (target ≤ 2 s), baseline a bare chat.postMessage; `certificate <address>` through the
+ *     core → PDF, p50/p99 (target ≤ 500 ms), baseline pdf-lib building a one-line PDF. 20 cases and
+ *     60 certificates by default; `--cases=N` runs N cases and 3N certificates.
  *
- * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--orders=N] [--no-build]
+ * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--orders=N] [--cases=N] [--no-build]
  * stdout: the table, notes, then one JSON object on the last line (also written to <json file>).
  * Progress goes to stderr.
  */
 import { fileURLToPath } from "node:url";
+import { casesFigure } from "./figures/cases.js";
 import { chartRenderFigure } from "./figures/chart-render.js";
 import { failoverFigure } from "./figures/failover.js";
 import { ingestFigure } from "./figures/ingest.js";
@@ -102,15 +107,17 @@ interface Args {
   only?: Set<string>;
   screenings: number;
   orders: number;
+  cases: number;
   build: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { screenings: 200, orders: 10_000, build: true };
+  const args: Args = { screenings: 200, orders: 10_000, cases: 20, build: true };
   for (const arg of argv) {
     if (arg.startsWith("--only=")) args.only = new Set(arg.slice(7).split(","));
     else if (arg.startsWith("--screenings=")) args.screenings = Number(arg.slice(13));
     else if (arg.startsWith("--orders=")) args.orders = Number(arg.slice(9));
+    else if (arg.startsWith("--cases=")) args.cases = Number(arg.slice(8));
     else if (arg === "--no-build") args.build = false;
     else if (!arg.startsWith("--")) args.jsonFile = arg;
     else throw new Error(`unknown option ${arg}`);
@@ -120,6 +127,9 @@ function parseArgs(argv: readonly string[]): Args {
   }
   if (!Number.isInteger(args.orders) || args.orders < 1 || args.orders > 10_000) {
     throw new Error("--orders must be a whole number from 1 to 10000");
+  }
+  if (!Number.isInteger(args.cases) || args.cases < 1 || args.cases > 200) {
+    throw new Error("--cases must be a whole number from 1 to 200");
   }
   return args;
 }
@@ -175,6 +185,7 @@ function figures(args: Args, build: { note: string }): Figure[] {
     { id: "11", title: "standing order run → its minute", run: (w) => standingOrdersFigure(w) },
     { id: "12", title: "chart render", run: () => chartRenderFigure() },
     { id: "13", title: "Redis failover", run: (w) => failoverFigure(w) },
+    { id: "14", title: "AML cases and certificates", run: (w) => casesFigure(w, args.cases, args.cases * 3) },
   ];
   return all.filter((f) => !args.only || args.only.has(f.id));
 }

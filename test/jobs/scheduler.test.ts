@@ -48,6 +48,7 @@ function handlers(
     "reconcile-host-start": handle,
     "alert-escalate": handle,
     "alert-unsnooze": handle,
+    "case-sla": handle,
   };
 }
 

@@ -16,6 +16,7 @@
  * The Slack and Telegram harnesses add their adapter, its fake platform API and the bot's HTTP
  * server; core-harness.ts adds recording chat adapters.
  */
+import { alertPosted } from "../../src/core/alerts/posted.js";
 import { actionHandlers, commands } from "../../src/core/command-registry.js";
 import { type Core, type CoreRegistry, createCore } from "../../src/core/core.js";
 import type { CoreDeps, CoreSettings } from "../../src/core/deps.js";
@@ -74,6 +75,11 @@ export interface ChatKitOptions {
   notifyGapMs?: (conversation: ConversationRef) => number;
   /** Wraps the job queue, under the time scaling (a test records what was asked of it, as asked). */
   queues?: (queues: JobQueue) => JobQueue;
+  /**
+   * The notify worker records the message id of an alert's or a case's post, as the app does
+   * (src/wiring/workers.ts), so a later change edits that message in place. Default off.
+   */
+  recordPosted?: boolean;
 }
 
 /**
@@ -92,6 +98,7 @@ export async function startChatKit(
     ...(options.registry && { registry: options.registry }),
     ...(options.notifyGapMs && { notifyGapMs: options.notifyGapMs }),
     ...(options.queues && { queues: options.queues }),
+    ...(options.recordPosted && { recordPosted: true }),
     settings: {
       publicUrl: "https://opsbot.test",
       explorerTxUrl: "https://tronscan.org/#/transaction/",
@@ -125,6 +132,8 @@ export interface BotKitOptions {
   notifyGapMs?: (conversation: ConversationRef) => number;
   /** Wraps the job queue, under the time scaling (a test records what was asked of it, as asked). */
   queues?: (queues: JobQueue) => JobQueue;
+  /** Records where alerts and cases were posted, as the app does (`ChatKitOptions.recordPosted`). */
+  recordPosted?: boolean;
 }
 
 export interface BotKit {
@@ -182,6 +191,9 @@ export async function startBotKit(options: BotKitOptions): Promise<BotKit> {
         watchMs: 50,
         logger,
         gapMs: options.notifyGapMs ?? (() => 0),
+        ...(options.recordPosted && {
+          onPosted: (conversation, reply, messageId) => alertPosted(deps, conversation, reply, messageId),
+        }),
       }),
     );
   }

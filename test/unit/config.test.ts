@@ -34,6 +34,7 @@ describe("loadConfig", () => {
       roles: { admins: [], operators: [] },
       alerts: { slackChannel: undefined, telegramChat: undefined },
       escalation: { escalateMin: undefined, oncall: [] },
+      cases: { levels: ["high", "severe"], slaMin: 60 },
       webhookSecrets: { orders: [], reports: [] },
       hostCallbackToken: undefined,
       limits: { maxOrderTrx: undefined, dailyLimitTrx: undefined },

@@ -185,6 +185,10 @@ async function onButton(ctx: Filter<Context, "callback_query:data">, deps: Handl
   const quick = await within(work, deps.answerWithinMs);
   if (quick === undefined) await answer(ctx, deps);
   const reply = quick ?? (await work);
+  if (reply.asks && deps.prompts) {
+    if (quick !== undefined) await answer(ctx, deps);
+    return askForButton(ctx, deps.prompts, reply.asks);
+  }
   if (reply.visibility === "private" && !reply.replacesOriginal) {
     // "Already handled", "expired", "needs the operator role": for the clicker only, as a toast.
     if (quick !== undefined) return answer(ctx, deps, { text: toast(reply.summary), show_alert: true });
@@ -207,6 +211,21 @@ async function onButton(ctx: Filter<Context, "callback_query:data">, deps: Handl
   }
   // Posted, or queued durably: a confirmed spend's outcome is no longer owed by its recovery job.
   await deps.core.delivered?.(reply);
+}
+
+/** A button that asks first (a reason): a ForceReply prompt; the reply completes `asks.line`. */
+async function askForButton(
+  ctx: Filter<Context, "callback_query:data">,
+  prompts: Prompts,
+  asks: NonNullable<Reply["asks"]>,
+): Promise<void> {
+  const chatId = ctx.chat?.id ?? ctx.callbackQuery.from.id;
+  // Not selective: Telegram would aim it at the author of a replied message (the bot); the prompt
+  // is remembered for the person who pressed, and anyone else's answer is conversation.
+  const sent = await ctx.api.sendMessage(chatId, asks.prompt, {
+    reply_markup: { force_reply: true, input_field_placeholder: "the reason" },
+  });
+  await prompts.remember(chatId, sent.message_id, { verb: asks.line, userId: ctx.callbackQuery.from.id });
 }
 
 /**

@@ -3,3 +3,5 @@ export { alertHomeBlocks } from "./home.js";
 export { alertDigestBlocks, alertPosted } from "./posted.js";
 
 export { clearAlertOf, raiseAlert } from "./raise.js";
+export { whenOf } from "./render.js";
+export { mentionsFor } from "./timers.js";

@@ -1,1 +1,2 @@
 export { withBalanceChart, withSpendChart } from "./attach.js";
+export { chartFontFiles } from "./fonts.js";

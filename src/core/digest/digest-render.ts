@@ -98,6 +98,10 @@ export function renderDigest(digest: Digest): Reply {
       ["Screenings by risk level", counted(digest.riskLevels)],
       ["Blocked-address refusals", listed(digest.refusals, (r) => `${r.address} (${r.category})`)],
       ["Approvals", counted(digest.approvals)],
+      [
+        "AML cases",
+        `${digest.cases.opened} opened, ${digest.cases.closed} closed, ${digest.cases.overdue} overdue`,
+      ],
     ),
     ...savingBlocks(digest.saving),
   ]);

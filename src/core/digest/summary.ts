@@ -29,6 +29,8 @@ export interface Digest {
   riskLevels: Map<string, number>;
   refusals: { address: string; category: string }[];
   approvals: Map<string, number>;
+  /** AML cases opened (or reopened), closed (cleared or reported) and escalated as overdue that day. */
+  cases: { opened: number; closed: number; overdue: number };
   saving: Saving;
 }
 
@@ -93,7 +95,18 @@ export async function buildDigest(deps: CoreDeps, day: string): Promise<Digest> 
     approvals: count(audits, (e) =>
       APPROVAL_OUTCOME.test(e.verb) ? approvalOutcome(e.verb, e.result, e.message) : undefined,
     ),
+    cases: casesOf(audits),
     saving,
+  };
+}
+
+/** From the day's audit entries of case events (src/core/cases/ writes one per event). */
+function casesOf(audits: readonly { verb: string }[]): Digest["cases"] {
+  const n = (...verbs: string[]) => audits.filter((e) => verbs.includes(e.verb)).length;
+  return {
+    opened: n("case.opened", "case.reopened"),
+    closed: n("case.cleared", "case.reported"),
+    overdue: n("case.escalated"),
   };
 }
 

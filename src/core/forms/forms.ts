@@ -53,10 +53,16 @@ export type FormResult = { ok: true; line: string } | { ok: false; errors: Recor
  * The command line a filled form stands for, checked by the command's own parser; a refusal names
  * the field it belongs to (Slack shows it under that field) with the parser's one line.
  */
-export function formLine(spec: FormSpec, values: Readonly<Record<string, string>>, today: Date): FormResult {
+export function formLine(
+  spec: FormSpec,
+  values: Readonly<Record<string, string>>,
+  today: Date,
+  /** A button's form (`Reply.asks`): the line its answer completes, instead of the verb. */
+  lead: string = spec.verb,
+): FormResult {
   const words = (name: string): string[] => (values[name] ?? "").trim().split(/\s+/).filter(Boolean);
   const args = spec.fields.flatMap((f) => words(f.name));
   const checked = spec.check(args, today);
-  if (checked.ok) return { ok: true, line: [spec.verb, ...args].join(" ") };
+  if (checked.ok) return { ok: true, line: [lead, ...args].join(" ") };
   return { ok: false, errors: { [spec.fieldOf(values, today)]: checked.error } };
 }

@@ -7,6 +7,7 @@ import {
   type ScreeningProvider,
 } from "../../service/screening.js";
 import { appendAudit } from "../audit-log.js";
+import { screeningFound } from "../cases/index.js";
 import type { CoreDeps } from "../deps.js";
 import { UserError } from "../errors.js";
 import { noteScreening } from "../facts/facts.js";
@@ -16,6 +17,7 @@ import { pollDelayMs } from "../poll.js";
 import { context, errorReply, type Reply } from "../reply.js";
 import { noteSpend } from "../spend/balance-cache.js";
 import { checkSpend, recordSpend } from "../spend/spend-guard.js";
+import { askerName, rememberAsker } from "./asker.js";
 import { forgetProviders, pickProvider } from "./screening-providers.js";
 import { renderScreeningOrder } from "./screening-render.js";
 
@@ -82,9 +84,16 @@ export async function runScreening(deps: CoreDeps, request: ScreeningRequest): P
   const first = await recordOrder(deps, request, provider, order);
   const repeatOf = first ? undefined : key.repeatOf;
   const reply = renderScreeningOrder(order, repeatOf === undefined ? {} : { repeatOf });
-  if (FINAL_SCREENING_STATUSES.has(order.order.status)) await noteScreening(deps, order);
-  if (FINAL_SCREENING_STATUSES.has(order.order.status)) return reply;
-  return track(deps, request.conversation, order, reply);
+  if (!FINAL_SCREENING_STATUSES.has(order.order.status)) {
+    await rememberAsker(deps, order.order.client_order_id, request.actor);
+    return track(deps, request.conversation, order, reply);
+  }
+  await noteScreening(deps, order);
+  const found = await screeningFound(deps, order, {
+    askedBy: askerName(request.actor),
+    conversation: request.conversation,
+  });
+  return { ...reply, blocks: [...reply.blocks, ...found] };
 }
 
 /** The stored seed of this request (a repeat) or a new one. */

@@ -1,5 +1,6 @@
 import { isServiceError } from "../../service/errors.js";
 import { FINAL_SCREENING_STATUSES } from "../../service/screening.js";
+import { screeningFound } from "../cases/index.js";
 import type { CoreDeps } from "../deps.js";
 import { toUserLine } from "../errors.js";
 import { noteScreening } from "../facts/facts.js";
@@ -7,6 +8,7 @@ import { conversationKey } from "../invocation.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import { publicReply, text } from "../reply.js";
+import { askerOf } from "./asker.js";
 import { renderScreeningOrder } from "./screening-render.js";
 
 /** Takes only the job, so it fits both the jobs' `TrackedHandlers` and the core's handler map. */
@@ -29,7 +31,7 @@ const screeningDedupKey = (clientOrderId: string): string => `screening:${client
  * the user is never left waiting; a transient failure is thrown for the job's retries.
  */
 export function createPollScreeningHandler(
-  deps: Pick<CoreDeps, "service" | "notifier" | "logger" | "store" | "now">,
+  deps: CoreDeps,
   options: PollScreeningOptions = {},
 ): PollScreeningHandler {
   const delayFor = options.delayMs ?? ((attempt: number) => pollDelayMs(attempt));
@@ -48,7 +50,12 @@ export function createPollScreeningHandler(
     }
     if (FINAL_SCREENING_STATUSES.has(order.order.status)) {
       await noteScreening(deps, order);
-      await deps.notifier.post(job.conversation, renderScreeningOrder(order), dedupKey);
+      const found = await screeningFound(deps, order, {
+        askedBy: await askerOf(deps, id),
+        conversation: job.conversation,
+      });
+      const reply = renderScreeningOrder(order);
+      await deps.notifier.post(job.conversation, { ...reply, blocks: [...reply.blocks, ...found] }, dedupKey);
       return { done: true };
     }
     const delayMs = delayFor(job.attempt ?? 0);

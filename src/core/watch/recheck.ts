@@ -1,5 +1,6 @@
 import { COMPLIANCE_BATCH_MAX, type ComplianceVerdict } from "../../service/compliance.js";
 import { clearAlertOf, raiseAlert } from "../alerts/index.js";
+import { findingLine, noteFinding } from "../cases/index.js";
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
 import { type OnBlocked, runOnBlocked } from "./on-blocked.js";
@@ -154,6 +155,8 @@ async function postChange(
     await clearAlertOf(deps, "host.blocked", address, note);
     await clearAlertOf(deps, "watch.verdict", address, note);
   }
+  const found = await caseOfVerdict(deps, address, next, watchers[0]);
+  for (const post of posts) post.reply = { ...post.reply, blocks: [...post.reply.blocks, ...found] };
   await raiseAlert(deps, {
     key: `watch:${address}:${next.seq}`,
     kind: guard.hostLine ? "host.blocked" : "watch.verdict",
@@ -166,3 +169,20 @@ async function postChange(
 
 const changeKey = (address: string, seq: number, conversation: ConversationRef): string =>
   `watch:${address}:${seq}:${conversationKey(conversation)}`;
+
+/** A watched address put on the deny list as `aml_risk` or `usdt_frozen` opens (or adds to) its case. */
+async function caseOfVerdict(
+  deps: CoreDeps,
+  address: string,
+  next: VerdictRecord,
+  foundIn: ConversationRef | undefined,
+) {
+  if (next.category !== "aml_risk" && next.category !== "usdt_frozen") return [];
+  const outcome = await noteFinding(deps, {
+    address,
+    key: `deny:${address}:${next.seq}`,
+    what: `deny list: ${next.category}`,
+    ...(foundIn && { foundIn }),
+  });
+  return findingLine(outcome);
+}

@@ -2,6 +2,7 @@ import Big from "big.js";
 import { requestIdempotencyKey } from "../../service/idempotency.js";
 import { FINAL_SCREENING_STATUSES, type ScreeningOrder } from "../../service/screening.js";
 import { raiseAlert } from "../alerts/index.js";
+import { screeningFound } from "../cases/index.js";
 import type { CoreDeps } from "../deps.js";
 import { formatShare } from "../format.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
@@ -114,6 +115,7 @@ async function rescreenOne(
     ...(schedule.last && { last: schedule.last }),
   };
   if (order.order.status === "completed") {
+    const found = await caseOfRescreen(deps, order, watchers);
     const after = resultOf(order, deps.now());
     const reasons = schedule.last
       ? alertReasons(schedule.last, after, watchSettingsOf(deps.settings).scoreDelta)
@@ -129,6 +131,7 @@ async function rescreenOne(
           after,
           reasons,
         });
+        reply.blocks.push(...found);
         const dedupKey = `watch-screen:${order.order.client_order_id}:${conversationKey(conversation)}`;
         posts.push({ conversation, reply, dedupKey });
       }
@@ -199,4 +202,13 @@ function alertReasons(before: ScreenResult, after: ScreenResult, scoreDelta: num
   const move = new Big(after.score ?? "0").minus(before.score ?? "0").abs();
   if (move.gte(scoreDelta)) reasons.push(`score ${before.score ?? "none"} → ${after.score ?? "none"}`);
   return reasons;
+}
+
+/** A re-screen at a case level opens (or adds to) the address's case: the line goes with its alert. */
+async function caseOfRescreen(deps: CoreDeps, order: ScreeningOrder, watchers: readonly ConversationRef[]) {
+  const first = watchers[0];
+  return screeningFound(deps, order, {
+    askedBy: "the bot (scheduled re-screen)",
+    ...(first && { conversation: first }),
+  });
 }

@@ -1,0 +1,104 @@
+import { messagesOf } from "../alerts/index.js";
+import type { CommandContext, CommandDefinition } from "../command.js";
+import { capList } from "../format.js";
+import { conversationKey } from "../invocation.js";
+import { errorReply, publicReply, type Reply, text } from "../reply.js";
+import { can, refusalLine } from "../roles.js";
+import { MAX_REASON } from "./case-buttons.js";
+import { applyCaseOp, type CaseOp } from "./case-ops.js";
+import { CASE_ID_PATTERN, CLOSED_STATES, readCase, readCases } from "./case-record.js";
+import { caseLine, renderCase, renderTimeline, stateOf } from "./case-render.js";
+
+/** `cases [all]`; `case <id>`, `case note <id> <text>`, `case clear|report <id> <reason>`. */
+const DAY_MS = 24 * 3_600_000;
+const KEEP_CLOSED_MS = 30 * DAY_MS;
+const MAX_LISTED = 30;
+
+export const casesCommand: CommandDefinition = {
+  verb: "cases",
+  role: "viewer",
+  summary: "open AML cases (all: closed ones of the last 30 days too)",
+  usage: "cases [all]",
+  example: "cases all",
+  async run({ args, deps }) {
+    if (args.length > 1 || (args[0] !== undefined && args[0] !== "all"))
+      return errorReply("Usage: cases [all] — `all` adds the cases closed in the last 30 days.");
+    const now = deps.now();
+    const all = (await readCases(deps.store))
+      .filter(
+        (c) =>
+          !CLOSED_STATES.has(c.state) || (args[0] === "all" && now - (c.closedAt ?? 0) <= KEEP_CLOSED_MS),
+      )
+      .sort((a, b) => b.openedAt - a.openedAt);
+    if (all.length === 0)
+      return publicReply("No AML cases.", [
+        text(args[0] ? "No AML cases in the last 30 days." : "No open AML cases."),
+      ]);
+    const head = `${all.length} AML case${all.length === 1 ? "" : "s"}`;
+    const { shown, more } = capList(all, MAX_LISTED);
+    const lines = shown.map((c) => `• ${caseLine(c, now)}`);
+    if (more > 0) lines.push(`… and ${more} more`);
+    return publicReply(head, [text(head), text(lines.join("\n"))]);
+  },
+};
+
+const USAGE =
+  "Usage: case <id> · case note <id> <text> · case clear <id> <reason> · case report <id> <reason> (an id looks like C12).";
+
+export const caseCommand: CommandDefinition = {
+  verb: "case",
+  role: "viewer",
+  summary: "one AML case's timeline; note, clear or report it (operators)",
+  usage: "case <id> | case note <id> <text>",
+  example: "case note C12 customer sent documents",
+  details:
+    "`case clear <id> <reason>` and `case report <id> <reason>` close a case with a reason (the Clear… and Report… buttons ask for it).",
+  async run(ctx) {
+    const [first, ...rest] = ctx.args;
+    if (first === undefined) return errorReply(USAGE);
+    if (CASE_ID_PATTERN.test(first) && rest.length === 0) return showCase(ctx, first);
+    if (first === "note" || first === "clear" || first === "report") return changeCase(ctx, first, rest);
+    return errorReply(USAGE);
+  },
+};
+
+async function showCase({ deps }: CommandContext, id: string): Promise<Reply> {
+  const record = await readCase(deps.store, id);
+  if (record === null) return errorReply(`There is no case ${id}; \`cases all\` lists them.`);
+  return renderTimeline(record, deps.now());
+}
+
+async function changeCase(ctx: CommandContext, op: CaseOp, words: string[]): Promise<Reply> {
+  const { deps, invocation, role } = ctx;
+  if (!can(role, "operator"))
+    return errorReply(refusalLine(`case ${op}`, "operator", role, invocation.actor));
+  const [id, ...reasonWords] = words;
+  if (id === undefined || !CASE_ID_PATTERN.test(id)) return errorReply(USAGE);
+  const note = reasonWords.join(" ").trim();
+  const noun = op === "note" ? "A note" : "A reason";
+  if (note === "")
+    return errorReply(
+      `${noun} is needed: case ${op} ${id} <${op === "note" ? "text" : "reason"}>. Nothing changed.`,
+    );
+  if (note.length > MAX_REASON)
+    return errorReply(`${noun} is at most ${MAX_REASON} characters. Nothing changed.`);
+  const done = await applyCaseOp(deps, {
+    id,
+    op,
+    actor: invocation.actor,
+    conversation: invocation.conversation,
+    note,
+  });
+  if (!done.ok) return errorReply(done.line);
+  // Where the case has its message (the alert destination, a Clear… form's answer), that message
+  // was just edited: one line says what happened instead of a second copy of the case.
+  const messages = await messagesOf(deps.store, id);
+  if (messages.has(conversationKey(invocation.conversation))) {
+    const line = `Case ${id} ${op === "note" ? "has a new note" : stateOf(done.record)}: ${note}`;
+    return publicReply(line, [text(line)]);
+  }
+  const reply = await renderCase(deps, done.record, invocation.conversation);
+  // Posted here, the case message carries no `alertOf`: the alert destination's one stays the one edited.
+  const { alertOf: _own, ...rest } = reply;
+  return rest;
+}

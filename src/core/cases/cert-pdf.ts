@@ -1,0 +1,101 @@
+import { readFileSync } from "node:fs";
+import fontkit from "@pdf-lib/fontkit";
+import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
+import { chartFontFiles } from "../chart/index.js";
+
+/**
+ * The certificate as a PDF, built in process with pdf-lib and the shipped DejaVu Sans (embedded,
+ * subset), so any label or name (Cyrillic, CJK punctuation, symbols) renders the same everywhere;
+ * no browser. Sections of `label: value` lines, wrapped to the page, on as many A4 pages as needed.
+ */
+export interface PdfSection {
+  title: string;
+  lines: readonly string[];
+}
+
+const A4 = { width: 595.28, height: 841.89 };
+const MARGIN = 50;
+const SIZE = 10;
+const LEADING = 14;
+
+let fontBytes: { regular: Uint8Array; bold: Uint8Array } | undefined;
+function fonts(): { regular: Uint8Array; bold: Uint8Array } {
+  if (fontBytes) return fontBytes;
+  const [regular = "", bold = ""] = chartFontFiles();
+  fontBytes = { regular: readFileSync(regular), bold: readFileSync(bold) };
+  return fontBytes;
+}
+
+/**
+ * fontkit with its parse of each font kept: pdf-lib parses the font bytes for every document, and
+ * parsing DejaVu twice was most of a certificate's build time. A parsed font is only read after
+ * (each document makes its own subset), so one parse serves every certificate.
+ */
+const parsed = new Map<Uint8Array, ReturnType<typeof fontkit.create>>();
+const cachedFontkit: typeof fontkit = {
+  ...fontkit,
+  create(data, postscriptName) {
+    const key = data as Uint8Array;
+    const known = postscriptName === undefined ? parsed.get(key) : undefined;
+    if (known) return known;
+    const font = fontkit.create(data, postscriptName);
+    if (postscriptName === undefined) parsed.set(key, font);
+    return font;
+  },
+};
+
+/** Splits a line into pieces that fit `width` (long words, like hashes, are cut). */
+function wrap(line: string, font: PDFFont, width: number): string[] {
+  const out: string[] = [];
+  let current = "";
+  for (const word of line.split(" ")) {
+    const candidate = current === "" ? word : `${current} ${word}`;
+    if (font.widthOfTextAtSize(candidate, SIZE) <= width) {
+      current = candidate;
+      continue;
+    }
+    if (current !== "") out.push(current);
+    current = word;
+    while (font.widthOfTextAtSize(current, SIZE) > width && current.length > 1) {
+      let cut = current.length - 1;
+      while (cut > 1 && font.widthOfTextAtSize(current.slice(0, cut), SIZE) > width) cut -= 1;
+      out.push(current.slice(0, cut));
+      current = current.slice(cut);
+    }
+  }
+  out.push(current);
+  return out;
+}
+
+export async function buildPdf(
+  title: string,
+  sections: readonly PdfSection[],
+  footer: string,
+): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.registerFontkit(cachedFontkit);
+  doc.setTitle(title);
+  doc.setProducer("opsbot");
+  const regular = await doc.embedFont(fonts().regular, { subset: true });
+  const bold = await doc.embedFont(fonts().bold, { subset: true });
+  const width = A4.width - 2 * MARGIN;
+  let page: PDFPage = doc.addPage([A4.width, A4.height]);
+  let y = A4.height - MARGIN;
+  const draw = (line: string, font: PDFFont, size = SIZE) => {
+    if (y < MARGIN + LEADING) {
+      page = doc.addPage([A4.width, A4.height]);
+      y = A4.height - MARGIN;
+    }
+    page.drawText(line, { x: MARGIN, y, size, font, color: rgb(0.1, 0.1, 0.1) });
+    y -= size === SIZE ? LEADING : size + 8;
+  };
+  draw(title, bold, 16);
+  for (const section of sections) {
+    y -= 6;
+    draw(section.title, bold, 12);
+    for (const line of section.lines) for (const piece of wrap(line, regular, width)) draw(piece, regular);
+  }
+  y -= 6;
+  for (const piece of wrap(footer, regular, width)) draw(piece, regular);
+  return doc.save({ useObjectStreams: false });
+}

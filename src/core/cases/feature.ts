@@ -1,0 +1,13 @@
+import { defineFeature } from "../feature.js";
+import { caseActions, reasonForm } from "./case-buttons.js";
+import { caseCommand, casesCommand } from "./case-commands.js";
+import { caseSlaHandler } from "./case-sla.js";
+import { certificateCommand, verifyCommand } from "./certificate-command.js";
+
+export const casesFeature = defineFeature({
+  name: "cases",
+  commands: [casesCommand, caseCommand, certificateCommand, verifyCommand],
+  actions: caseActions,
+  tracked: { "case-sla": caseSlaHandler },
+  forms: [reasonForm],
+});
