@@ -24,6 +24,7 @@ import { runwayFeature } from "./runway/feature.js";
 import { scheduleFeature } from "./schedule/feature.js";
 import { screeningFeature } from "./screening/feature.js";
 import { setupFeature } from "./setup/feature.js";
+import type { DefinitionRegistry } from "./spend/definition.js";
 import { statementFeature } from "./statement/feature.js";
 import { subuserFeature } from "./subuser/feature.js";
 import { watchFeature } from "./watch/feature.js";
@@ -35,11 +36,8 @@ const basicsFeature = defineFeature({
   actions: [cancelActionHandler],
 });
 
-/**
- * Every feature of the bot. Help lists the commands in this order. Add a feature: its folder's
- * `feature.ts`, and one line here.
- */
-export const features = [
+/** The features that declare what approvals carry out (all of them but approvals itself). */
+const declared = [
   basicsFeature,
   screeningFeature,
   complianceFeature,
@@ -57,10 +55,20 @@ export const features = [
   auditFeature,
   setupFeature,
   subuserFeature,
-  approvalsFeature,
   pasteCheckFeature,
   intentsFeature,
 ] as const;
+
+/** Every spend and guarded action by name: what an approval request names (src/core/spend/definition.ts). */
+const definitions: DefinitionRegistry = new Map(
+  declared.flatMap((feature) => ("spends" in feature ? (feature.spends ?? []) : []).map((d) => [d.name, d])),
+);
+
+/**
+ * Every feature of the bot. Help lists the commands in this order. Add a feature: its folder's
+ * `feature.ts`, and one line in `declared` above (its spends are read from it).
+ */
+export const features = [...declared, approvalsFeature(definitions)] as const;
 
 type Listed = (typeof features)[number];
 /** Every kind of tracked work has a handler: the compiler names a kind no feature handles. */

@@ -1,14 +1,15 @@
 import { defineFeature } from "../feature.js";
-import { hostConfirmAction } from "./confirm-host.js";
 import { hostCommand } from "./host-command.js";
 import { hostCycle, hostPaused } from "./host-notifications.js";
+import { hostStart } from "./host-spend.js";
 import { hostStatusAction } from "./host-status-action.js";
 import { createReconcileHostStartHandler } from "./reconcile-host-start.js";
 
 export const hostFeature = defineFeature({
   name: "host",
   commands: [hostCommand],
-  actions: [hostConfirmAction, hostStatusAction],
+  spends: [hostStart],
+  actions: [hostStatusAction],
   tracked: { "reconcile-host-start": ({ deps }) => createReconcileHostStartHandler(deps) },
   notifications: { "host.cycle": hostCycle, host_paused: hostPaused },
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Confirmed } from "./confirmed.js";
+import type { Confirmed } from "../spend/confirmed.js";
 
 /** The Confirm button of an energy quote: what was quoted, so the confirmation spends exactly that. */
 export const ENERGY_CONFIRM_KIND = "energy.confirm";
