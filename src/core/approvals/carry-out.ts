@@ -43,6 +43,7 @@ export function carryOut(
     actor: request.requester,
     conversation: request.conversation,
     followUp: followUpConversation(asRequester.invocation),
+    ...(request.origin !== undefined && { requester: request.origin }),
   };
   const parsed = def.schema.parse(payload);
   return def.kind === "spend" ? def.place(asRequester, who, parsed) : def.run(asRequester, who, parsed);

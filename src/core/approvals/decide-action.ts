@@ -1,4 +1,3 @@
-import { readAudit } from "../audit-log.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import { formatAmount, formatEpoch } from "../format.js";
 import { actorKey } from "../invocation.js";
@@ -27,7 +26,7 @@ import type { LiveQuote } from "../spend/decide-at-confirm.js";
 import type { AnyDefinition, DefinitionRegistry } from "../spend/definition.js";
 import { tell } from "../spend/lifecycle.js";
 import { outcomeLine } from "../spend/outcome-render.js";
-import { capRefusal } from "../spend/pipeline.js";
+import { capRefusal, placedRecord } from "../spend/pipeline.js";
 import { auditSpend } from "../spend/record.js";
 import { carryOut, decideApproved } from "./carry-out.js";
 
@@ -144,17 +143,6 @@ async function newRound(
   return renderRequest(def, updated, deps.now(), note);
 }
 
-/** The order the spend just placed, from its audit entry (a definition's placing returns only a reply). */
-async function orderIdsOf(ctx: ActionContext, request: ApprovalRequest, since: string): Promise<string[]> {
-  const requester = actorKey(request.requester);
-  const address = (request.payload as { address?: string }).address;
-  const entries = await readAudit(ctx.deps.store, 50);
-  const found = entries.find(
-    (e) => e.actor === requester && e.address === address && e.at >= since && !e.verb.startsWith("approval"),
-  );
-  return found?.orderIds ?? [];
-}
-
 /** Decides an approved spend again at this click; a guarded action goes on (nothing to price). */
 async function approve(ctx: ActionContext, opened: Opened): Promise<Reply> {
   const { request, def } = opened;
@@ -221,19 +209,20 @@ async function approveAndPlace(ctx: ActionContext, opened: Opened, quote?: LiveQ
   if (!carriedOn) await saveRequest(deps, approved);
   const since = new Date(at).toISOString();
   const reply = await carryOut(ctx, def, approved, payload);
-  const orderIds = await orderIdsOf(ctx, request, since);
+  const address = (request.payload as { address?: string }).address;
+  const placed = await placedRecord(deps, { actor: request.requester, address, since });
+  const orderIds = placed?.orderIds ?? [];
   const again = carriedOn ? " (carried on after a restart)" : "";
   const amount = quote === undefined ? "" : `, ${formatAmount(quote.costTrx)}`;
   const message = `approved at ${formatEpoch(at)}${again}${amount}: ${reply.summary}`;
   await audit(ctx, def, approved, "approval approve", "ok", message, orderIds);
-  const confirmedBy = actorKey(approved.decidedBy ?? ctx.invocation.actor);
-  await tell(deps, {
-    ...refOf(def, request),
-    status: "ordered",
-    ...(quote !== undefined && { paidTrx: quote.costTrx }),
-    confirmedBy,
-    ...(orderIds.length > 0 && { orderIds }),
-  });
+  if (placed?.result === "failed") {
+    await tell(deps, { ...refOf(def, request), status: "failed", line: placed.message ?? "" });
+  } else if (placed !== undefined) {
+    const confirmedBy = actorKey(approved.decidedBy ?? ctx.invocation.actor);
+    const paid = quote === undefined ? {} : { paidTrx: quote.costTrx };
+    await tell(deps, { ...refOf(def, request), status: "ordered", ...paid, confirmedBy, orderIds });
+  }
   const approverName = whoName(approved.decidedBy ?? ctx.invocation.actor);
   return { ...reply, blocks: [...reply.blocks, approvalTrail(request, approverName, at)] };
 }

@@ -1,4 +1,5 @@
 import { formatCount } from "../parse/echo.js";
+import { requesterField } from "../spend/confirmed.js";
 import { defineSpend } from "../spend/definition.js";
 import { placePayout } from "./confirm-payout.js";
 import {
@@ -42,6 +43,7 @@ export const payoutRun = defineSpend<PayoutConfirmPayload, PayoutPrice>({
     amount: String(p.energy),
     quoteTrx: p.quoteTrx,
     addresses: p.items.map((i) => i.address),
+    ...requesterField(who),
   }),
   describe: (run) =>
     `a payout run of ${formatCount(run.energy)} energy to ${formatCount(run.items.length)} addresses (1 hour, one orchestrator order)`,

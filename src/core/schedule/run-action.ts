@@ -93,10 +93,10 @@ async function decideAndOrder(ctx: ActionContext, order: StandingOrder): Promise
     actor: order.createdBy,
     conversation: order.conversation,
     followUp: order.thread,
+    requester: { kind: "schedule", id: order.id },
   };
   // The energy order's own path (src/core/spend/pipeline.ts), bounded by the order's `max`.
   return runSpend(ctx, energyOrder, ceiling, who, {
-    requester: { kind: "schedule", id: order.id },
     live: { ...live, requote },
     async onRefused(decision) {
       const line = aboveMax ?? decision.line;

@@ -63,7 +63,10 @@ export interface SpendDefinition<P = unknown, Q extends LiveQuote = LiveQuote> {
    */
   place(ctx: ActionContext, who: Confirmed, payload: P, fellByTrx?: string): Promise<Reply>;
   /** The audit fields every outcome of one confirmation shares. */
-  audit(who: Pick<Confirmed, "actor" | "conversation">, payload: P): Omit<SpendOutcome, "result" | "message">;
+  audit(
+    who: Pick<Confirmed, "actor" | "conversation" | "requester">,
+    payload: P,
+  ): Omit<SpendOutcome, "result" | "message">;
   /** One phrase for approval requests: "65,000 energy for T… (5 minutes)". */
   describe(payload: P): string;
   /** The quote again with fresh buttons, in place of the old one (a price rise, a left-out address). */

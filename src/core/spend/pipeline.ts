@@ -1,4 +1,7 @@
+import type { ComplianceVerdict } from "../../service/compliance.js";
 import { CANCEL_KIND, createActionGroup } from "../actions.js";
+import type { AuditEntry } from "../audit-entry.js";
+import { readAudit } from "../audit-log.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import type { CoreDeps } from "../deps.js";
 import { UserError } from "../errors.js";
@@ -108,14 +111,18 @@ function parsePayload<P>(def: AnyDefinition, raw: unknown): P {
   return parsed.data as P;
 }
 
+/** Who confirmed, and who asked when it was not them (the button's `requester`). */
+function whoOf(ctx: ActionContext, raw: unknown): Confirmed {
+  const requester = requesterOf(raw);
+  return { ...confirmedBy(ctx), ...(requester && { requester }) };
+}
+
 function confirmSpend<P, Q extends LiveQuote>(
   ctx: ActionContext,
   def: SpendDefinition<P, Q>,
   raw: unknown,
 ): Promise<Reply> {
-  const payload = parsePayload<P>(def, raw);
-  const requester = requesterOf(raw);
-  return runSpend(ctx, def, payload, confirmedBy(ctx), { ...(requester && { requester }) });
+  return runSpend(ctx, def, parsePayload<P>(def, raw), whoOf(ctx, raw));
 }
 
 async function confirmGuarded<P>(
@@ -124,16 +131,18 @@ async function confirmGuarded<P>(
   raw: unknown,
 ): Promise<Reply> {
   const payload = parsePayload<P>(def, raw);
-  const requester = requesterOf(raw);
+  const who = whoOf(ctx, raw);
   // An approval's click runs it as the requester: the second person has already approved.
   if (def.needsApproval(ctx.deps) && ctx.record.kind !== APPROVE_KIND) {
-    return askApproval(ctx, def, { payload, ...(requester && { requester }) });
+    return askApproval(ctx, def, { payload, ...(who.requester && { requester: who.requester }) });
   }
-  return def.run(ctx, confirmedBy(ctx), payload);
+  const since = new Date(ctx.deps.now()).toISOString();
+  const reply = await def.run(ctx, who, payload);
+  await tellOutcome(ctx.deps, refOf(def, who), who, { address: addressOf(payload), since });
+  return reply;
 }
 
 export interface RunOptions<Q extends LiveQuote> {
-  requester?: Requester;
   /** The live pricing, when the caller bounds it (a standing order's `max`). */
   live?: LiveSpend<Q>;
   /** A refusal the caller answers itself (a standing order pauses on a blocked address). */
@@ -142,7 +151,14 @@ export interface RunOptions<Q extends LiveQuote> {
   onRose?(decision: Extract<ConfirmDecision<Q>, { kind: "rose" }>): Promise<Reply>;
 }
 
-/** Decides a spend now and acts on the decision: a Confirm, or a standing order's run. */
+type Ref = { spend: string; confirmationId: string; requester?: Requester };
+const refOf = (def: AnyDefinition, who: Pick<Confirmed, "confirmationId" | "requester">): Ref => ({
+  spend: def.name,
+  confirmationId: who.confirmationId,
+  ...(who.requester && { requester: who.requester }),
+});
+
+/** Decides a spend now and acts on the decision: a Confirm, or a standing order's run (`who.requester`). */
 export async function runSpend<P, Q extends LiveQuote>(
   ctx: ActionContext,
   def: SpendDefinition<P, Q>,
@@ -152,23 +168,19 @@ export async function runSpend<P, Q extends LiveQuote>(
 ): Promise<Reply> {
   const { deps } = ctx;
   const decision = await decide(deps, def, payload, who, { ...(options.live && { live: options.live }) });
-  const ref = {
-    spend: def.name,
-    confirmationId: who.confirmationId,
-    ...(options.requester && { requester: options.requester }),
-  };
+  const ref = refOf(def, who);
+  const requester = who.requester;
   switch (decision.kind) {
     case "refused": {
       await tell(deps, { ...ref, status: "refused", line: decision.line });
       if (options.onRefused) return options.onRefused(decision);
-      return refused(ctx, def, payload, who, decision, options.requester);
+      return refused(ctx, def, payload, who, decision);
     }
     case "rose":
       if (options.onRose) return options.onRose(decision);
-      return rose(ctx, def, payload, who, decision, options.requester);
+      return rose(ctx, def, payload, who, decision);
     case "approval": {
       const live = def.atQuote(payload, decision.quote);
-      const requester = options.requester;
       return askApproval(ctx, def, {
         payload: live,
         quoteTrx: def.quoteTrx(live),
@@ -176,13 +188,55 @@ export async function runSpend<P, Q extends LiveQuote>(
       });
     }
     case "go": {
-      const live = def.atQuote(payload, decision.quote);
-      const reply = await def.place(ctx, who, live, decision.fellByTrx);
-      const by = actorKey(who.actor);
-      await tell(deps, { ...ref, status: "ordered", paidTrx: def.quoteTrx(live), confirmedBy: by });
+      const since = new Date(deps.now()).toISOString();
+      const reply = await def.place(ctx, who, def.atQuote(payload, decision.quote), decision.fellByTrx);
+      await tellOutcome(deps, ref, who, { address: addressOf(payload), since }, decision.quote.costTrx);
       return reply;
     }
   }
+}
+
+/**
+ * The audit record a placing left for this confirmation's spend (its actor, its address, since it
+ * began): what the lifecycle hook and an approval's audit line learn of it. None: not known yet
+ * (a lost answer; its reconciler records it when known).
+ */
+export async function placedRecord(
+  deps: Pick<Deps, "store">,
+  match: { actor: Actor | string; address?: string; since: string },
+): Promise<AuditEntry | undefined> {
+  const actor = typeof match.actor === "string" ? match.actor : actorKey(match.actor);
+  const entries = await readAudit(deps.store, 50);
+  return entries.find(
+    (e) =>
+      e.actor === actor &&
+      e.address === match.address &&
+      e.at >= match.since &&
+      !e.verb.startsWith("approval"),
+  );
+}
+
+/** A payload's one address, when it has one (the audit record names it). */
+const addressOf = (payload: unknown): string | undefined => (payload as { address?: string }).address;
+
+/** `ordered` (with the order ids) or `failed`, from the spend's own audit record. */
+async function tellOutcome(
+  deps: Deps,
+  ref: Ref,
+  who: Confirmed,
+  at: { address: string | undefined; since: string },
+  paidTrx?: string,
+): Promise<void> {
+  if (deps.spendLifecycle === undefined) return;
+  const entry = await placedRecord(deps, { actor: who.actor, ...at });
+  if (entry === undefined) return;
+  if (entry.result === "failed") {
+    await tell(deps, { ...ref, status: "failed", line: entry.message ?? "" });
+    return;
+  }
+  const orderIds = entry.orderIds === undefined ? {} : { orderIds: entry.orderIds };
+  const paid = paidTrx === undefined ? {} : { paidTrx };
+  await tell(deps, { ...ref, status: "ordered", ...paid, confirmedBy: actorKey(who.actor), ...orderIds });
 }
 
 /** A refusal: one line, audited; a run on many addresses drops the newly blocked ones and is quoted again. */
@@ -192,19 +246,18 @@ async function refused<P, Q extends LiveQuote>(
   payload: P,
   who: Confirmed,
   decision: Extract<ConfirmDecision<Q>, { kind: "refused" }>,
-  requester: Requester | undefined,
 ): Promise<Reply> {
   const smaller =
     decision.reason === "deny-list" && decision.blocked && def.without
       ? def.without(payload, decision.blocked)
       : undefined;
-  if (smaller !== undefined) return quoteWithout(ctx, def, payload, smaller, who, decision, requester);
+  if (smaller !== undefined) return quoteWithout(ctx, def, payload, smaller, who, decision);
   if (def.refused) return def.refused(ctx, who, payload, decision.line);
   await auditSpend(ctx.deps, { ...def.audit(who, payload), result: "failed", message: decision.line });
   return outcomeLine(decision.line);
 }
 
-/** The cap a re-quote breaks (OPS_MAX_ORDER_TRX, the daily limit), as the first quote says it; else undefined. */
+/** The cap a quote breaks (OPS_MAX_ORDER_TRX, the daily limit), as a first quote says it; else undefined. */
 export async function capRefusal(
   deps: Deps,
   actor: Actor | string,
@@ -220,39 +273,71 @@ export async function capRefusal(
   return check.ok ? undefined : check.line;
 }
 
+interface Requote<P, Q> {
+  /** The payload as quoted before (audited) and at the new quote (on the fresh button). */
+  before: P;
+  next: P;
+  quote: Q;
+  notice: string;
+  /** The notice when a cap refuses the new quote (no Confirm). */
+  capped(cap: string): string;
+  /** The audit message when the new quote is offered. */
+  audited: string;
+  verdicts?: readonly ComplianceVerdict[];
+  warnings?: readonly string[];
+}
+
 /**
- * The price rose: nothing placed. The new quote with fresh buttons takes the old one's place, under
- * the same rules as a first quote: above a cap it is the refusal line and no Confirm.
+ * The quote again, under the rules of a first quote: above OPS_MAX_ORDER_TRX or the daily cap it
+ * is the refusal line and no Confirm; otherwise the new quote with fresh buttons in the old one's place.
  */
-async function rose<P, Q extends LiveQuote>(
+async function quoteAgain<P, Q extends LiveQuote>(
+  ctx: ActionContext,
+  def: SpendDefinition<P, Q>,
+  who: Confirmed,
+  again: Requote<P, Q>,
+): Promise<Reply> {
+  const { deps } = ctx;
+  const cap = await capRefusal(deps, who.actor, again.quote.costTrx);
+  const line = cap === undefined ? undefined : again.capped(cap);
+  const message = line === undefined ? again.audited : `not ${def.word}: ${line}`;
+  await auditSpend(deps, { ...def.audit(who, again.before), result: "failed", message });
+  if (line !== undefined) return outcomeLine(line);
+  const { tokens } = await offerQuote(deps, ctx.invocation, def, again.next, who.requester);
+  return def.requoted(deps, {
+    payload: again.next,
+    quote: again.quote,
+    notice: again.notice,
+    verdicts: again.verdicts ?? [],
+    warnings: again.warnings ?? [],
+    tokens,
+  });
+}
+
+/** The price rose: nothing placed; the new quote in place (with a Confirm only within the caps). */
+function rose<P, Q extends LiveQuote>(
   ctx: ActionContext,
   def: SpendDefinition<P, Q>,
   payload: P,
   who: Confirmed,
   decision: Extract<ConfirmDecision<Q>, { kind: "rose" }>,
-  requester: Requester | undefined,
 ): Promise<Reply> {
-  const { deps } = ctx;
-  const notice = priceRoseLine(decision, def.quoteTrx(payload), def.word);
-  const cap = await capRefusal(deps, who.actor, decision.quote.costTrx);
-  if (cap !== undefined) {
-    const line = `The price rose by ${decision.byTrx} TRX (${def.quoteTrx(payload)} → ${decision.quote.costTrx} TRX): ${decision.why}. Nothing was ${def.word}. ${cap}`;
-    await auditSpend(deps, {
-      ...def.audit(who, payload),
-      result: "failed",
-      message: `not ${def.word}: ${line}`,
-    });
-    return outcomeLine(line);
-  }
-  const audited = def.roseAudit ? def.roseAudit(notice) : `not ordered: ${notice}`;
-  await auditSpend(deps, { ...def.audit(who, payload), result: "failed", message: audited });
-  const live = def.atQuote(payload, decision.quote);
-  const { verdicts, warnings } = decision;
-  const { tokens } = await offerQuote(deps, ctx.invocation, def, live, requester);
-  return def.requoted(deps, { payload: live, quote: decision.quote, notice, verdicts, warnings, tokens });
+  const quoted = def.quoteTrx(payload);
+  const notice = priceRoseLine(decision, quoted, def.word);
+  const moved = `The price rose by ${decision.byTrx} TRX (${quoted} → ${decision.quote.costTrx} TRX): ${decision.why}.`;
+  return quoteAgain(ctx, def, who, {
+    before: payload,
+    next: def.atQuote(payload, decision.quote),
+    quote: decision.quote,
+    notice,
+    capped: (cap) => `${moved} Nothing was ${def.word}. ${cap}`,
+    audited: def.roseAudit ? def.roseAudit(notice) : `not ordered: ${notice}`,
+    verdicts: decision.verdicts,
+    warnings: decision.warnings,
+  });
 }
 
-/** Newly blocked addresses left out of a run: the rest quoted again (live list, caps) with a fresh Confirm. */
+/** Newly blocked addresses left out of a run: the rest priced live and quoted again. */
 async function quoteWithout<P, Q extends LiveQuote>(
   ctx: ActionContext,
   def: SpendDefinition<P, Q>,
@@ -260,30 +345,26 @@ async function quoteWithout<P, Q extends LiveQuote>(
   smaller: P,
   who: Confirmed,
   decision: Extract<ConfirmDecision<Q>, { kind: "refused" }>,
-  requester: Requester | undefined,
 ): Promise<Reply> {
-  const { deps } = ctx;
-  const blocked = (decision.blocked ?? []).map((v) => v.address);
-  await auditSpend(deps, {
-    ...def.audit(who, payload),
-    result: "failed",
-    message: `not ordered: ${decision.line}`,
-  });
-  const live = def.live(deps, smaller);
+  const live = def.live(ctx.deps, smaller);
   let quote: Q;
   try {
-    quote = live.requote(await getPriceList(deps, live.services));
+    quote = live.requote(await getPriceList(ctx.deps, live.services));
   } catch (error) {
     if (error instanceof UserError) return outcomeLine(error.message);
     throw error;
   }
+  const blocked = (decision.blocked ?? []).map((v) => v.address);
   const them = blocked.length === 1 ? "it" : "them";
-  const notice = `Now on the deny list: ${blocked.join(", ")}. Nothing was ${def.word}; this is the run quoted again without ${them} (left out below), confirm again to go on.`;
-  const cap = await capRefusal(deps, who.actor, quote.costTrx);
-  if (cap !== undefined) return outcomeLine(`${notice.replace(/, confirm again to go on\.$/, ".")} ${cap}`);
-  const next = def.atQuote(smaller, quote);
-  const { tokens } = await offerQuote(deps, ctx.invocation, def, next, requester);
-  return def.requoted(deps, { payload: next, quote, notice, verdicts: [], warnings: [], tokens });
+  const left = `Now on the deny list: ${blocked.join(", ")}. Nothing was ${def.word}`;
+  return quoteAgain(ctx, def, who, {
+    before: payload,
+    next: def.atQuote(smaller, quote),
+    quote,
+    notice: `${left}; this is the run quoted again without ${them} (left out below), confirm again to go on.`,
+    capped: (cap) => `${left}; quoted again without ${them}: ${cap}`,
+    audited: `not ordered: ${decision.line}`,
+  });
 }
 
 /** "The price fell by …: ordered at …" under a placed spend's reply. */

@@ -58,7 +58,7 @@ describe("telegram: a re-quote obeys the rules of a first quote", () => {
     await h.click(again, /^Confirm/);
     await h.settle();
     const [call] = h.sandbox.calls("orchestrator.create");
-    const items = (call?.body as { items: unknown[] }).items;
+    const items = (call?.body as { items?: unknown[] } | undefined)?.items;
     expect(items).toHaveLength(2);
     expect(JSON.stringify(items)).not.toContain(blocked);
   });
