@@ -26,8 +26,9 @@ import type { LiveQuote } from "../spend/decide-at-confirm.js";
 import type { AnyDefinition, DefinitionRegistry } from "../spend/definition.js";
 import { tell } from "../spend/lifecycle.js";
 import { outcomeLine } from "../spend/outcome-render.js";
-import { capRefusal, placedRecord } from "../spend/pipeline.js";
+import { placedRecord } from "../spend/placed.js";
 import { auditSpend } from "../spend/record.js";
+import { capRefusal } from "../spend/requote.js";
 import { carryOut, decideApproved } from "./carry-out.js";
 
 /**

@@ -3,7 +3,7 @@ import { OPTION_WORDS, readPayoutInput, runPayout } from "../payout/index.js";
 import { errorReply, type Reply } from "../reply.js";
 import { cheapestOffer, findCheaperLater, nowCheapestLine } from "../schedule/index.js";
 import { balanceCovers, getBalance } from "../spend/balance-cache.js";
-import { offerQuote } from "../spend/pipeline.js";
+import { offerQuote } from "../spend/offer-quote.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteEnergy } from "../spend/quote.js";
 import { checkSpend } from "../spend/spend-guard.js";

@@ -5,7 +5,7 @@ import { parseTronAddress } from "../parse/tron-address.js";
 import { errorReply, type Reply } from "../reply.js";
 import { balanceCovers, getBalance } from "../spend/balance-cache.js";
 import { whoName } from "../spend/confirmed.js";
-import { offerQuote } from "../spend/pipeline.js";
+import { offerQuote } from "../spend/offer-quote.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteHost } from "../spend/quote.js";
 import { auditSpend } from "../spend/record.js";

@@ -1,7 +1,7 @@
 import type { CommandContext } from "../command.js";
 import { errorReply, type Reply } from "../reply.js";
 import { balanceCovers, getBalance } from "../spend/balance-cache.js";
-import { offerQuote } from "../spend/pipeline.js";
+import { offerQuote } from "../spend/offer-quote.js";
 import { checkSpend } from "../spend/spend-guard.js";
 import type { PayoutInput } from "./payout-input.js";
 import type { PayoutConfirmPayload } from "./payout-payload.js";

@@ -1,38 +1,28 @@
-import type { ComplianceVerdict } from "../../service/compliance.js";
-import { CANCEL_KIND, createActionGroup } from "../actions.js";
-import type { AuditEntry } from "../audit-entry.js";
-import { readAudit } from "../audit-log.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import type { CoreDeps } from "../deps.js";
-import { UserError } from "../errors.js";
-import { type Actor, actorKey, type ConversationRef } from "../invocation.js";
+import type { Actor } from "../invocation.js";
 import { context, type Reply } from "../reply.js";
 import { askApproval } from "./approval-gate.js";
 import { APPROVE_KIND } from "./approval-request.js";
 import { type Confirmed, confirmedBy } from "./confirmed.js";
-import {
-  type ConfirmDecision,
-  decideAtConfirm,
-  type LiveQuote,
-  priceFellLine,
-  priceRoseLine,
-} from "./decide-at-confirm.js";
+import { type ConfirmDecision, decideAtConfirm, type LiveQuote, priceFellLine } from "./decide-at-confirm.js";
 import type { AnyDefinition, GuardedDefinition, LiveSpend, SpendDefinition } from "./definition.js";
-import { type Requester, requesterOf, tell } from "./lifecycle.js";
-import { outcomeLine } from "./outcome-render.js";
-import { getPriceList } from "./price-list.js";
-import { auditSpend } from "./record.js";
-import { checkSpend } from "./spend-guard.js";
+import { requesterOf, tell } from "./lifecycle.js";
+import { addressOf, type Ref, tellOutcome } from "./placed.js";
+import { refused, rose } from "./requote.js";
 
 /**
  * The one money path. Every spend is a definition (src/core/spend/definition.ts) and this module
  * does the rest, the same way for each:
  *
- *   offerQuote → [Confirm] → confirmActionOf(def).run → runSpend → decide (decideAtConfirm, only here)
+ *   offerQuote (offer-quote.ts) → [Confirm] → confirmActionOf(def).run → runSpend → decide
+ *     (decide is the only call of decideAtConfirm; test/unit/layers.test.ts holds it to this module)
  *     refused  → one line (a payout run drops a newly blocked address and is quoted again: `without`)
- *     rose     → the new quote with fresh buttons in place (none above a cap: the refusal line)
+ *     rose     → the new quote with fresh buttons in place (none above a cap: the refusal line);
+ *                both in requote.ts
  *     approval → an approval request (approval-gate.ts); Approve decides again (approvals/)
- *     go       → def.place (durable intent: the core claimed the buttons; keys from the confirmation)
+ *     go       → def.place (durable intent: the core claimed the buttons; keys from the confirmation);
+ *                what it placed is read back from its audit record (placed.ts)
  *
  * A guarded action (no price) has the same buttons, claim, intent and approval, and runs itself.
  * Each step is told to `deps.spendLifecycle` (lifecycle.ts), with who asked (`Requester`).
@@ -55,38 +45,6 @@ export function decide<P, Q extends LiveQuote>(
     word: def.word,
     approval: options.approval ?? "ask",
   });
-}
-
-/**
- * The quote's Confirm and Cancel buttons (one group, once, in this conversation): the Confirm
- * carries the payload and, when someone other than the confirming person asked, the requester.
- */
-export async function offerQuote(
-  deps: Pick<Deps, "store" | "now" | "logger" | "spendLifecycle">,
-  at: { conversation: ConversationRef; actor: Actor },
-  def: AnyDefinition,
-  payload: unknown,
-  requester?: Requester,
-): Promise<{ confirmationId: string; tokens: { confirm: string; cancel: string } }> {
-  const role = def.kind === "spend" ? "operator" : def.role;
-  const confirm = requester === undefined ? payload : { ...(payload as object), requester };
-  const { confirmationId, tokens } = await createActionGroup(
-    deps.store,
-    { conversation: at.conversation, createdBy: at.actor, now: deps.now },
-    [
-      { kind: def.confirmKind, payload: confirm, role },
-      { kind: CANCEL_KIND, payload: {}, role },
-    ],
-  );
-  const quoteTrx = def.kind === "spend" ? { quoteTrx: def.quoteTrx(payload) } : {};
-  await tell(deps, {
-    spend: def.name,
-    confirmationId,
-    ...(requester && { requester }),
-    status: "quoted",
-    ...quoteTrx,
-  });
-  return { confirmationId, tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" } };
 }
 
 const handlers = new WeakMap<AnyDefinition, ActionHandler>();
@@ -151,7 +109,6 @@ export interface RunOptions<Q extends LiveQuote> {
   onRose?(decision: Extract<ConfirmDecision<Q>, { kind: "rose" }>): Promise<Reply>;
 }
 
-type Ref = { spend: string; confirmationId: string; requester?: Requester };
 const refOf = (def: AnyDefinition, who: Pick<Confirmed, "confirmationId" | "requester">): Ref => ({
   spend: def.name,
   confirmationId: who.confirmationId,
@@ -194,177 +151,6 @@ export async function runSpend<P, Q extends LiveQuote>(
       return reply;
     }
   }
-}
-
-/**
- * The audit record a placing left for this confirmation's spend (its actor, its address, since it
- * began): what the lifecycle hook and an approval's audit line learn of it. None: not known yet
- * (a lost answer; its reconciler records it when known).
- */
-export async function placedRecord(
-  deps: Pick<Deps, "store">,
-  match: { actor: Actor | string; address?: string; since: string },
-): Promise<AuditEntry | undefined> {
-  const actor = typeof match.actor === "string" ? match.actor : actorKey(match.actor);
-  const entries = await readAudit(deps.store, 50);
-  return entries.find(
-    (e) =>
-      e.actor === actor &&
-      e.address === match.address &&
-      e.at >= match.since &&
-      !e.verb.startsWith("approval"),
-  );
-}
-
-/** A payload's one address, when it has one (the audit record names it). */
-const addressOf = (payload: unknown): string | undefined => (payload as { address?: string }).address;
-
-/** `ordered` (with the order ids) or `failed`, from the spend's own audit record. */
-async function tellOutcome(
-  deps: Deps,
-  ref: Ref,
-  who: Confirmed,
-  at: { address: string | undefined; since: string },
-  paidTrx?: string,
-): Promise<void> {
-  if (deps.spendLifecycle === undefined) return;
-  const entry = await placedRecord(deps, { actor: who.actor, ...at });
-  if (entry === undefined) return;
-  if (entry.result === "failed") {
-    await tell(deps, { ...ref, status: "failed", line: entry.message ?? "" });
-    return;
-  }
-  const orderIds = entry.orderIds === undefined ? {} : { orderIds: entry.orderIds };
-  const paid = paidTrx === undefined ? {} : { paidTrx };
-  await tell(deps, { ...ref, status: "ordered", ...paid, confirmedBy: actorKey(who.actor), ...orderIds });
-}
-
-/** A refusal: one line, audited; a run on many addresses drops the newly blocked ones and is quoted again. */
-async function refused<P, Q extends LiveQuote>(
-  ctx: ActionContext,
-  def: SpendDefinition<P, Q>,
-  payload: P,
-  who: Confirmed,
-  decision: Extract<ConfirmDecision<Q>, { kind: "refused" }>,
-): Promise<Reply> {
-  const smaller =
-    decision.reason === "deny-list" && decision.blocked && def.without
-      ? def.without(payload, decision.blocked)
-      : undefined;
-  if (smaller !== undefined) return quoteWithout(ctx, def, payload, smaller, who, decision);
-  if (def.refused) return def.refused(ctx, who, payload, decision.line);
-  await auditSpend(ctx.deps, { ...def.audit(who, payload), result: "failed", message: decision.line });
-  return outcomeLine(decision.line);
-}
-
-/** The cap a quote breaks (OPS_MAX_ORDER_TRX, the daily limit), as a first quote says it; else undefined. */
-export async function capRefusal(
-  deps: Deps,
-  actor: Actor | string,
-  quoteTrx: string,
-): Promise<string | undefined> {
-  const check = await checkSpend({
-    store: deps.store,
-    actor,
-    quoteTrx,
-    settings: deps.settings,
-    now: deps.now,
-  });
-  return check.ok ? undefined : check.line;
-}
-
-interface Requote<P, Q> {
-  /** The payload as quoted before (audited) and at the new quote (on the fresh button). */
-  before: P;
-  next: P;
-  quote: Q;
-  notice: string;
-  /** The notice when a cap refuses the new quote (no Confirm). */
-  capped(cap: string): string;
-  /** The audit message when the new quote is offered. */
-  audited: string;
-  verdicts?: readonly ComplianceVerdict[];
-  warnings?: readonly string[];
-}
-
-/**
- * The quote again, under the rules of a first quote: above OPS_MAX_ORDER_TRX or the daily cap it
- * is the refusal line and no Confirm; otherwise the new quote with fresh buttons in the old one's place.
- */
-async function quoteAgain<P, Q extends LiveQuote>(
-  ctx: ActionContext,
-  def: SpendDefinition<P, Q>,
-  who: Confirmed,
-  again: Requote<P, Q>,
-): Promise<Reply> {
-  const { deps } = ctx;
-  const cap = await capRefusal(deps, who.actor, again.quote.costTrx);
-  const line = cap === undefined ? undefined : again.capped(cap);
-  const message = line === undefined ? again.audited : `not ${def.word}: ${line}`;
-  await auditSpend(deps, { ...def.audit(who, again.before), result: "failed", message });
-  if (line !== undefined) return outcomeLine(line);
-  const { tokens } = await offerQuote(deps, ctx.invocation, def, again.next, who.requester);
-  return def.requoted(deps, {
-    payload: again.next,
-    quote: again.quote,
-    notice: again.notice,
-    verdicts: again.verdicts ?? [],
-    warnings: again.warnings ?? [],
-    tokens,
-  });
-}
-
-/** The price rose: nothing placed; the new quote in place (with a Confirm only within the caps). */
-function rose<P, Q extends LiveQuote>(
-  ctx: ActionContext,
-  def: SpendDefinition<P, Q>,
-  payload: P,
-  who: Confirmed,
-  decision: Extract<ConfirmDecision<Q>, { kind: "rose" }>,
-): Promise<Reply> {
-  const quoted = def.quoteTrx(payload);
-  const notice = priceRoseLine(decision, quoted, def.word);
-  const moved = `The price rose by ${decision.byTrx} TRX (${quoted} → ${decision.quote.costTrx} TRX): ${decision.why}.`;
-  return quoteAgain(ctx, def, who, {
-    before: payload,
-    next: def.atQuote(payload, decision.quote),
-    quote: decision.quote,
-    notice,
-    capped: (cap) => `${moved} Nothing was ${def.word}. ${cap}`,
-    audited: def.roseAudit ? def.roseAudit(notice) : `not ordered: ${notice}`,
-    verdicts: decision.verdicts,
-    warnings: decision.warnings,
-  });
-}
-
-/** Newly blocked addresses left out of a run: the rest priced live and quoted again. */
-async function quoteWithout<P, Q extends LiveQuote>(
-  ctx: ActionContext,
-  def: SpendDefinition<P, Q>,
-  payload: P,
-  smaller: P,
-  who: Confirmed,
-  decision: Extract<ConfirmDecision<Q>, { kind: "refused" }>,
-): Promise<Reply> {
-  const live = def.live(ctx.deps, smaller);
-  let quote: Q;
-  try {
-    quote = live.requote(await getPriceList(ctx.deps, live.services));
-  } catch (error) {
-    if (error instanceof UserError) return outcomeLine(error.message);
-    throw error;
-  }
-  const blocked = (decision.blocked ?? []).map((v) => v.address);
-  const them = blocked.length === 1 ? "it" : "them";
-  const left = `Now on the deny list: ${blocked.join(", ")}. Nothing was ${def.word}`;
-  return quoteAgain(ctx, def, who, {
-    before: payload,
-    next: def.atQuote(smaller, quote),
-    quote,
-    notice: `${left}; this is the run quoted again without ${them} (left out below), confirm again to go on.`,
-    capped: (cap) => `${left}; quoted again without ${them}: ${cap}`,
-    audited: `not ordered: ${decision.line}`,
-  });
 }
 
 /** "The price fell by …: ordered at …" under a placed spend's reply. */

@@ -1,7 +1,7 @@
 import { ACTION_TTL_MS } from "../actions.js";
 import type { CommandDefinition } from "../command.js";
 import { errorReply } from "../reply.js";
-import { offerQuote } from "../spend/pipeline.js";
+import { offerQuote } from "../spend/offer-quote.js";
 import { subuserDeletion } from "./delete-subuser.js";
 import { parseSubuserArgs } from "./subuser-args.js";
 import type { SubuserDeletePayload } from "./subuser-payload.js";

@@ -3,7 +3,7 @@ import { readAudit } from "../../../src/core/audit-log.js";
 import { energyOrder } from "../../../src/core/energy/energy-spend.js";
 import { actorKey } from "../../../src/core/invocation.js";
 import type { SpendEvent } from "../../../src/core/spend/lifecycle.js";
-import { offerQuote } from "../../../src/core/spend/pipeline.js";
+import { offerQuote } from "../../../src/core/spend/offer-quote.js";
 import { buildEnergyQuote } from "../../../src/core/spend/quote.js";
 import { admin, channel, operator, replyText } from "../../support/core-harness.js";
 import { freshAddress, quote, useSpendHarness } from "../../support/spend-harness.js";
@@ -82,5 +82,14 @@ describe("the spend lifecycle hook", () => {
     expect(h.sandbox.calls("order5m.create")).toEqual([]);
     expect(events.map((e) => e.status)).toEqual(["quoted", "refused"]);
     expect(events[1]).toMatchObject({ line: expect.stringContaining("is now on the deny list") });
+  });
+
+  it("Cancel on a spend's quote is told as cancelled, and nothing is ordered", async () => {
+    const { h, events } = await withHook();
+    const q = await quote(h, `energy ${freshAddress("life-cancel")} 65k`);
+    await h.click(operator, q.cancel);
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+    expect(events.map((e) => e.status)).toEqual(["quoted", "cancelled"]);
+    expect(events[1]?.confirmationId).toBe(events[0]?.confirmationId);
   });
 });
