@@ -7,6 +7,7 @@ import type { ActionHandler } from "./command.js";
 import { type Actor, actorKey, type ConversationRef } from "./invocation.js";
 import { publicReply, text } from "./reply.js";
 import { can, higherRole, type Role, refusalLine } from "./roles.js";
+import { requesterOf, tell } from "./spend/lifecycle.js";
 
 /**
  * One-time buttons. A button carries only a short random token; what it does lives in the store
@@ -169,8 +170,15 @@ export const CANCEL_KIND = "cancel";
 export const cancelActionHandler: ActionHandler = {
   kind: CANCEL_KIND,
   role: "viewer",
-  async run(ctx) {
+  async run(ctx, payload) {
     const who = ctx.invocation.actor.displayName ?? actorKey(ctx.invocation.actor);
+    // A spend's quote (src/core/spend/offer-quote.ts): its lifecycle hears it ended here.
+    const spend = (payload as { spend?: unknown } | null)?.spend;
+    if (typeof spend === "string") {
+      const requester = requesterOf(payload);
+      const ref = { spend, confirmationId: ctx.record.confirmationId, ...(requester && { requester }) };
+      await tell(ctx.deps, { ...ref, status: "cancelled" });
+    }
     return publicReply(`Cancelled by ${who}.`, [text(`Cancelled by ${who}.`)]);
   },
 };

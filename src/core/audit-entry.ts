@@ -20,4 +20,6 @@ export interface AuditEntry {
   orderIds?: string[];
   /** The standing order whose run made this spend (src/core/schedule/); absent for a person's Confirm. */
   schedule?: string;
+  /** Who asked beside the person who confirmed (`agent:<name>`, `schedule:<id>`); absent: that person. */
+  requester?: string;
 }

@@ -6,6 +6,7 @@ import type { NotificationDefinition } from "./notifications/definition.js";
 import type { ParseResult } from "./parse/result.js";
 import type { PollAnswer } from "./poll.js";
 import type { TrackedJob } from "./ports.js";
+import type { AnyDefinition } from "./spend/definition.js";
 
 export type TrackedKind = TrackedJob["kind"];
 export type TrackedHandler<K extends TrackedKind> = (
@@ -82,8 +83,13 @@ export interface FeatureDefinition<K extends TrackedKind = never, E extends Noti
   name: string;
   /** Its verbs, in the order help lists them. */
   commands?: readonly CommandDefinition[];
-  /** Its button kinds. */
+  /** Its button kinds (besides its spends' Confirm buttons). */
   actions?: readonly ActionHandler[];
+  /**
+   * Its spends and guarded actions (src/core/spend/definition.ts): the one pipeline makes their
+   * Confirm buttons, and approvals find them by name.
+   */
+  spends?: readonly AnyDefinition[];
   /** One handler per kind of tracked work it schedules. */
   tracked?: { [P in K]: (ctx: TrackedContext) => TrackedHandler<P> };
   /** Its scheduled jobs, for this configuration (none when switched off). */

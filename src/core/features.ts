@@ -27,6 +27,7 @@ import { scheduleFeature } from "./schedule/feature.js";
 import { pauseOnBlocked } from "./schedule/index.js";
 import { screeningFeature } from "./screening/feature.js";
 import { setupFeature } from "./setup/feature.js";
+import type { DefinitionRegistry } from "./spend/definition.js";
 import { statementFeature } from "./statement/feature.js";
 import { subuserFeature } from "./subuser/feature.js";
 import { watchFeatureWith } from "./watch/feature.js";
@@ -46,11 +47,8 @@ const basicsFeature = defineFeature({
  */
 export const onBlocked: readonly OnBlocked[] = [guardHost, pauseOnBlocked];
 
-/**
- * Every feature of the bot. Help lists the commands in this order. Add a feature: its folder's
- * `feature.ts`, and one line here.
- */
-export const features = [
+/** The features that declare what approvals carry out (all of them but approvals itself). */
+const declared = [
   basicsFeature,
   screeningFeature,
   complianceFeature,
@@ -69,10 +67,20 @@ export const features = [
   auditFeature,
   setupFeature,
   subuserFeature,
-  approvalsFeature,
   pasteCheckFeature,
   intentsFeature,
 ] as const;
+
+/** Every spend and guarded action by name: what an approval request names (src/core/spend/definition.ts). */
+const definitions: DefinitionRegistry = new Map(
+  declared.flatMap((feature) => ("spends" in feature ? (feature.spends ?? []) : []).map((d) => [d.name, d])),
+);
+
+/**
+ * Every feature of the bot. Help lists the commands in this order. Add a feature: its folder's
+ * `feature.ts`, and one line in `declared` above (its spends are read from it).
+ */
+export const features = [...declared, approvalsFeature(definitions)] as const;
 
 type Listed = (typeof features)[number];
 /** Every kind of tracked work has a handler: the compiler names a kind no feature handles. */

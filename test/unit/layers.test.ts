@@ -287,6 +287,28 @@ describe("layer rules", () => {
     ).toEqual(["a/ ↔ b/", "a/ ↔ c.ts"]);
   });
 
+  it("one money path: decideAtConfirm is referenced from one module only, the pipeline", () => {
+    const source = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");
+    const users = graph.files.filter(
+      (file) => file !== "src/core/spend/decide-at-confirm.ts" && /\bdecideAtConfirm\b/.test(source(file)),
+    );
+    expect(users).toEqual(["src/core/spend/pipeline.ts"]);
+  });
+
+  it("approvals know no feature: src/core/approvals/ imports only shared folders and core modules", () => {
+    const offenders = graph.edges.filter((e) => {
+      const to = coreFolderOf(e.to);
+      return (
+        coreFolderOf(e.from) === "approvals" &&
+        to !== undefined &&
+        to !== "approvals" &&
+        !SHARED_CORE_FOLDERS.includes(to)
+      );
+    });
+    expect(graph.files.filter((f) => f.startsWith("src/core/approvals/")).length).toBeGreaterThan(0);
+    expect(offenders.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+  });
+
   it("docs/ARCHITECTURE.md lists the same rules", () => {
     const page = readFileSync(new URL("../../docs/ARCHITECTURE.md", import.meta.url), "utf8");
     const section = page.split(/^## /m).find((s) => s.startsWith("Layer rules")) ?? "";

@@ -1,20 +1,16 @@
-import { readAudit } from "../audit-log.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import { formatAmount, formatEpoch } from "../format.js";
 import { actorKey } from "../invocation.js";
 import type { Reply } from "../reply.js";
-import { whoName } from "../spend/confirmed.js";
-import type { LiveQuote } from "../spend/decide-at-confirm.js";
-import { outcomeLine } from "../spend/outcome-render.js";
-import { auditSpend } from "../spend/record.js";
 import {
   approvalTrail,
-  describeSpend,
+  approversOf,
+  describeRequest,
   expiredLine,
   nothingDone,
   renderClosed,
   renderRequest,
-} from "./approval-render.js";
+} from "../spend/approval-render.js";
 import {
   APPROVE_KIND,
   type ApprovalRequest,
@@ -24,21 +20,38 @@ import {
   readRequest,
   saveRequest,
   ttlOf,
-} from "./request.js";
-import { carryOut, decideApproved, livePayloadOf } from "./spends.js";
+} from "../spend/approval-request.js";
+import { whoName } from "../spend/confirmed.js";
+import type { LiveQuote } from "../spend/decide-at-confirm.js";
+import type { AnyDefinition, DefinitionRegistry } from "../spend/definition.js";
+import { tell } from "../spend/lifecycle.js";
+import { outcomeLine } from "../spend/outcome-render.js";
+import { placedRecord } from "../spend/placed.js";
+import { auditSpend } from "../spend/record.js";
+import { capRefusal } from "../spend/requote.js";
+import { carryOut, decideApproved } from "./carry-out.js";
 
 /**
- * Approve and Reject. The core has claimed this round's button group before `run`, so one
+ * Approve and Reject, for every definition (src/core/spend/definition.ts): a request names its
+ * definition, found in the registry the feature list builds (src/core/features.ts), so nothing
+ * here knows a feature. The core has claimed this round's button group before `run`, so one
  * decision per round whatever the clicks; the requester and viewers were refused before the claim
  * (the buttons stay usable for others).
  */
-type Open = { ok: true; request: ApprovalRequest; carriedOn: boolean } | { ok: false; reply: Reply };
+type Opened = { request: ApprovalRequest; def: AnyDefinition; carriedOn: boolean };
+type Open = ({ ok: true } & Opened) | { ok: false; reply: Reply };
 
-async function openRequestOf(ctx: ActionContext, raw: unknown, verb: string): Promise<Open> {
+async function openRequestOf(
+  ctx: ActionContext,
+  registry: DefinitionRegistry,
+  raw: unknown,
+  verb: string,
+): Promise<Open> {
   const { deps } = ctx;
   const payload = approvalPayloadSchema.parse(raw);
   const request = await readRequest(deps.store, payload.requestId);
-  if (!request) {
+  const def = request ? registry.get(request.spend) : undefined;
+  if (!request || !def) {
     return {
       ok: false,
       reply: outcomeLine("This approval request is unknown or too old; nothing was done."),
@@ -47,24 +60,37 @@ async function openRequestOf(ctx: ActionContext, raw: unknown, verb: string): Pr
   // Approved in this very round: only a re-run of this click gets here (the core claims a round's
   // buttons once), so the approved spend is carried on, never answered "nothing was done".
   if (request.state === "approved" && request.round === payload.round && verb === "approve") {
-    return { ok: true, request, carriedOn: true };
+    return { ok: true, request, def, carriedOn: true };
   }
   if (request.state !== "pending" || request.round !== payload.round) {
-    return {
-      ok: false,
-      reply: renderClosed(`This approval request is already ${request.state}; nothing was done.`, request),
-    };
+    const line = `This approval request is already ${request.state}; nothing was done.`;
+    return { ok: false, reply: renderClosed(def, line, request) };
   }
   if (deps.now() >= request.expiresAt) {
     await saveRequest(deps, { ...request, state: "expired" });
-    await audit(ctx, request, `approval ${verb}`, "failed", `expired at ${formatEpoch(request.expiresAt)}`);
-    return { ok: false, reply: renderClosed(expiredLine(request), request) };
+    await audit(
+      ctx,
+      def,
+      request,
+      `approval ${verb}`,
+      "failed",
+      `expired at ${formatEpoch(request.expiresAt)}`,
+    );
+    await tell(deps, { ...refOf(def, request), status: "expired" });
+    return { ok: false, reply: renderClosed(def, expiredLine(def, request), request) };
   }
-  return { ok: true, request, carriedOn: false };
+  return { ok: true, request, def, carriedOn: false };
 }
+
+const refOf = (def: AnyDefinition, request: ApprovalRequest) => ({
+  spend: def.name,
+  confirmationId: request.id,
+  ...(request.origin !== undefined && { requester: request.origin }),
+});
 
 function audit(
   ctx: ActionContext,
+  def: AnyDefinition,
   request: ApprovalRequest,
   verb: string,
   result: "ok" | "failed",
@@ -75,9 +101,9 @@ function audit(
     actor: ctx.invocation.actor,
     conversation: request.conversation,
     verb,
-    quoteTrx: request.quoteTrx,
+    ...(request.quoteTrx !== undefined && { quoteTrx: request.quoteTrx }),
     result,
-    message: `request ${request.id} of ${actorKey(request.requester)} (asked ${formatEpoch(request.requestedAt)}) for ${describeSpend(request)}: ${message}`,
+    message: `request ${request.id} of ${actorKey(request.requester)} (asked ${formatEpoch(request.requestedAt)}) for ${describeRequest(def, request)}: ${message}`,
     ...(orderIds && orderIds.length > 0 && { orderIds }),
   });
 }
@@ -88,13 +114,13 @@ function audit(
  */
 async function newRound(
   ctx: ActionContext,
-  request: ApprovalRequest,
+  { request, def }: Opened,
   next: { costTrx: string; payload: unknown } | { failure: string },
 ): Promise<Reply> {
   const { deps } = ctx;
   const ttlMs = ttlOf(deps);
   const round = request.round + 1;
-  const tokens = await createRound(deps, { ...request, round, ttlMs });
+  const tokens = await createRound(deps, { ...request, round, ttlMs }, approversOf(def));
   const moved = "costTrx" in next;
   const updated: ApprovalRequest = moved
     ? {
@@ -102,7 +128,7 @@ async function newRound(
         round,
         tokens,
         payload: next.payload,
-        previousQuoteTrx: request.quoteTrx,
+        ...(request.quoteTrx !== undefined && { previousQuoteTrx: request.quoteTrx }),
         quoteTrx: next.costTrx,
         expiresAt: deps.now() + ttlMs,
       }
@@ -111,58 +137,41 @@ async function newRound(
   const why = moved
     ? `price moved from ${request.quoteTrx} to ${next.costTrx} TRX; approval asked again`
     : `the price and deny list could not be checked again (${next.failure}); approval asked again`;
-  await audit(ctx, request, "approval approve", "failed", why);
+  await audit(ctx, def, request, "approval approve", "failed", why);
   const note = moved
     ? undefined
     : `Not ordered: the price and the deny list could not be checked again just now (${next.failure.replace(/\.$/, "")}). Approve again in a moment.`;
-  return renderRequest(updated, deps.now(), note);
+  return renderRequest(def, updated, deps.now(), note);
 }
 
-/** The order the spend's Confirm just placed, from its audit entry (the handler returns only a reply). */
-async function orderIdsOf(ctx: ActionContext, request: ApprovalRequest, since: string): Promise<string[]> {
-  const requester = actorKey(request.requester);
-  const address = (request.payload as { address?: string }).address;
-  const entries = await readAudit(ctx.deps.store, 50);
-  const found = entries.find(
-    (e) => e.actor === requester && e.address === address && e.at >= since && !e.verb.startsWith("approval"),
-  );
-  return found?.orderIds ?? [];
-}
-
-export const approveAction: ActionHandler = {
-  kind: APPROVE_KIND,
-  role: "operator",
-  // The click that places the order: carried out even when this instance dies after the ack.
-  durable: true,
-  async run(ctx, raw) {
-    const open = await openRequestOf(ctx, raw, "approve");
-    if (!open.ok) return open.reply;
-    const { request } = open;
-    const { deps } = ctx;
-    // The decision at this click, as the requester, the approval given (a re-run gets the stored one).
-    const decision = await decideApproved(deps, request);
-    switch (decision.kind) {
-      case "refused":
-        if (decision.reason === "prices")
-          return newRound(ctx, request, { failure: "the price list could not be read in time" });
-        if (decision.reason === "deny-list-unchecked")
-          return newRound(ctx, request, { failure: "the deny list could not be checked in time" });
-        return refuse(ctx, request, decision.line);
-      case "rose":
-        return newRound(ctx, request, {
-          costTrx: decision.quote.costTrx,
-          payload: livePayloadOf(request, decision.quote),
-        });
-      case "approval":
-        throw new Error(`approval request ${request.id}: an approved spend was sent for approval again`);
-      case "go":
-        return approveAndPlace(ctx, request, decision.quote, open.carriedOn);
+/** Decides an approved spend again at this click; a guarded action goes on (nothing to price). */
+async function approve(ctx: ActionContext, opened: Opened): Promise<Reply> {
+  const { request, def } = opened;
+  if (def.kind === "guarded") return approveAndPlace(ctx, opened);
+  const decision = await decideApproved(ctx, def, request);
+  switch (decision.kind) {
+    case "refused":
+      if (decision.reason === "prices")
+        return newRound(ctx, opened, { failure: "the price list could not be read in time" });
+      if (decision.reason === "deny-list-unchecked")
+        return newRound(ctx, opened, { failure: "the deny list could not be checked in time" });
+      return refuse(ctx, opened, decision.line);
+    case "rose": {
+      // A new round obeys the rules of a first quote: above a cap, refused, nobody asked again.
+      const cap = await capRefusal(ctx.deps, request.requester, decision.quote.costTrx);
+      if (cap !== undefined) return refuse(ctx, opened, `Not ordered: ${cap}`);
+      const payload = def.atQuote(def.schema.parse(request.payload), decision.quote);
+      return newRound(ctx, opened, { costTrx: decision.quote.costTrx, payload });
     }
-  },
-};
+    case "approval":
+      throw new Error(`approval request ${request.id}: an approved spend was sent for approval again`);
+    case "go":
+      return approveAndPlace(ctx, opened, decision.quote);
+  }
+}
 
 /** The spend cannot go (blocked address, balance, caps): the request is closed with the line. */
-async function refuse(ctx: ActionContext, request: ApprovalRequest, line: string): Promise<Reply> {
+async function refuse(ctx: ActionContext, { request, def }: Opened, line: string): Promise<Reply> {
   const { deps } = ctx;
   await saveRequest(deps, {
     ...request,
@@ -170,78 +179,90 @@ async function refuse(ctx: ActionContext, request: ApprovalRequest, line: string
     decidedBy: ctx.invocation.actor,
     decidedAt: deps.now(),
   });
-  await audit(ctx, request, "approval approve", "failed", line);
-  return renderClosed(line, request);
+  await audit(ctx, def, request, "approval approve", "failed", line);
+  await tell(deps, { ...refOf(def, request), status: "refused", line });
+  return renderClosed(def, line, request);
 }
 
 /**
- * The decision said go (the live amount reserved): the request is saved approved with what is
- * ordered, then the order is placed. A re-run after a crash (`carriedOn`) places it again with
- * the same idempotency key (the service answers with the first order) or reconciles it.
+ * The decision said go (a spend's live amount reserved; a guarded action: approved): the request
+ * is saved approved with what is carried out, then it is carried out. A re-run after a crash
+ * (`carriedOn`) places it again with the same idempotency key or reconciles it.
  */
-async function approveAndPlace(
-  ctx: ActionContext,
-  request: ApprovalRequest,
-  quote: LiveQuote,
-  carriedOn: boolean,
-): Promise<Reply> {
+async function approveAndPlace(ctx: ActionContext, opened: Opened, quote?: LiveQuote): Promise<Reply> {
+  const { request, def, carriedOn } = opened;
   const { deps } = ctx;
   const at = carriedOn ? (request.decidedAt ?? deps.now()) : deps.now();
-  const payload = carriedOn ? request.payload : livePayloadOf(request, quote);
+  const payload =
+    carriedOn || quote === undefined || def.kind !== "spend"
+      ? request.payload
+      : def.atQuote(def.schema.parse(request.payload), quote);
   const approved: ApprovalRequest = carriedOn
     ? request
     : {
         ...request,
         payload,
-        quoteTrx: quote.costTrx,
+        ...(quote !== undefined && { quoteTrx: quote.costTrx }),
         state: "approved",
         decidedBy: ctx.invocation.actor,
         decidedAt: at,
       };
   if (!carriedOn) await saveRequest(deps, approved);
   const since = new Date(at).toISOString();
-  const reply = await carryOut(ctx, approved, payload);
-  const orderIds = await orderIdsOf(ctx, request, since);
+  const reply = await carryOut(ctx, def, approved, payload);
+  const address = (request.payload as { address?: string }).address;
+  const placed = await placedRecord(deps, { actor: request.requester, address, since });
+  const orderIds = placed?.orderIds ?? [];
   const again = carriedOn ? " (carried on after a restart)" : "";
-  await audit(
-    ctx,
-    approved,
-    "approval approve",
-    "ok",
-    `approved at ${formatEpoch(at)}${again}, ${formatAmount(quote.costTrx)}: ${reply.summary}`,
-    orderIds,
-  );
+  const amount = quote === undefined ? "" : `, ${formatAmount(quote.costTrx)}`;
+  const message = `approved at ${formatEpoch(at)}${again}${amount}: ${reply.summary}`;
+  await audit(ctx, def, approved, "approval approve", "ok", message, orderIds);
+  if (placed?.result === "failed") {
+    await tell(deps, { ...refOf(def, request), status: "failed", line: placed.message ?? "" });
+  } else if (placed !== undefined) {
+    const confirmedBy = actorKey(approved.decidedBy ?? ctx.invocation.actor);
+    const paid = quote === undefined ? {} : { paidTrx: quote.costTrx };
+    await tell(deps, { ...refOf(def, request), status: "ordered", ...paid, confirmedBy, orderIds });
+  }
   const approverName = whoName(approved.decidedBy ?? ctx.invocation.actor);
   return { ...reply, blocks: [...reply.blocks, approvalTrail(request, approverName, at)] };
 }
 
-export const rejectAction: ActionHandler = {
-  kind: REJECT_KIND,
-  role: "operator",
-  async run(ctx, raw) {
-    const open = await openRequestOf(ctx, raw, "reject");
-    if (!open.ok) return open.reply;
-    const { request } = open;
-    const { deps } = ctx;
-    const at = deps.now();
-    const own = actorKey(ctx.invocation.actor) === actorKey(request.requester);
-    await saveRequest(deps, {
-      ...request,
-      state: "rejected",
-      decidedBy: ctx.invocation.actor,
-      decidedAt: at,
-    });
-    await audit(
-      ctx,
-      request,
-      "approval reject",
-      "ok",
-      own ? "withdrawn by the requester" : `rejected at ${formatEpoch(at)}`,
-    );
-    const who = whoName(ctx.invocation.actor);
-    const line = own
-      ? `Withdrawn by ${who} at ${formatEpoch(at)}. ${nothingDone(request)}`
-      : `Rejected by ${who} at ${formatEpoch(at)}. ${nothingDone(request)}`;
-    return renderClosed(line, request);
-  },
-};
+/** The Approve and Reject buttons over the definitions of every feature. */
+export function approvalActions(registry: DefinitionRegistry): ActionHandler[] {
+  const approveAction: ActionHandler = {
+    kind: APPROVE_KIND,
+    role: "operator",
+    // The click that places the order: carried out even when this instance dies after the ack.
+    durable: true,
+    async run(ctx, raw) {
+      const open = await openRequestOf(ctx, registry, raw, "approve");
+      return open.ok ? approve(ctx, open) : open.reply;
+    },
+  };
+  const rejectAction: ActionHandler = {
+    kind: REJECT_KIND,
+    role: "operator",
+    async run(ctx, raw) {
+      const open = await openRequestOf(ctx, registry, raw, "reject");
+      if (!open.ok) return open.reply;
+      return reject(ctx, open);
+    },
+  };
+  return [approveAction, rejectAction];
+}
+
+async function reject(ctx: ActionContext, { request, def }: Opened): Promise<Reply> {
+  const { deps } = ctx;
+  const at = deps.now();
+  const own = actorKey(ctx.invocation.actor) === actorKey(request.requester);
+  await saveRequest(deps, { ...request, state: "rejected", decidedBy: ctx.invocation.actor, decidedAt: at });
+  const how = own ? "withdrawn by the requester" : `rejected at ${formatEpoch(at)}`;
+  await audit(ctx, def, request, "approval reject", "ok", how);
+  await tell(deps, { ...refOf(def, request), status: "cancelled" });
+  const who = whoName(ctx.invocation.actor);
+  const line = own
+    ? `Withdrawn by ${who} at ${formatEpoch(at)}. ${nothingDone(def)}`
+    : `Rejected by ${who} at ${formatEpoch(at)}. ${nothingDone(def)}`;
+  return renderClosed(def, line, request);
+}

@@ -5,13 +5,13 @@ import { actorKey } from "../invocation.js";
 import { expectNotifications } from "../notifications/expectations.js";
 import type { Reply } from "../reply.js";
 import { type Confirmed, whoName } from "../spend/confirmed.js";
-import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "../spend/energy-errors.js";
-import { auditBase, type EnergyConfirmPayload } from "../spend/energy-payload.js";
+import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "../spend/order-errors.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
 import { withResend } from "../spend/resend.js";
 import { releaseSpend } from "../spend/reservation.js";
 import { autoWatch } from "../watch/index.js";
+import { auditBase, type EnergyConfirmPayload } from "./energy-payload.js";
 import { renderOrchestratorAccepted } from "./energy-render.js";
 import { trackOrchestrator } from "./orchestrator-tracking.js";
 

@@ -1,15 +1,16 @@
-import { CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { OPTION_WORDS, readPayoutInput, runPayout } from "../payout/index.js";
 import { errorReply, type Reply } from "../reply.js";
 import { cheapestOffer, findCheaperLater, nowCheapestLine } from "../schedule/index.js";
 import { balanceCovers, getBalance } from "../spend/balance-cache.js";
-import { ENERGY_CONFIRM_KIND, type EnergyConfirmPayload } from "../spend/energy-payload.js";
+import { offerQuote } from "../spend/offer-quote.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteEnergy } from "../spend/quote.js";
 import { checkSpend } from "../spend/spend-guard.js";
 import { parseEnergyArgs } from "./energy-args.js";
+import type { EnergyConfirmPayload } from "./energy-payload.js";
 import { renderEnergyQuote } from "./energy-render.js";
+import { energyOrder } from "./energy-spend.js";
 
 /**
  * `energy <address> <amount>`: parse → deny-list check → quote from the live price list →
@@ -76,16 +77,13 @@ async function runEnergy(ctx: CommandContext): Promise<Reply> {
       return cheapestOffer(deps, {
         quote,
         later,
-        order: payload,
+        order: { kind: energyOrder.confirmKind, payload },
         conversation,
         actor,
         denyList: view.denyList,
       });
     view.notice = nowCheapestLine(quote);
   }
-  const { tokens } = await createActionGroup(deps.store, { conversation, createdBy: actor, now: deps.now }, [
-    { kind: ENERGY_CONFIRM_KIND, payload, role: "operator" },
-    { kind: CANCEL_KIND, payload: {}, role: "operator" },
-  ]);
-  return renderEnergyQuote({ ...view, tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" } });
+  const { tokens } = await offerQuote(deps, { conversation, actor }, energyOrder, payload);
+  return renderEnergyQuote({ ...view, tokens });
 }

@@ -1,9 +1,9 @@
 import { defineFeature } from "../feature.js";
-import { energyConfirmAction } from "./confirm-energy.js";
 import { createWatchDeliveryHandler } from "./delivery-watch.js";
 import { energyCommand } from "./energy-command.js";
 import { energyForm } from "./energy-form.js";
 import { activationConfirmed, bandwidthDelegated, delegationConfirmed } from "./energy-notifications.js";
+import { energyOrder } from "./energy-spend.js";
 import { createPollOrchestratorHandler } from "./orchestrator-tracking.js";
 import { createReconcileOrder5mHandler } from "./reconcile-order5m.js";
 
@@ -11,7 +11,7 @@ export const energyFeature = defineFeature({
   name: "energy",
   forms: [energyForm],
   commands: [energyCommand],
-  actions: [energyConfirmAction],
+  spends: [energyOrder],
   tracked: {
     "reconcile-order5m": ({ deps }) => createReconcileOrder5mHandler(deps),
     "poll-orchestrator": ({ deps }) => createPollOrchestratorHandler(deps),

@@ -5,11 +5,11 @@ import type { CoreDeps } from "../deps.js";
 import { rememberOrigin } from "../origins.js";
 import type { Reply } from "../reply.js";
 import { type Confirmed, whoName } from "../spend/confirmed.js";
-import { auditBase, type EnergyConfirmPayload } from "../spend/energy-payload.js";
 import { auditSpend } from "../spend/record.js";
 import { settleSpend } from "../spend/reservation.js";
 import { autoWatch } from "../watch/index.js";
 import { watchDelivery } from "./delivery-watch.js";
+import { auditBase, type EnergyConfirmPayload } from "./energy-payload.js";
 import { renderOrder5mResult } from "./energy-render.js";
 
 /**

@@ -4,11 +4,11 @@ import type { Order5mOutcome } from "../../service/order5m.js";
 import type { CoreDeps } from "../deps.js";
 import { createReconciler } from "../intents/index.js";
 import { type Confirmed, confirmedSchema } from "../spend/confirmed.js";
-import { order5mFailureLine } from "../spend/energy-errors.js";
-import { auditBase, type EnergyConfirmPayload, energyConfirmPayloadSchema } from "../spend/energy-payload.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
 import { releaseSpend } from "../spend/reservation.js";
+import { order5mFailureLine } from "./energy-errors.js";
+import { auditBase, type EnergyConfirmPayload, energyConfirmPayloadSchema } from "./energy-payload.js";
 import { afterOrder5m, order5mKeyOf, order5mOutcomeUnknown, renderPlaced } from "./order5m-flow.js";
 
 /**

@@ -1,44 +1,20 @@
 import { isServiceError } from "../../service/errors.js";
 import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
-import { CANCEL_KIND, createActionGroup } from "../actions.js";
-import { askApproval } from "../approvals/index.js";
-import type { ActionContext, ActionHandler } from "../command.js";
-import type { CoreDeps } from "../deps.js";
-import { UserError } from "../errors.js";
-import type { Actor } from "../invocation.js";
+import type { ActionContext } from "../command.js";
 import { expectNotifications } from "../notifications/expectations.js";
 import type { Reply } from "../reply.js";
-import { getBalance } from "../spend/balance-cache.js";
-import { type Confirmed, confirmedBy } from "../spend/confirmed.js";
-import {
-  type ConfirmDecision,
-  type ConfirmSpend,
-  decideAtConfirm,
-  priceRoseLine,
-} from "../spend/decide-at-confirm.js";
+import type { Confirmed } from "../spend/confirmed.js";
 import { outcomeLine } from "../spend/outcome-render.js";
-import { denyListText } from "../spend/preflight.js";
-import { buildHostQuote, type HostQuote } from "../spend/quote.js";
-import { auditSpend } from "../spend/record.js";
 import { hostFailureLine } from "./host-errors.js";
-import {
-  HOST_CONFIRM_KIND,
-  type HostConfirmPayload,
-  hostCallbackUrl,
-  hostConfirmPayloadSchema,
-} from "./host-payload.js";
-import { NO_CALLBACK_WARNING, renderHostQuote } from "./host-render.js";
+import { type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
 import {
   hostAnswerLost,
-  hostAuditBase,
   hostNotStarted,
   hostStartedBefore,
   hostStartedNow,
   repeatedStartAnswer,
 } from "./host-start-flow.js";
 import { hostAddPendingLine, hostUnknownYetLine, reconcileHostStart } from "./reconcile-host-start.js";
-
-export { type HostConfirmPayload, hostConfirmPayloadSchema };
 
 /**
  * Registers the address (with the callback URL when the bot has a public URL), then starts
@@ -47,94 +23,9 @@ export { type HostConfirmPayload, hostConfirmPayloadSchema };
  * known yet, and the reconciler (reconcile-host-start.ts) asks again with backoff, reading the
  * spec's answers (-5 already active, -6 open order: it started), and posts the outcome.
  * Durable: a recovery after a crash starts again, and "already active" then means the run that
- * died had started it. Whether to start is decided here, on the live first-cycle rate and deny
- * list (src/core/spend/decide-at-confirm.ts): a rise starts nothing and shows the new quote.
+ * died had started it. Whether to start is decided by the pipeline (src/core/spend/pipeline.ts,
+ * the definition is host-spend.ts) on the live first-cycle rate and deny list.
  */
-export const hostConfirmAction: ActionHandler = {
-  kind: HOST_CONFIRM_KIND,
-  role: "operator",
-  durable: true,
-  async run(ctx, payload) {
-    const parsed = hostConfirmPayloadSchema.safeParse(payload);
-    if (!parsed.success) throw new Error(`bad ${HOST_CONFIRM_KIND} payload: ${parsed.error.message}`);
-    const p = parsed.data;
-    const who = confirmedBy(ctx);
-    const decision = await decideAtConfirm(ctx.deps, hostSpend(ctx.deps, who.confirmationId, who.actor, p));
-    switch (decision.kind) {
-      case "refused":
-        return hostNotStarted(ctx.deps, who, p, decision.line);
-      case "rose":
-        return offerNewHostQuote(ctx, p, decision);
-      case "approval": {
-        const live = { ...p, firstCycleTrx: decision.quote.costTrx };
-        return askApproval(ctx, { kind: "host", quoteTrx: live.firstCycleTrx, payload: live });
-      }
-      case "go":
-        return placeHostStart(ctx, who, { ...p, firstCycleTrx: decision.quote.costTrx });
-    }
-  },
-};
-
-export type HostLiveQuote = HostQuote & { costTrx: string };
-
-/** The Host Mode start of a confirmation, for the decision at Confirm (also used by Approve). */
-export function hostSpend(
-  deps: Pick<CoreDeps, "now">,
-  confirmationId: string,
-  actor: Actor,
-  p: HostConfirmPayload,
-  approval: "ask" | "approved" = "ask",
-): ConfirmSpend<HostLiveQuote> {
-  return {
-    confirmationId,
-    actor,
-    quoted: { costTrx: p.firstCycleTrx },
-    addresses: [p.address],
-    services: ["host"],
-    requote(list) {
-      const host = list.data.services.host;
-      if (!host)
-        throw new UserError(
-          "The price list has no Host Mode rates right now; try again later. Nothing was started.",
-        );
-      const quote = buildHostQuote(host, deps.now());
-      return { ...quote, costTrx: quote.firstCycleTrx };
-    },
-    word: "started",
-    approval,
-  };
-}
-
-/** The price rose: nothing started; the new quote with fresh buttons takes the old one's place. */
-async function offerNewHostQuote(
-  ctx: ActionContext,
-  p: HostConfirmPayload,
-  decision: Extract<ConfirmDecision<HostLiveQuote>, { kind: "rose" }>,
-): Promise<Reply> {
-  const { deps } = ctx;
-  const { actor, conversation } = ctx.invocation;
-  const notice = priceRoseLine(decision, p.firstCycleTrx, "started");
-  await auditSpend(deps, { ...hostAuditBase(confirmedBy(ctx), p), result: "failed", message: notice });
-  const live: HostConfirmPayload = { address: p.address, firstCycleTrx: decision.quote.costTrx };
-  const { tokens } = await createActionGroup(deps.store, { conversation, createdBy: actor, now: deps.now }, [
-    { kind: HOST_CONFIRM_KIND, payload: live, role: "operator" },
-    { kind: CANCEL_KIND, payload: {}, role: "operator" },
-  ]);
-  const verdict = decision.verdicts[0];
-  const warnings = [...decision.warnings];
-  if (hostCallbackUrl(deps.settings) === undefined) warnings.push(NO_CALLBACK_WARNING);
-  return renderHostQuote({
-    address: p.address,
-    quote: decision.quote,
-    balance: await getBalance(deps),
-    denyList: verdict ? denyListText(verdict) : "clean (not on any deny list)",
-    warnings,
-    notice,
-    ...(deps.settings.dailyLimitTrx !== undefined && { dailyLimitTrx: deps.settings.dailyLimitTrx }),
-    tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" },
-  });
-}
-
 /**
  * Registers the address and starts infinity mode, for a start the decision allowed (its first
  * cycle reserved). A lost answer is reconciled; a recovery's "already active" means this

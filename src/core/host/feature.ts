@@ -1,8 +1,8 @@
 import { defineFeature } from "../feature.js";
-import { hostConfirmAction } from "./confirm-host.js";
 import { hostCommand } from "./host-command.js";
 import { hostStopAction } from "./host-guard.js";
 import { hostCycle, hostPaused } from "./host-notifications.js";
+import { hostStart } from "./host-spend.js";
 import { hostStatusAction } from "./host-status-action.js";
 import { hostOverCapStopAction } from "./over-cap.js";
 import { createReconcileHostStartHandler } from "./reconcile-host-start.js";
@@ -10,7 +10,8 @@ import { createReconcileHostStartHandler } from "./reconcile-host-start.js";
 export const hostFeature = defineFeature({
   name: "host",
   commands: [hostCommand],
-  actions: [hostConfirmAction, hostStatusAction, hostOverCapStopAction, hostStopAction],
+  spends: [hostStart],
+  actions: [hostStatusAction, hostOverCapStopAction, hostStopAction],
   tracked: { "reconcile-host-start": ({ deps }) => createReconcileHostStartHandler(deps) },
   notifications: { "host.cycle": hostCycle, host_paused: hostPaused },
 });

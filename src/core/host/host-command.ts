@@ -1,13 +1,14 @@
-import { CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { parseTronAddress } from "../parse/tron-address.js";
 import { errorReply, type Reply } from "../reply.js";
 import { balanceCovers, getBalance } from "../spend/balance-cache.js";
+import { offerQuote } from "../spend/offer-quote.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteHost } from "../spend/quote.js";
 import { checkSpend } from "../spend/spend-guard.js";
-import { HOST_CONFIRM_KIND, type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
+import { type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
 import { NO_CALLBACK_WARNING, renderHostQuote } from "./host-render.js";
+import { hostStart } from "./host-spend.js";
 import { hostStatusReply } from "./host-status-action.js";
 import { stopHostMode } from "./host-stop.js";
 
@@ -70,11 +71,8 @@ async function runStart(ctx: CommandContext, address: string): Promise<Reply> {
     });
   }
   const payload: HostConfirmPayload = { address, firstCycleTrx: quote.firstCycleTrx };
-  const { tokens } = await createActionGroup(deps.store, { conversation, createdBy: actor, now: deps.now }, [
-    { kind: HOST_CONFIRM_KIND, payload, role: "operator" },
-    { kind: CANCEL_KIND, payload: {}, role: "operator" },
-  ]);
-  return renderHostQuote({ ...view, tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" } });
+  const { tokens } = await offerQuote(deps, { conversation, actor }, hostStart, payload);
+  return renderHostQuote({ ...view, tokens });
 }
 
 function runStop(ctx: CommandContext, address: string): Promise<Reply> {

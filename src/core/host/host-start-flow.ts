@@ -3,13 +3,13 @@ import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js"
 import type { CoreDeps } from "../deps.js";
 import { rememberOrigin } from "../origins.js";
 import { buttons, type Reply, text } from "../reply.js";
-import { type Confirmed, whoName } from "../spend/confirmed.js";
-import { holdFirstCycle } from "../spend/host-cycles.js";
+import { type Confirmed, requesterField, whoName } from "../spend/confirmed.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
 import { releaseSpend } from "../spend/reservation.js";
 import { autoWatch } from "../watch/index.js";
 import { markHostActive } from "./active.js";
+import { holdFirstCycle } from "./host-cycles.js";
 import { recordHostEvent } from "./host-events.js";
 import { noteHostRunStarted } from "./host-ledger.js";
 import { type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
@@ -23,12 +23,16 @@ import { createStatusButton } from "./host-status-action.js";
  * start's answer says about the first, and what each outcome leaves behind (the spend settled or
  * released, the origin of cycle callbacks, the audit).
  */
-export const hostAuditBase = (who: Pick<Confirmed, "actor" | "conversation">, p: HostConfirmPayload) => ({
+export const hostAuditBase = (
+  who: Pick<Confirmed, "actor" | "conversation" | "requester">,
+  p: HostConfirmPayload,
+) => ({
   actor: who.actor,
   conversation: who.conversation,
   verb: "host start",
   address: p.address,
   quoteTrx: p.firstCycleTrx,
+  ...requesterField(who),
 });
 
 /** No answer, an unreadable one or a 5xx: the call may have taken effect. */

@@ -1,141 +1,29 @@
 import { requestIdempotencyKey } from "../../service/idempotency.js";
 import type { OrchestratorAccepted } from "../../service/orchestrator.js";
-import { CANCEL_KIND, createActionGroup } from "../actions.js";
-import { askApproval } from "../approvals/index.js";
-import type { ActionContext, ActionHandler } from "../command.js";
-import type { Actor } from "../invocation.js";
+import type { ActionContext } from "../command.js";
 import { expectNotifications, forgetOrchestratorExpectation } from "../notifications/expectations.js";
 import type { Reply } from "../reply.js";
-import { type Confirmed, confirmedBy } from "../spend/confirmed.js";
-import {
-  type ConfirmDecision,
-  type ConfirmSpend,
-  decideAtConfirm,
-  priceFellLine,
-  priceRoseLine,
-} from "../spend/decide-at-confirm.js";
-import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "../spend/energy-errors.js";
+import type { Confirmed } from "../spend/confirmed.js";
+import { priceFellLine } from "../spend/decide-at-confirm.js";
+import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "../spend/order-errors.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
 import { withResend } from "../spend/resend.js";
 import { releaseSpend } from "../spend/reservation.js";
 import { autoWatchMany } from "../watch/index.js";
-import {
-  PAYOUT_CONFIRM_KIND,
-  type PayoutConfirmPayload,
-  payoutConfirmPayloadSchema,
-} from "./payout-payload.js";
-import { PAYOUT_PRICE_SERVICE, type PayoutPrice, pricePayout } from "./payout-price.js";
+import type { PayoutConfirmPayload } from "./payout-payload.js";
 import { renderProgress } from "./payout-progress-render.js";
-import { renderRequote } from "./payout-render.js";
 import { openRun, type PayoutRun, readCancelled } from "./payout-run.js";
 import { auditOf, trackPayout } from "./payout-tracking.js";
 
 /**
- * Confirm of a payout quote: ONE orchestrator order with every accepted address as an item, its
- * idempotency key derived from the confirmation. The core stored the click as a durable intent,
- * so a double click, a retry, two instances or a crash after the ack all end in one order (the
- * service answers a repeat of the key with 208 and the first order). The run's total is held
- * against the caps atomically before anything is sent; a lost answer is looked up by the key.
+ * Placing a payout run the decision at Confirm allowed (src/core/spend/pipeline.ts decides; the
+ * definition is payout-spend.ts): ONE orchestrator order with every accepted address as an item,
+ * its idempotency key derived from the confirmation. The core stored the click as a durable
+ * intent, so a double click, a retry, two instances or a crash after the ack all end in one order
+ * (the service answers a repeat of the key with 208 and the first order). A lost answer is looked
+ * up by the key.
  */
-export const payoutConfirmAction: ActionHandler = {
-  kind: PAYOUT_CONFIRM_KIND,
-  role: "operator",
-  durable: true,
-  async run(ctx, raw) {
-    const parsed = payoutConfirmPayloadSchema.safeParse(raw);
-    if (!parsed.success) throw new Error(`bad ${PAYOUT_CONFIRM_KIND} payload: ${parsed.error.message}`);
-    const p = parsed.data;
-    const who = confirmedBy(ctx);
-    // One decision for every spend (src/core/spend/decide-at-confirm.ts): the live price list, the
-    // deny list re-read for every address in one batch call, approval, balance, caps reserved.
-    const decision = await decideAtConfirm(ctx.deps, payoutSpend(who.confirmationId, who.actor, p));
-    switch (decision.kind) {
-      case "refused":
-        await auditSpend(ctx.deps, { ...auditOfPayload(who, p), result: "failed", message: decision.line });
-        return outcomeLine(decision.line);
-      case "rose":
-        return offerAgain(ctx, p, decision);
-      case "approval": {
-        const live = livePayout(p, decision.quote);
-        return askApproval(ctx, { kind: "payout", quoteTrx: live.quoteTrx, payload: live });
-      }
-      case "go":
-        return placePayout(ctx, who, livePayout(p, decision.quote), decision.fellByTrx);
-    }
-  },
-};
-
-/** The payout run of a confirmation, for the decision at Confirm (also used by Approve). */
-export function payoutSpend(
-  confirmationId: string,
-  actor: Actor,
-  p: PayoutConfirmPayload,
-  approval: "ask" | "approved" = "ask",
-): ConfirmSpend<PayoutPrice> {
-  return {
-    confirmationId,
-    actor,
-    quoted: { costTrx: p.quoteTrx, periodLabel: p.periodLabel },
-    addresses: p.items.map((i) => i.address),
-    services: [PAYOUT_PRICE_SERVICE],
-    requote: (list) => pricePayout(list, p.items),
-    word: "ordered",
-    approval,
-  };
-}
-
-/** The confirmed run at the live quote: what is ordered, held against the caps and recorded. */
-export const livePayout = (p: PayoutConfirmPayload, quote: PayoutPrice): PayoutConfirmPayload => ({
-  ...p,
-  quoteTrx: quote.costTrx,
-  periodLabel: quote.periodLabel,
-  itemTrx: quote.itemTrx,
-});
-
-const auditOfPayload = (who: Confirmed, p: PayoutConfirmPayload) => ({
-  actor: who.actor,
-  conversation: who.conversation,
-  verb: "energy",
-  amount: String(p.energy),
-  quoteTrx: p.quoteTrx,
-  addresses: p.items.map((i) => i.address),
-});
-
-/** The price rose since the quote: nothing ordered, the run quoted again with fresh buttons. */
-async function offerAgain(
-  ctx: ActionContext,
-  p: PayoutConfirmPayload,
-  decision: Extract<ConfirmDecision<PayoutPrice>, { kind: "rose" }>,
-): Promise<Reply> {
-  const { deps, invocation } = ctx;
-  const notice = priceRoseLine(decision, p.quoteTrx, "ordered");
-  await auditSpend(deps, {
-    ...auditOfPayload(confirmedBy(ctx), p),
-    result: "failed",
-    message: `not ordered: ${notice}`,
-  });
-  const payload: PayoutConfirmPayload = {
-    ...p,
-    quoteTrx: decision.quote.costTrx,
-    periodLabel: decision.quote.periodLabel,
-  };
-  const { tokens } = await createActionGroup(
-    deps.store,
-    { conversation: invocation.conversation, createdBy: invocation.actor, now: deps.now },
-    [
-      { kind: PAYOUT_CONFIRM_KIND, payload, role: "operator" },
-      { kind: CANCEL_KIND, payload: {}, role: "operator" },
-    ],
-  );
-  return renderRequote({
-    line: notice,
-    price: decision.quote,
-    addresses: p.items.length,
-    tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" },
-  });
-}
-
 /** The run's record (written once per confirmation): where its progress and follow-ups go. */
 function runOf(ctx: ActionContext, who: Confirmed, p: PayoutConfirmPayload): Promise<PayoutRun> {
   const { messageId } = ctx.invocation;

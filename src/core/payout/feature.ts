@@ -1,6 +1,6 @@
 import { defineFeature } from "../feature.js";
-import { payoutConfirmAction } from "./confirm-payout.js";
 import { payoutCancelAction } from "./payout-cancel.js";
+import { payoutRun } from "./payout-spend.js";
 import { createPollPayoutHandler } from "./payout-tracking.js";
 
 /**
@@ -10,7 +10,8 @@ import { createPollPayoutHandler } from "./payout-tracking.js";
  */
 export const payoutFeature = defineFeature({
   name: "payout",
-  actions: [payoutConfirmAction, payoutCancelAction],
+  spends: [payoutRun],
+  actions: [payoutCancelAction],
   tracked: {
     "poll-payout": ({ deps }) => createPollPayoutHandler(deps),
   },

@@ -1,13 +1,14 @@
-import { CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CommandContext } from "../command.js";
 import { errorReply, type Reply } from "../reply.js";
 import { balanceCovers, getBalance } from "../spend/balance-cache.js";
+import { offerQuote } from "../spend/offer-quote.js";
 import { checkSpend } from "../spend/spend-guard.js";
 import type { PayoutInput } from "./payout-input.js";
-import { PAYOUT_CONFIRM_KIND, type PayoutConfirmPayload } from "./payout-payload.js";
+import type { PayoutConfirmPayload } from "./payout-payload.js";
 import { PAYOUT_MAX_ADDRESSES, PAYOUT_MIN_ADDRESSES, planPayout } from "./payout-plan.js";
 import { quotePayout } from "./payout-price.js";
 import { renderNothingToOrder, renderPayoutQuote } from "./payout-render.js";
+import { payoutRun } from "./payout-spend.js";
 
 /**
  * A payout run's quote: rows → format checks → the deny list in one batch call → the price of
@@ -50,9 +51,6 @@ export async function runPayout(ctx: CommandContext, input: PayoutInput): Promis
     periodLabel: price.periodLabel,
     leftOut: plan.leftOut.length,
   };
-  const { tokens } = await createActionGroup(deps.store, { conversation, createdBy: actor, now: deps.now }, [
-    { kind: PAYOUT_CONFIRM_KIND, payload, role: "operator" },
-    { kind: CANCEL_KIND, payload: {}, role: "operator" },
-  ]);
-  return renderPayoutQuote({ ...view, tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" } });
+  const { tokens } = await offerQuote(deps, { conversation, actor }, payoutRun, payload);
+  return renderPayoutQuote({ ...view, tokens });
 }

@@ -21,6 +21,11 @@ export const payoutConfirmPayloadSchema = z.object({
   itemTrx: z.array(z.string()).optional(),
   /** How many rows the quote left out (said again in the outcome). */
   leftOut: z.number().int().nonnegative(),
+  /** Addresses left out at Confirm (newly on the deny list), with the reason: the re-quote lists them. */
+  dropped: z
+    .array(z.object({ address: z.string(), reason: z.string() }))
+    .max(100)
+    .optional(),
 });
 export type PayoutConfirmPayload = z.infer<typeof payoutConfirmPayloadSchema>;
 

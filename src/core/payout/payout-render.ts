@@ -158,16 +158,34 @@ export function renderNothingToOrder(plan: PayoutPlan): Reply {
   };
 }
 
-/** The run quoted again at Confirm because the price rose: the new total and fresh buttons. */
+/**
+ * The run quoted again at Confirm: the price rose, or an address is newly on the deny list (left
+ * out, listed with its reason): the new total and fresh buttons.
+ */
 export function renderRequote(view: {
   line: string;
   price: PayoutPrice;
   addresses: number;
+  /** Left out at Confirm. */
+  dropped: readonly { address: string; reason: string }[];
   tokens: { confirm: string; cancel: string };
 }): Reply {
   const { price } = view;
+  const dropped: LeftOut[] = view.dropped.map((d) => ({
+    where: "at Confirm",
+    address: d.address,
+    reason: d.reason,
+    detail: d.address,
+  }));
+  const leftOut =
+    dropped.length === 0
+      ? []
+      : [
+          text(`Left out (${formatCount(dropped.length)}), not ordered:`),
+          ...packLines(leftOutLines(dropped), LEFT_OUT_MAX_CHARS),
+        ];
   return publicReply(view.line, [
-    header("Payout run quote (price moved)"),
+    header(dropped.length === 0 ? "Payout run quote (price moved)" : "Payout run quote (addresses left out)"),
     text(view.line),
     fields(
       ["Addresses", formatCount(view.addresses)],
@@ -175,6 +193,7 @@ export function renderRequote(view: {
       ["Period", price.periodLabel],
       ["Cost", `${formatAmount(price.costTrx)} (≈ $${price.costUsd})`],
     ),
+    ...leftOut,
     buttons(
       { label: `Confirm ${formatAmount(price.costTrx)}`, token: view.tokens.confirm, style: "primary" },
       { label: "Cancel", token: view.tokens.cancel },

@@ -6,7 +6,6 @@ import { formatAmount } from "../format.js";
 import type { Actor, ConversationRef } from "../invocation.js";
 import { formatCount } from "../parse/echo.js";
 import { buttons, code, context, fields, header, publicReply, type Reply, text } from "../reply.js";
-import { ENERGY_CONFIRM_KIND, type EnergyConfirmPayload } from "../spend/energy-payload.js";
 import { getPriceList } from "../spend/price-list.js";
 import { chunkSizes, type EnergyQuote } from "../spend/quote.js";
 import { clockText, whenText } from "./recurrence.js";
@@ -108,7 +107,8 @@ export async function cheapestOffer(
   input: {
     quote: EnergyQuote;
     later: CheaperLater;
-    order: EnergyConfirmPayload;
+    /** The energy quote's own Confirm (its kind and payload, from the energy command). */
+    order: { kind: string; payload: unknown };
     conversation: ConversationRef;
     actor: Actor;
     denyList: string;
@@ -124,7 +124,7 @@ export async function cheapestOffer(
     maxSun: later.maxSun,
   };
   const items: ActionItem[] = [
-    { kind: ENERGY_CONFIRM_KIND, payload: input.order, role: "operator" },
+    { kind: input.order.kind, payload: input.order.payload, role: "operator" },
     { kind: SCHEDULE_CONFIRM_KIND, payload: schedule, role: "operator" },
     { kind: CANCEL_KIND, payload: {}, role: "operator" },
   ];

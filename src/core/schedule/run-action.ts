@@ -1,16 +1,14 @@
 import { z } from "zod";
 import { costTrx } from "../../service/pricing.js";
-import { askApproval } from "../approvals/index.js";
 import type { ActionContext, ActionHandler } from "../command.js";
-import { energySpend, livePayload, placeEnergy } from "../energy/index.js";
+import { type EnergyConfirmPayload, energyOrder } from "../energy/index.js";
 import { UserError } from "../errors.js";
 import { actorKey } from "../invocation.js";
 import { context, type Reply } from "../reply.js";
 import { can, roleOf } from "../roles.js";
 import type { Confirmed } from "../spend/confirmed.js";
-import { decideAtConfirm } from "../spend/decide-at-confirm.js";
-import type { EnergyConfirmPayload } from "../spend/energy-payload.js";
 import { outcomeLine } from "../spend/outcome-render.js";
+import { runSpend } from "../spend/pipeline.js";
 import { buildEnergyQuote, type EnergyQuote } from "../spend/quote.js";
 import { auditSpend } from "../spend/record.js";
 import { SCHEDULE_RUN_KIND } from "./occurrences.js";
@@ -21,7 +19,7 @@ import { readOrder, readState, type StandingOrder, saveLast } from "./standing-o
 /**
  * One run of a standing order, carried out as a durable action (never a button: the occurrence
  * job claims its intent, src/core/schedule/occurrences.ts). It decides like a person's Confirm,
- * in the one place every spend decides (decideAtConfirm): the live price list (skipped when a
+ * through the one pipeline every spend takes (src/core/spend/pipeline.ts): the live price list (skipped when a
  * unit price is above the order's `max`), the deny list re-checked, the approval threshold, the
  * balance, the caps reserved on the live amount for the person who created it. Then it orders
  * through the energy Confirm's own flow (order5m, or the orchestrator above 650,000): the same
@@ -71,15 +69,17 @@ async function decideAndOrder(ctx: ActionContext, order: StandingOrder): Promise
   }
   const cid = ctx.record.confirmationId;
   let aboveMax: string | undefined;
-  const base = { address: order.address, amount: order.amount, scheduleId: order.id };
-  const spend = energySpend(cid, order.createdBy, {
-    ...base,
+  const ceiling: EnergyConfirmPayload = {
+    address: order.address,
+    amount: order.amount,
+    scheduleId: order.id,
     route: "order5m",
     quoteTrx: ceilingTrx(order),
     unitPriceSun: order.maxSun ?? 0,
     periodLabel: "",
-  });
-  const requote = (list: Parameters<typeof spend.requote>[0]): EnergyQuote => {
+  };
+  const live = energyOrder.live(deps, ceiling);
+  const requote = (list: Parameters<typeof live.requote>[0]): EnergyQuote => {
     const quote = buildEnergyQuote(list, order.address, order.amount);
     const highest = Math.max(...quote.chunks.map((c) => c.priceSun));
     if (order.maxSun !== undefined && highest > order.maxSun) {
@@ -88,15 +88,17 @@ async function decideAndOrder(ctx: ActionContext, order: StandingOrder): Promise
     }
     return quote;
   };
-  const decision = await decideAtConfirm(deps, { ...spend, requote });
   const who: Confirmed = {
     confirmationId: cid,
     actor: order.createdBy,
     conversation: order.conversation,
     followUp: order.thread,
+    requester: { kind: "schedule", id: order.id },
   };
-  switch (decision.kind) {
-    case "refused": {
+  // The energy order's own path (src/core/spend/pipeline.ts), bounded by the order's `max`.
+  return runSpend(ctx, energyOrder, ceiling, who, {
+    live: { ...live, requote },
+    async onRefused(decision) {
       const line = aboveMax ?? decision.line;
       await auditSpend(deps, {
         actor: order.createdBy,
@@ -110,31 +112,14 @@ async function decideAndOrder(ctx: ActionContext, order: StandingOrder): Promise
       });
       if (decision.reason === "deny-list") return pauseBlocked(ctx, order, line);
       return outcomeLine(line);
-    }
-    case "rose":
-      // Cannot happen below the ceiling; kept honest rather than assumed.
-      return outcomeLine(`Skipped: ${decision.why}. Nothing was ordered.`);
-    case "approval": {
-      const live = livePayload(scheduled(order, decision.quote), decision.quote);
-      return askApproval(ctx, { kind: "energy", quoteTrx: live.quoteTrx, payload: live });
-    }
-    case "go":
-      return placeEnergy(ctx, who, livePayload(scheduled(order, decision.quote), decision.quote));
-  }
+    },
+    // Cannot happen below the ceiling; kept honest rather than assumed.
+    onRose: async (decision) => outcomeLine(`Skipped: ${decision.why}. Nothing was ordered.`),
+  });
 }
 
 const ceilingTrx = (order: StandingOrder): string =>
   order.maxSun === undefined ? NO_CEILING_TRX : costTrx(order.maxSun, order.amount);
-
-const scheduled = (order: StandingOrder, quote: EnergyQuote): EnergyConfirmPayload => ({
-  address: order.address,
-  amount: order.amount,
-  route: quote.route,
-  quoteTrx: quote.costTrx,
-  unitPriceSun: quote.unitPriceSun,
-  periodLabel: quote.periodLabel,
-  scheduleId: order.id,
-});
 
 /** The address is on the deny list: the standing order is paused, with an alert where it lives. */
 async function pauseBlocked(ctx: ActionContext, order: StandingOrder, line: string): Promise<Reply> {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ActionContext } from "../command.js";
 import { type Actor, actorSchema, type ConversationRef, conversationRefSchema } from "../invocation.js";
 import { followUpConversation } from "../threads/follow-ups.js";
+import type { Requester } from "./lifecycle.js";
 
 /**
  * Who confirmed a spend, shared by every money feature (energy, Host Mode, approvals and what
@@ -25,7 +26,16 @@ export interface Confirmed {
   conversation: ConversationRef;
   /** Where the order's follow-ups go: the thread of (or a reply to) the message that confirmed it. */
   followUp?: ConversationRef;
+  /** Who asked beside the confirming person (a standing order, an agent); absent: that person. */
+  requester?: Requester;
 }
+
+/**
+ * The audit field of who asked: `{ requester: "agent:<name>" }`; nothing for a person, and
+ * nothing for a standing order (its entries carry `schedule: <id>` already).
+ */
+export const requesterField = (who: Pick<Confirmed, "requester">): { requester?: string } =>
+  who.requester?.kind === "agent" ? { requester: `agent:${who.requester.name}` } : {};
 
 /**
  * The confirmer of a clicked Confirm: the click's actor and conversation, and the thread of the

@@ -20,6 +20,8 @@ export interface SpendOutcome {
   orderIds?: string[];
   /** The standing order whose run made this spend. */
   schedule?: string;
+  /** Who asked beside the person who confirmed (`requesterKey`); absent: that person. */
+  requester?: string;
 }
 
 export async function auditSpend(

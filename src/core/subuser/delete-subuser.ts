@@ -1,36 +1,41 @@
-import { APPROVE_KIND, describeSpend, openRequest, renderRequest } from "../approvals/index.js";
-import type { ActionContext, ActionHandler } from "../command.js";
-import type { Reply } from "../reply.js";
+import type { ActionHandler } from "../command.js";
 import { whoName } from "../spend/confirmed.js";
+import { defineGuarded } from "../spend/definition.js";
 import { outcomeLine } from "../spend/outcome-render.js";
+import { confirmActionOf } from "../spend/pipeline.js";
 import { auditSpend } from "../spend/record.js";
 import { subuserFailureLine } from "./subuser-errors.js";
-import {
-  SUBUSER_DELETE_KIND,
-  type SubuserDeletePayload,
-  subuserDeletePayloadSchema,
-} from "./subuser-payload.js";
+import { SUBUSER_DELETE_KIND, subuserDeletePayloadSchema } from "./subuser-payload.js";
 import { renderDeleted } from "./subuser-render.js";
 
 /**
- * The Delete sub-user button: one `DELETE /apiv2/subuserdel/{user_id}`, never resent (the client
- * marks it not resendable), its result or one plain line in place of the message, audited either
- * way. The core claims the button group once, so a double click sends one DELETE. With
- * OPS_APPROVAL_TRX set the click opens a two-person approval request instead (another admin
- * approves; src/core/approvals/), and the approval runs this handler again as the requester.
- * Durable: a click whose process died is carried out by the recovery job, which says so when the
- * service then answers "not found".
+ * The Delete sub-user button, a guarded action (src/core/spend/definition.ts): one
+ * `DELETE /apiv2/subuserdel/{user_id}`, never resent (the client marks it not resendable), its
+ * result or one plain line in place of the message, audited either way. The pipeline claims the
+ * button group once (a double click sends one DELETE) and stores the click as a durable intent (a
+ * click whose process died is carried out by the recovery job, which says so when the service then
+ * answers "not found"). With OPS_APPROVAL_TRX set the click opens a two-person approval request
+ * instead (another admin approves), and the approval runs it as the requester.
  */
-export const subuserDeleteAction: ActionHandler = {
-  kind: SUBUSER_DELETE_KIND,
+export const subuserDeletion = defineGuarded({
+  name: "subuser",
+  confirmKind: SUBUSER_DELETE_KIND,
+  schema: subuserDeletePayloadSchema,
   role: "admin",
-  durable: true,
-  async run(ctx, raw) {
-    const payload = subuserDeletePayloadSchema.parse(raw);
-    const approval = await approvalStep(ctx, payload);
-    if (approval) return approval;
+  // A deletion has no price to compare: whenever two-person approval is on.
+  needsApproval: (deps) => deps.settings.approvalTrx !== undefined,
+  describe: (p) => `deleting sub-user ${p.userId}`,
+  approvalText: {
+    why: (who) =>
+      `Deleting a sub-user is irreversible and needs a second person (OPS_APPROVAL_TRX is set): any other admin may approve. ${who} may not approve their own request.`,
+    self: "You asked for this deletion, so another admin must approve it. Nothing was done; the buttons stay for them.",
+    nothingDone: "Nothing was deleted.",
+    console:
+      "Not deleted: two-person approval is on (OPS_APPROVAL_TRX), and the console has one person, so no second admin can approve it. Use Slack or Telegram.",
+  },
+  async run(ctx, who, payload) {
     const { deps } = ctx;
-    const { actor, conversation } = ctx.invocation;
+    const { actor, conversation } = who;
     const base = { actor, conversation, verb: "subuser delete", amount: String(payload.userId) };
     try {
       const result = await deps.service.account.deleteSubuser(payload.userId);
@@ -47,44 +52,7 @@ export const subuserDeleteAction: ActionHandler = {
       return outcomeLine(line);
     }
   },
-};
+});
 
-/**
- * Two-person approval for a deletion: whenever OPS_APPROVAL_TRX is set (a deletion has no price to
- * compare), except when the approval itself runs it. The console has one person: refused there.
- */
-async function approvalStep(ctx: ActionContext, payload: SubuserDeletePayload): Promise<Reply | undefined> {
-  const { deps } = ctx;
-  if (deps.settings.approvalTrx === undefined || ctx.record.kind === APPROVE_KIND) return undefined;
-  const { actor, conversation } = ctx.invocation;
-  const what = describeSpend({ spend: "subuser", payload });
-  if (actor.platform === "console") {
-    const line = `Not deleted: two-person approval is on (OPS_APPROVAL_TRX), and the console has one person, so no second admin can approve it. Use Slack or Telegram.`;
-    await auditSpend(deps, {
-      actor,
-      conversation,
-      verb: "approval request",
-      result: "failed",
-      message: `${what}: ${line}`,
-    });
-    return outcomeLine(line);
-  }
-  const { request, created } = await openRequest(deps, {
-    id: ctx.record.confirmationId,
-    spend: "subuser",
-    payload,
-    quoteTrx: "0",
-    requester: actor,
-    conversation,
-  });
-  if (created) {
-    await auditSpend(deps, {
-      actor,
-      conversation,
-      verb: "approval request",
-      result: "ok",
-      message: `request ${request.id}: ${what}`,
-    });
-  }
-  return renderRequest(request, deps.now());
-}
+/** Its button's handler (the feature lists the definition; tests press it directly). */
+export const subuserDeleteAction: ActionHandler = confirmActionOf(subuserDeletion);

@@ -1,8 +1,10 @@
-import { ACTION_TTL_MS, CANCEL_KIND, createActionGroup } from "../actions.js";
+import { ACTION_TTL_MS } from "../actions.js";
 import type { CommandDefinition } from "../command.js";
 import { errorReply } from "../reply.js";
+import { offerQuote } from "../spend/offer-quote.js";
+import { subuserDeletion } from "./delete-subuser.js";
 import { parseSubuserArgs } from "./subuser-args.js";
-import { SUBUSER_DELETE_KIND, type SubuserDeletePayload } from "./subuser-payload.js";
+import type { SubuserDeletePayload } from "./subuser-payload.js";
 import { renderDeleteQuote } from "./subuser-render.js";
 
 /**
@@ -24,17 +26,10 @@ export const subuserCommand: CommandDefinition = {
     const { actor, conversation } = ctx.invocation;
     const payload: SubuserDeletePayload = { userId: parsed.value };
     const createdAt = deps.now();
-    const { tokens } = await createActionGroup(
-      deps.store,
-      { conversation, createdBy: actor, now: deps.now },
-      [
-        { kind: SUBUSER_DELETE_KIND, payload, role: "admin" },
-        { kind: CANCEL_KIND, payload: {}, role: "admin" },
-      ],
-    );
+    const { tokens } = await offerQuote(deps, { conversation, actor }, subuserDeletion, payload);
     return renderDeleteQuote({
       userId: parsed.value,
-      tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" },
+      tokens,
       expiresAt: createdAt + ACTION_TTL_MS,
       approval: deps.settings.approvalTrx !== undefined,
     });

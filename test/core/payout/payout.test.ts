@@ -277,16 +277,26 @@ describe("payout run: Confirm, progress, outcome", () => {
     expect(digest).toContain("Payout runs: 1 (3 addresses), 195,000 energy delivered");
   });
 
-  it("an address put on the deny list after the quote stops the run at Confirm: nothing ordered", async () => {
+  it("an address put on the deny list after the quote is left out at Confirm: the run quoted again without it (issue 39)", async () => {
     const h = await spend.setup();
     const list = addresses(3);
     const q = await h.run(operator, `energy 65k ${list.join(" ")}`);
     h.sandbox.screening.setCategory(list[1] ?? "", "usdt_frozen");
-    const refused = await h.click(operator, tokenOf(q, /^Confirm/));
-    expect(refused.summary).toContain("is now on the deny list");
-    expect(refused.summary).toContain(list[1]);
+    const again = await h.click(operator, tokenOf(q, /^Confirm/));
+    expect(again.summary).toContain("Now on the deny list");
+    expect(again.summary).toContain(list[1]);
+    expect(replyText(again)).toContain("Left out (1), not ordered:");
+    expect(replyText(again)).toContain("On the deny list (usdt_frozen)");
+    expect(replyText(again)).toContain("Addresses: 2");
+    expect(replyButtons(again).map((b) => b.label)).toEqual([expect.stringMatching(/^Confirm /), "Cancel"]);
     expect(h.sandbox.calls("orchestrator.create")).toEqual([]);
     expect((await spentTodaySun(h.store, operator, h.clock.now)).toNumber()).toBe(0);
+    await h.click(operator, tokenOf(again, /^Confirm/));
+    const [call] = h.sandbox.calls("orchestrator.create");
+    const sent = JSON.stringify(call);
+    expect(sent).toContain(list[0]);
+    expect(sent).toContain(list[2]);
+    expect(sent).not.toContain(list[1]);
   });
 
   it("an unknown outcome is looked up by the key: never accepted → says so in place, the hold given back", async () => {

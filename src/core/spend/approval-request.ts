@@ -11,10 +11,13 @@ import {
   conversationRefSchema,
 } from "../invocation.js";
 import type { Role } from "../roles.js";
+import { requesterSchema } from "./lifecycle.js";
 
 /**
- * An approval request: a spend at or above OPS_APPROVAL_TRX that its requester confirmed and
- * another operator or admin must approve. Its id is the requester's confirmation id, so a Confirm
+ * An approval request: a spend at or above OPS_APPROVAL_TRX (or a guarded action, e.g. a
+ * sub-user's deletion) that its requester confirmed and another person of the required role must
+ * approve. It stores the definition's name and its payload (src/core/spend/definition.ts), never
+ * a feature's type: rendering and running go through the definition. Its id is the requester's confirmation id, so a Confirm
  * run twice (a retry, a durable re-run) opens one request, and the order placed on approval
  * derives its idempotency key from it: one order per request, whoever approves, however often.
  *
@@ -30,17 +33,16 @@ const LATE_CLICK_MS = 24 * 60 * 60_000;
 /** The record stays readable a while after it is decided (late clicks, the digest, support). */
 const KEEP_MS = 7 * 24 * 60 * 60_000;
 
-export type SpendKind = "energy" | "host" | "payout" | "subuser";
-
-/** Who may approve: any other operator or admin, but only another admin for a sub-user deletion. */
-const approverRole = (spend: SpendKind | undefined): Role => (spend === "subuser" ? "admin" : "operator");
-
 const approvalRequestSchema = z.object({
   id: z.string(),
-  spend: z.enum(["energy", "host", "payout", "subuser"]),
+  /** The definition's name (`energy`, `payout`, `host`, `subuser`). */
+  spend: z.string(),
   /** The confirm payload of the spend, as quoted for this round. */
   payload: z.unknown(),
-  quoteTrx: z.string(),
+  /** The amount of a spend; absent for a guarded action (no price). */
+  quoteTrx: z.string().optional(),
+  /** Who asked beside the confirming person (a standing order, an agent). */
+  origin: requesterSchema.optional(),
   /** The quote of the round before, when the price moved. */
   previousQuoteTrx: z.string().optional(),
   requester: actorSchema,
@@ -62,10 +64,14 @@ const requestKey = (id: string): string => `approval:${id}`;
 export const ttlOf = (deps: Pick<CoreDeps, "settings">): number =>
   deps.settings.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS;
 
-const selfApprovalLine =
+export const SELF_APPROVAL_LINE =
   "You asked for this spend, so another operator or admin must approve it. Nothing was done; the buttons stay for them.";
-const selfDeletionApprovalLine =
-  "You asked for this deletion, so another admin must approve it. Nothing was done; the buttons stay for them.";
+
+/** Who may approve a round, and what the requester is told when they press Approve. */
+export interface Approvers {
+  role: Role;
+  selfLine: string;
+}
 
 /** One round of Approve / Reject buttons, in a group of their own. */
 export async function createRound(
@@ -76,13 +82,13 @@ export async function createRound(
     requester: Actor;
     conversation: ConversationRef;
     ttlMs: number;
-    spend?: SpendKind;
   },
+  approvers: Approvers,
 ): Promise<ApprovalRequest["tokens"]> {
   const group = newActionGroup();
   const common = {
     payload: { requestId: input.id, round: input.round },
-    role: approverRole(input.spend),
+    role: approvers.role,
     conversation: input.conversation,
     createdBy: input.requester,
     ttlMs: input.ttlMs + LATE_CLICK_MS,
@@ -95,7 +101,7 @@ export async function createRound(
       kind: APPROVE_KIND,
       notBy: {
         actor: actorKey(input.requester),
-        line: input.spend === "subuser" ? selfDeletionApprovalLine : selfApprovalLine,
+        line: approvers.selfLine,
       },
     }),
     createAction(deps.store, { ...common, kind: REJECT_KIND }),
@@ -105,9 +111,10 @@ export async function createRound(
 
 export interface OpenInput {
   id: string;
-  spend: SpendKind;
+  spend: string;
   payload: unknown;
-  quoteTrx: string;
+  quoteTrx?: string;
+  origin?: ApprovalRequest["origin"];
   requester: Actor;
   conversation: ConversationRef;
 }
@@ -116,10 +123,11 @@ export interface OpenInput {
 export async function openRequest(
   deps: Pick<CoreDeps, "store" | "now" | "settings">,
   input: OpenInput,
+  approvers: Approvers,
 ): Promise<{ request: ApprovalRequest; created: boolean }> {
   const ttlMs = ttlOf(deps);
   const now = deps.now();
-  const tokens = await createRound(deps, { ...input, round: 1, ttlMs });
+  const tokens = await createRound(deps, { ...input, round: 1, ttlMs }, approvers);
   const request: ApprovalRequest = {
     ...input,
     requestedAt: now,

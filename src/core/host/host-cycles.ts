@@ -3,11 +3,11 @@ import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
 import { hostStarters } from "../facts/facts.js";
 import { type Actor, actorSchema } from "../invocation.js";
-import { noteSpend } from "./balance-cache.js";
-import { hostCyclesKey } from "./host-cycles-note.js";
-import { settleSpend } from "./reservation.js";
-import { SPEND_TTL_MS, spendKey } from "./spend-guard.js";
-import { trxToSun } from "./trx.js";
+import { noteSpend } from "../spend/balance-cache.js";
+import { hostCyclesKey } from "../spend/host-cycles-note.js";
+import { settleSpend } from "../spend/reservation.js";
+import { SPEND_TTL_MS, spendKey } from "../spend/spend-guard.js";
+import { trxToSun } from "../spend/trx.js";
 
 /**
  * Host Mode cycles count toward the daily cap (OPS_DAILY_LIMIT_TRX) of the person who started

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Confirmed } from "./confirmed.js";
+import { type Confirmed, requesterField } from "../spend/confirmed.js";
 
 /** The Confirm button of an energy quote: what was quoted, so the confirmation spends exactly that. */
 export const ENERGY_CONFIRM_KIND = "energy.confirm";
@@ -18,7 +18,10 @@ export const energyConfirmPayloadSchema = z.object({
 export type EnergyConfirmPayload = z.infer<typeof energyConfirmPayloadSchema>;
 
 /** The audit fields every outcome of one energy confirmation shares. */
-export const auditBase = (who: Pick<Confirmed, "actor" | "conversation">, p: EnergyConfirmPayload) => ({
+export const auditBase = (
+  who: Pick<Confirmed, "actor" | "conversation" | "requester">,
+  p: EnergyConfirmPayload,
+) => ({
   actor: who.actor,
   conversation: who.conversation,
   verb: "energy",
@@ -26,4 +29,5 @@ export const auditBase = (who: Pick<Confirmed, "actor" | "conversation">, p: Ene
   amount: String(p.amount),
   quoteTrx: p.quoteTrx,
   ...(p.scheduleId !== undefined && { schedule: p.scheduleId }),
+  ...requesterField(who),
 });

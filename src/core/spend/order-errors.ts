@@ -2,11 +2,12 @@ import { isServiceError, type ServiceError } from "../../service/errors.js";
 import { toUserLine } from "../errors.js";
 
 /**
- * One line per failed energy order that says what happened and whether anything was charged.
+ * One line per failed order that says what happened and whether anything was charged (the lines
+ * both routes share, and the orchestrator's: energy orders and payout runs both place one).
  * A refusal (4xx, 503, 429) charged nothing; a timeout or an internal error leaves it unknown,
  * and the line says how to find out instead of guessing.
  */
-const NOTHING = "Nothing was charged.";
+export const NOTHING = "Nothing was charged.";
 const KEY_CHECK = "an admin should check SERVICE_API_KEY and SERVICE_REAL_IP";
 
 const waitHint = (error: ServiceError): string => {
@@ -15,10 +16,10 @@ const waitHint = (error: ServiceError): string => {
   return seconds === undefined ? "in a few seconds" : `in ${seconds} s`;
 };
 
-const said = (error: ServiceError): string => error.message.replace(/[.\s]+$/, "");
+export const said = (error: ServiceError): string => error.message.replace(/[.\s]+$/, "");
 
 /** Shared by both routes: rate limits, authentication, a blocked key, unreadable replies. */
-function commonLine(error: ServiceError): string | undefined {
+export function commonLine(error: ServiceError): string | undefined {
   if (error.kind === "rate_limited")
     return `Not ordered: the service is busy (rate limit). ${NOTHING} Try again ${waitHint(error)}.`;
   if (error.kind === "invalid_reply") {
@@ -30,31 +31,6 @@ function commonLine(error: ServiceError): string | undefined {
     return `Not ordered: the service has blocked the bot's API key (code 1005); ${KEY_CHECK}. ${NOTHING}`;
   }
   return undefined;
-}
-
-export function order5mFailureLine(error: unknown): string {
-  if (!isServiceError(error)) return toUserLine(error);
-  const common = commonLine(error);
-  if (common !== undefined) return common;
-  if (error.kind === "timeout" || error.kind === "network") {
-    return "The service did not answer, even after one retry with the same idempotency key, so it is not known whether the order was placed; check balance before ordering again (a repeat of this confirmation can never charge twice).";
-  }
-  switch (error.code) {
-    case 1004:
-      return `Not ordered: insufficient funds on the service account (code 1004). ${NOTHING} Top up the deposit address, then run energy again.`;
-    case 1003:
-      return `Not ordered: the service refused the amount (code 1003: ${said(error)}). ${NOTHING}`;
-    case 1005:
-      return `Not ordered: the service account has no payer address configured (code 1005); an admin must set it on the service. ${NOTHING}`;
-    case 5003:
-      return `Not ordered: the energy pools are at capacity (code 5003). ${NOTHING} Try again in a few seconds.`;
-    case "duplicate_request_processing":
-      return "The service is still processing this order (duplicate_request_processing); it is not known yet whether it was placed. Check balance in a minute before ordering again.";
-  }
-  if ((error.httpStatus ?? 0) >= 500) {
-    return `The service had an internal error (${error.code === undefined ? `HTTP ${error.httpStatus}` : `code ${error.code}`}), so it is not known whether the order was placed; check balance before ordering again.`;
-  }
-  return `Not ordered: ${toUserLine(error).replace(/\.$/, "")}. ${NOTHING}`;
 }
 
 export function orchestratorFailureLine(error: unknown): string {

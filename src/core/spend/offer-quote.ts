@@ -1,0 +1,40 @@
+import { CANCEL_KIND, createActionGroup } from "../actions.js";
+import type { CoreDeps } from "../deps.js";
+import type { Actor, ConversationRef } from "../invocation.js";
+import type { AnyDefinition } from "./definition.js";
+import { type Requester, tell } from "./lifecycle.js";
+
+type Deps = CoreDeps;
+
+/**
+ * The quote's Confirm and Cancel buttons (one group, once, in this conversation): the Confirm
+ * carries the payload and, when someone other than the confirming person asked, the requester.
+ */
+export async function offerQuote(
+  deps: Pick<Deps, "store" | "now" | "logger" | "spendLifecycle">,
+  at: { conversation: ConversationRef; actor: Actor },
+  def: AnyDefinition,
+  payload: unknown,
+  requester?: Requester,
+): Promise<{ confirmationId: string; tokens: { confirm: string; cancel: string } }> {
+  const role = def.kind === "spend" ? "operator" : def.role;
+  const confirm = requester === undefined ? payload : { ...(payload as object), requester };
+  const { confirmationId, tokens } = await createActionGroup(
+    deps.store,
+    { conversation: at.conversation, createdBy: at.actor, now: deps.now },
+    [
+      { kind: def.confirmKind, payload: confirm, role },
+      // Cancel says which spend it ends, so the lifecycle hook hears of it (src/core/actions.ts).
+      { kind: CANCEL_KIND, payload: { spend: def.name, ...(requester && { requester }) }, role },
+    ],
+  );
+  const quoteTrx = def.kind === "spend" ? { quoteTrx: def.quoteTrx(payload) } : {};
+  await tell(deps, {
+    spend: def.name,
+    confirmationId,
+    ...(requester && { requester }),
+    status: "quoted",
+    ...quoteTrx,
+  });
+  return { confirmationId, tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" } };
+}

@@ -1,2 +1,0 @@
-export { subuserDeleteAction } from "./delete-subuser.js";
-export { subuserDeletePayloadSchema } from "./subuser-payload.js";
