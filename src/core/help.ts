@@ -54,8 +54,10 @@ function listReply(ctx: CommandContext): Reply {
     blocks.push(
       text(
         code(`${prefix}${c.usage}`),
-        ` — ${c.summary}. Example: `,
-        code(`${prefix}${c.example}`),
+        // A verb typed alone needs no example beside its usage.
+        ...(c.example === c.usage
+          ? [` — ${c.summary}.`]
+          : [` — ${c.summary}. Example: `, code(`${prefix}${c.example}`)]),
         ...(allowed ? [] : [italic(` (needs ${c.role})`)]),
         ...lockedParts.map((p) => italic(` (${p.line}: needs ${p.role})`)),
       ),

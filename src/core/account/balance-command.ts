@@ -66,7 +66,7 @@ export function createBalanceCommand(options: BalanceOptions = {}): CommandDefin
   return {
     verb: "balance",
     role: "viewer",
-    summary: "the service account's balance, spending and savings",
+    summary: "balance, spending and savings",
     usage: "balance",
     example: "balance",
     async run(ctx) {

@@ -20,7 +20,7 @@ function matchServices(word: string, names: readonly PricingServiceName[]): Pric
 export const pricesCommand: CommandDefinition = {
   verb: "prices",
   role: "viewer",
-  summary: "the price list: energy periods and tiers, Host Mode rates, AML providers, bandwidth",
+  summary: "the live price list: energy, Host Mode, AML, bandwidth",
   usage: "prices [service]",
   example: "prices energy_5m",
   async run(ctx) {

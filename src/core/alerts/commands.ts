@@ -62,7 +62,7 @@ export async function listAlerts(
 export const alertsCommand: CommandDefinition = {
   verb: "alerts",
   role: "viewer",
-  summary: "open alerts, newest first, and who acknowledged them (all: the last day's resolved too)",
+  summary: "open alerts (all: the last day's resolved too)",
   usage: "alerts [all]",
   example: "alerts",
   async run({ args, deps }) {
@@ -131,7 +131,7 @@ export const unsubscribeCommand: CommandDefinition = {
 export const subscriptionsCommand: CommandDefinition = {
   verb: "subscriptions",
   role: "viewer",
-  summary: "what this conversation is subscribed to",
+  summary: "this conversation's subscriptions",
   usage: "subscriptions",
   example: "subscriptions",
   async run({ deps, invocation }) {

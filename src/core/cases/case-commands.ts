@@ -17,7 +17,7 @@ const MAX_LISTED = 30;
 export const casesCommand: CommandDefinition = {
   verb: "cases",
   role: "viewer",
-  summary: "open AML cases (all: closed ones of the last 30 days too)",
+  summary: "open AML cases (all: closed ones too)",
   usage: "cases [all]",
   example: "cases all",
   async run({ args, deps }) {
@@ -48,7 +48,7 @@ const USAGE =
 export const caseCommand: CommandDefinition = {
   verb: "case",
   role: "viewer",
-  summary: "one AML case's timeline; note, clear or report it (operators)",
+  summary: "an AML case's timeline; a note on it (operators)",
   usage: "case <id> | case note <id> <text>",
   example: "case note C12 customer sent documents",
   details:

@@ -103,8 +103,7 @@ async function buildCertificate(
 export const certificateCommand: CommandDefinition = {
   verb: "certificate",
   role: "viewer",
-  summary:
-    "a PDF of what the bot knows of an address (last screening, deny list, case), with a verification code",
+  summary: "a PDF of an address's screening, verdict and case, with a code",
   usage: "certificate <address>",
   example: "certificate TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
   async run(ctx) {
@@ -135,9 +134,9 @@ export const certificateCommand: CommandDefinition = {
 export const verifyCommand: CommandDefinition = {
   verb: "verify",
   role: "viewer",
-  summary: "whether a certificate's code is genuine, and what it certifies",
+  summary: "check a certificate's code",
   usage: "verify <code>",
-  example: "verify OPS-CERT-ABCDEFGHIJ-ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+  example: "verify OPS-CERT-…",
   async run({ deps, args }): Promise<Reply> {
     if (args.length !== 1) return errorReply("Usage: verify <code> — the OPS-CERT-… code of a certificate.");
     const result = await verifyCode(deps, args[0] ?? "");

@@ -88,7 +88,7 @@ export const chartCommand: CommandDefinition = {
   verb: "chart",
   subverbs: ["prices", "spend", "balance"],
   role: "viewer",
-  summary: "a picture: the day's price periods, TRX spent per day with the saving, or the balance runway",
+  summary: "a picture: prices, spend per day, or balance runway",
   usage: "chart prices [energy_5m|energy_1h] | spend [7|30] | balance",
   example: "chart prices energy_5m",
   async run(ctx) {

@@ -15,7 +15,7 @@ import { type ComplianceRow, renderBatch, renderVerdict } from "./compliance-ren
 export const complianceCommand: CommandDefinition = {
   verb: "compliance",
   role: "viewer",
-  summary: "deny-list verdicts for TRON addresses (free; up to 1000 at once)",
+  summary: "deny-list verdicts (free; up to 1000 at once)",
   usage: "compliance <address> [address …]",
   example: "compliance TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
   async run(ctx) {

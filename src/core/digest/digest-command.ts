@@ -29,7 +29,7 @@ function parseDigestDay(
 export const digestCommand: CommandDefinition = {
   verb: "digest",
   role: "viewer",
-  summary: "the day's spends by person and kind, energy delegated, orders, screenings, refusals, saving",
+  summary: "the day's spends, orders, screenings, refusals and saving",
   usage: "digest [today|yesterday]",
   example: "digest yesterday",
   async run(ctx) {

@@ -43,10 +43,10 @@ export const scheduleCommand: CommandDefinition = {
   verb: "schedule",
   subverbs: ["energy", "list", "pause", "resume", "remove"],
   role: "viewer",
-  summary: "standing orders (UTC): energy bought at a time of day, within every money rule",
+  summary: "standing orders (UTC), within every money rule",
   usage: "schedule energy <address> <amount> at <HH:MM> [days] [max <sun>] | list | pause|resume|remove <id>",
   details: `The whole grammar: ${SCHEDULE_USAGE}. Days: daily (the default), weekdays, or a list such as mon,wed,fri; max: the highest unit price in SUN a run may pay.`,
-  example: "schedule energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k at 08:00 weekdays max 40",
+  example: "schedule energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k at 08:00 weekdays",
   async run(ctx) {
     const parsed = parseScheduleArgs(ctx.subverb, ctx.args);
     if (!parsed.ok) return errorReply(parsed.error);

@@ -14,7 +14,7 @@ const SCREEN_NETWORK_KIND = "screen.network";
 export const screenCommand: CommandDefinition = {
   verb: "screen",
   role: "operator",
-  summary: "AML screening of an address (billed per check; the network is detected from the address)",
+  summary: "AML screening of an address (billed per check)",
   usage: "screen <address> [network] [provider]",
   example: "screen TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
   async run(ctx) {

@@ -28,7 +28,7 @@ export const setupCommand: CommandDefinition = {
   verb: "setup",
   subverbs: ["webhooks", "status", "rotate"],
   role: "admin",
-  summary: "register the bot's webhook receivers with the service, list them, rotate their secrets",
+  summary: "register, list or rotate the bot's webhooks",
   usage: "setup webhooks|status|rotate [orders|reports]",
   example: "setup webhooks",
   async run(ctx) {

@@ -102,7 +102,7 @@ async function order(ctx: CommandContext, args: StatementArgs): Promise<ReportRe
 export const statementCommand: CommandDefinition = {
   verb: "statement",
   role: "operator",
-  summary: "order a statement file (CSV or PDF) of an address; it is posted here when ready",
+  summary: "a statement file of an address, posted here when ready",
   usage: "statement <address> <from> <to> [csv|pdf] [token]",
   example: "statement TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 2025-01-01 2025-01-31 pdf",
   async run(ctx) {
