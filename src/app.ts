@@ -12,16 +12,19 @@ import { createNotifier } from "./jobs/notify.js";
 import { type JobQueue, queueDepths } from "./jobs/queue.js";
 import { createJobScheduler } from "./jobs/scheduler.js";
 import type { Logger } from "./log.js";
+import { mcpRoute } from "./mcp/mcp-route.js";
 import { createMetrics, type Metrics, metricsObservers } from "./metrics.js";
 import type { Sandbox } from "./sandbox/server.js";
-import { registerDemoWebhooks, WEBHOOK_QUEUE } from "./webhooks/index.js";
+import { alertConversations, registerDemoWebhooks, WEBHOOK_QUEUE } from "./webhooks/index.js";
 import { type Backends, DEMO_PUBLIC_URL, startBackends } from "./wiring/backends.js";
-import { consoleActor, consoleEnabled, startChat } from "./wiring/chat.js";
+import { CONSOLE_CONVERSATION, consoleActor, consoleEnabled, startChat } from "./wiring/chat.js";
 import { createShutdown, type Shutdown } from "./wiring/shutdown.js";
 import { startWorkers } from "./wiring/workers.js";
 
 const EXPLORER_TX_URL = "https://tronscan.org/#/transaction/";
 const REDIS_PREFIX = "opsbot:";
+/** What `/mcp` tells an agent at `initialize`. */
+const MCP_SERVER_VERSION = "1.0.0";
 /** CONTRACT.md: on SIGTERM the bot finishes what is in flight within ~10 s; main adds a hard limit. */
 export const STOP_BUDGET_MS = 9_000;
 /** A queue that does not answer its depth by then is not ready (Redis down or overloaded). */
@@ -129,6 +132,17 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
   const chat = await startChat({ ...options, core, deps, routes, health, shutdown });
   for (const [platform, adapter] of chat.adapters) chats.set(platform, adapter);
   routes.push(...(await startWorkers({ config, deps, queues, adapters: chat.adapters, observe, shutdown })));
+  // Agents over MCP: only with OPS_AGENT_TOKENS set (else `/mcp` answers 404).
+  if (config.agents.tokens.length > 0) {
+    routes.push(
+      mcpRoute({
+        deps,
+        agents: config.agents.tokens,
+        limiter: backends.agentLimiter,
+        version: MCP_SERVER_VERSION,
+      }),
+    );
+  }
   if (sandbox) await registerDemoWebhooks(deps);
   state = "running";
 
@@ -166,6 +180,7 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
       }),
       oncall: config.escalation.oncall,
     },
+    ...(agentChannel(config) && { agentChannel: agentChannel(config) }),
     runway: {
       ...(config.money.lowBalanceTrx !== undefined && { lowBalanceTrx: config.money.lowBalanceTrx }),
       ...(config.money.runwayAlertHours !== undefined && { alertHours: config.money.runwayAlertHours }),
@@ -174,6 +189,14 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
       intents: { recoverAfterMs: config.testing.intentRecoverMs, leaseMs: config.testing.intentRecoverMs },
     }),
   };
+}
+
+/** OPS_AGENT_CHANNEL, else the Slack alert channel, else the Telegram alert chat, else the console. */
+function agentChannel(config: Config) {
+  return (
+    config.agents.channel ??
+    alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined)[0]
+  );
 }
 
 /**

@@ -20,4 +20,6 @@ export interface AuditEntry {
   orderIds?: string[];
   /** The standing order whose run made this spend (src/core/schedule/); absent for a person's Confirm. */
   schedule?: string;
+  /** The agent that asked for this spend (`agent:<name>`), when a person confirmed an agent's request. */
+  requestedBy?: string;
 }

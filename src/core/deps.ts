@@ -1,7 +1,7 @@
 import type { Clock } from "../clock.js";
 import type { ServiceClient } from "../service/client.js";
 import type { Store } from "../store/store.js";
-import type { Platform } from "./invocation.js";
+import type { ConversationRef, Platform } from "./invocation.js";
 import type { Logger } from "./logger.js";
 import type { CoreObserver } from "./observer.js";
 import type { ChatAdapter, JobScheduler, Notifier } from "./ports.js";
@@ -39,6 +39,8 @@ export interface CoreSettings {
   alerts?: AlertSettings;
   /** Timings of durable actions (src/core/intents/); defaults when unset. */
   intents?: IntentTimings;
+  /** OPS_AGENT_CHANNEL, else the alert destination: where agents' energy requests are posted. */
+  agentChannel?: ConversationRef;
   /** The runway alert levels (OPS_LOW_BALANCE_TRX, OPS_RUNWAY_ALERT_HOURS): `chart balance` draws them. */
   runway?: { lowBalanceTrx?: string; alertHours?: number };
 }

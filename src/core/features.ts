@@ -1,6 +1,7 @@
 import type { NotificationEvent } from "../service/webhook-events.js";
 import { accountFeature } from "./account/feature.js";
 import { cancelActionHandler } from "./actions.js";
+import { agentsFeature } from "./agents/feature.js";
 import { alertsFeature } from "./alerts/feature.js";
 import { approvalsFeature } from "./approvals/feature.js";
 import { auditFeature } from "./audit/feature.js";
@@ -60,6 +61,7 @@ export const features = [
   approvalsFeature,
   pasteCheckFeature,
   intentsFeature,
+  agentsFeature,
 ] as const;
 
 type Listed = (typeof features)[number];

@@ -42,6 +42,10 @@ const LIST_FOR: Record<Role, string> = { viewer: "", operator: "OPS_OPERATORS", 
 const needsLine = (needed: Role): string =>
   `needs ${needed} — ask an admin to add you to ${LIST_FOR[needed]}`;
 
+/** What an operator sees of agents (CONTRACT.md "Agents"): their requests, confirmed like any quote. */
+const AGENTS_LINE =
+  "Agents' requests: an AI agent with a token (OPS_AGENT_TOKENS) may read prices, the balance, deny-list verdicts and alerts, and ask for energy. Its request is posted in the agents' channel as a quote naming the agent and its reason, with Confirm / Cancel: an operator confirms or cancels it under every money rule (live price, deny list, caps, a second person's approval at OPS_APPROVAL_TRX). The agent never presses anything; the audit names it as agent:<name>.";
+
 function listReply(ctx: CommandContext): Reply {
   const prefix = prefixFor(ctx.invocation.conversation.platform);
   const blocks: Block[] = [header("What I can do")];
@@ -61,6 +65,7 @@ function listReply(ctx: CommandContext): Reply {
       ),
     );
   }
+  blocks.push(text(AGENTS_LINE));
   const higher = [...new Set(ctx.commands.flatMap((c) => [c.role, ...Object.values(c.subverbRoles ?? {})]))]
     .filter((role) => !can(ctx.role, role))
     .map((role) => `${role}: ${LIST_FOR[role]}`);

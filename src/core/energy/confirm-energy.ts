@@ -1,13 +1,14 @@
 import { isServiceError } from "../../service/errors.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
-import { CANCEL_KIND, createActionGroup } from "../actions.js";
+import { ACTION_TTL_MS, CANCEL_KIND, createActionGroup } from "../actions.js";
+import { agentOutcomeOfApproval, noteAgentOutcome } from "../agents/index.js";
 import { askApproval } from "../approvals/index.js";
 import type { ActionContext, ActionHandler } from "../command.js";
 import type { Actor } from "../invocation.js";
 import { expectNotifications } from "../notifications/expectations.js";
 import { context, type Reply } from "../reply.js";
 import { getBalance } from "../spend/balance-cache.js";
-import { type Confirmed, confirmedBy } from "../spend/confirmed.js";
+import { type Confirmed, confirmedBy, whoName } from "../spend/confirmed.js";
 import {
   type ConfirmDecision,
   type ConfirmSpend,
@@ -54,12 +55,17 @@ export const energyConfirmAction: ActionHandler = {
     switch (decision.kind) {
       case "refused":
         await auditSpend(ctx.deps, { ...auditBase(who, p), result: "failed", message: decision.line });
+        // Agent hook (src/core/agents/): the request an agent made is refused at Confirm.
+        await noteAgentOutcome(ctx.deps, p.requester, { status: "refused", line: decision.line });
         return outcomeLine(decision.line);
       case "rose":
         return offerNewQuote(ctx, p, decision);
       case "approval": {
         const live = livePayload(p, decision.quote);
-        return askApproval(ctx, { kind: "energy", quoteTrx: live.quoteTrx, payload: live });
+        const reply = await askApproval(ctx, { kind: "energy", quoteTrx: live.quoteTrx, payload: live });
+        // Agent hook: a second person's Approve is awaited (the console has none: refused).
+        await noteAgentOutcome(ctx.deps, p.requester, agentOutcomeOfApproval(ctx, reply.summary));
+        return reply;
       }
       case "go":
         return placeEnergy(ctx, who, livePayload(p, decision.quote), decision.fellByTrx);
@@ -126,10 +132,17 @@ async function offerNewQuote(
     result: "failed",
     message: `not ordered: ${notice}`,
   });
-  const { tokens } = await createActionGroup(deps.store, { conversation, createdBy: actor, now: deps.now }, [
+  const group = await createActionGroup(deps.store, { conversation, createdBy: actor, now: deps.now }, [
     { kind: ENERGY_CONFIRM_KIND, payload: livePayload(p, quote), role: "operator" },
     { kind: CANCEL_KIND, payload: {}, role: "operator" },
   ]);
+  const { tokens } = group;
+  // Agent hook: the request now waits on this new quote's buttons.
+  await noteAgentOutcome(deps, p.requester, {
+    status: "awaiting_confirmation",
+    confirmationId: group.confirmationId,
+    expiresAt: deps.now() + ACTION_TTL_MS,
+  });
   const verdict = decision.verdicts[0];
   return renderEnergyQuote({
     quote,
@@ -162,6 +175,8 @@ async function confirmOrder5m(ctx: ActionContext, who: Confirmed, p: EnergyConfi
     const line = order5mFailureLine(error);
     await releaseSpend(deps, who.confirmationId);
     await auditSpend(deps, { ...auditBase(who, p), result: "failed", message: line });
+    // Agent hook: the order failed.
+    await noteAgentOutcome(deps, p.requester, { status: "failed", line, confirmedBy: whoName(who.actor) });
     return outcomeLine(line);
   }
   await deps.faults?.("after-answer");

@@ -1,12 +1,13 @@
 import { requestIdempotencyKey } from "../../service/idempotency.js";
 import type { OrchestratorAccepted } from "../../service/orchestrator.js";
+import { noteAgentOutcome } from "../agents/index.js";
 import type { ActionContext } from "../command.js";
 import { actorKey } from "../invocation.js";
 import { expectNotifications } from "../notifications/expectations.js";
 import type { Reply } from "../reply.js";
 import { type Confirmed, whoName } from "../spend/confirmed.js";
 import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "../spend/energy-errors.js";
-import { auditBase, type EnergyConfirmPayload } from "../spend/energy-payload.js";
+import { auditBase, confirmerOf, type EnergyConfirmPayload } from "../spend/energy-payload.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
 import { withResend } from "../spend/resend.js";
@@ -66,6 +67,8 @@ export async function confirmOrchestrator(
     }
     await releaseSpend(deps, confirmationId);
     await auditSpend(deps, { ...auditBase(who, p), result: "failed", message: line });
+    // Agent hook (src/core/agents/): the order failed.
+    await noteAgentOutcome(deps, p.requester, { status: "failed", line, confirmedBy: whoName(actor) });
     return outcomeLine(line);
   }
   await deps.faults?.("after-answer");
@@ -85,12 +88,18 @@ export async function confirmOrchestrator(
     message: `orchestrator accepted (request ${requestId}, key ${idempotencyKey}); charged per delivered chunk`,
     orderIds: [requestId],
   });
+  // Agent hook: the request an agent made is ordered (charged per delivered chunk).
+  await noteAgentOutcome(deps, p.requester, {
+    status: "ordered",
+    orderId: requestId,
+    confirmedBy: whoName(actor),
+  });
   return renderOrchestratorAccepted({
     accepted: accepted.detail,
     replayed: accepted.replayed,
     address: p.address,
     amount: p.amount,
     quoteTrx: p.quoteTrx,
-    by: whoName(actor),
+    by: confirmerOf(whoName(actor), p),
   });
 }

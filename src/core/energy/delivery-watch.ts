@@ -1,3 +1,4 @@
+import { noteAgentDelivered } from "../agents/index.js";
 import { clearAlertOf, raiseAlert } from "../alerts/index.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
@@ -25,6 +26,8 @@ export async function markDelivered(store: CoreDeps["store"], orderId: string): 
 /** The confirmation came after all: marked, and an alert raised for it says so in place. */
 export async function deliveryConfirmed(deps: CoreDeps, orderId: string): Promise<void> {
   await markDelivered(deps.store, orderId);
+  // Agent hook (src/core/agents/): an agent's ordered request is delivered.
+  await noteAgentDelivered(deps, orderId);
   await clearAlertOf(deps, "delivery.unconfirmed", orderId, "the service confirmed the delivery later");
 }
 

@@ -1,11 +1,12 @@
 import { isServiceError } from "../../service/errors.js";
 import { order5mIdempotencyKey } from "../../service/idempotency.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
+import { noteAgentOutcome } from "../agents/index.js";
 import type { CoreDeps } from "../deps.js";
 import { rememberOrigin } from "../origins.js";
 import type { Reply } from "../reply.js";
 import { type Confirmed, whoName } from "../spend/confirmed.js";
-import { auditBase, type EnergyConfirmPayload } from "../spend/energy-payload.js";
+import { auditBase, confirmerOf, type EnergyConfirmPayload } from "../spend/energy-payload.js";
 import { auditSpend } from "../spend/record.js";
 import { settleSpend } from "../spend/reservation.js";
 import { autoWatch } from "../watch/index.js";
@@ -63,6 +64,13 @@ export async function afterOrder5m(
     message: `${outcome.replayed ? "(repeat answered from the service's cache) " : ""}paid ${result.paidTRX} TRX: ${outcome.message}`,
     orderIds: [result.orderId],
   });
+  // Agent hook (src/core/agents/): the request an agent made is ordered.
+  await noteAgentOutcome(deps, p.requester, {
+    status: "ordered",
+    orderId: result.orderId,
+    paidTrx: result.paidTRX,
+    confirmedBy: whoName(who.actor),
+  });
 }
 
 export const renderPlaced = (
@@ -77,5 +85,5 @@ export const renderPlaced = (
     amount: p.amount,
     quoteTrx: p.quoteTrx,
     explorerTxUrl: deps.settings.explorerTxUrl,
-    by: whoName(who.actor),
+    by: confirmerOf(whoName(who.actor), p),
   });

@@ -20,6 +20,8 @@ export interface SpendOutcome {
   orderIds?: string[];
   /** The standing order whose run made this spend. */
   schedule?: string;
+  /** The agent that asked for this spend (`agent:<name>`). */
+  requestedBy?: string;
 }
 
 export async function auditSpend(
