@@ -46,6 +46,9 @@ export type AgentRequest = z.infer<typeof requestSchema>;
 const REQUEST_TTL_MS = 7 * 24 * 60 * 60_000;
 const REQUEST_KEY = (id: string) => `agent-request:${id}`;
 const ORDER_KEY = (orderId: string) => `agent-request:order:${orderId}`;
+/** An order's delivery, marked whoever ordered it: the webhook may come before the order's answer. */
+const DELIVERED_KEY = (orderId: string) => `agent-request:delivered:${orderId}`;
+const DELIVERED_TTL_MS = 3 * 24 * 60 * 60_000;
 
 export async function saveRequest(store: Store, request: AgentRequest): Promise<void> {
   await store.set(REQUEST_KEY(request.id), JSON.stringify(request), REQUEST_TTL_MS);
@@ -65,6 +68,10 @@ export async function readRequest(
 ): Promise<AgentRequest | undefined> {
   const request = await readStored(deps.store, id);
   if (!request) return undefined;
+  if (request.status === "ordered" && request.orderId !== undefined) {
+    const delivered = await deps.store.get(DELIVERED_KEY(request.orderId));
+    return delivered === null ? request : { ...request, status: "delivered" };
+  }
   if (request.status === "approval_pending" && deps.now() >= request.expiresAt) {
     return { ...request, status: "expired" };
   }
@@ -108,12 +115,13 @@ export async function noteAgentOutcome(
   }
 }
 
-/** The delivery of an order: the agent's request it served (if any) is delivered. */
+/** The delivery of an order: the agent's request it served (if any) is delivered, now or when read. */
 export async function noteAgentDelivered(
   deps: Pick<CoreDeps, "store" | "logger">,
   orderId: string,
 ): Promise<void> {
   try {
+    await deps.store.set(DELIVERED_KEY(orderId), "1", DELIVERED_TTL_MS);
     const id = await deps.store.get(ORDER_KEY(orderId));
     const request = id === null ? undefined : await readStored(deps.store, id);
     if (request?.status === "ordered") await saveRequest(deps.store, { ...request, status: "delivered" });
