@@ -1,7 +1,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { startApp } from "../../src/app.js";
+import { loadConfig } from "../../src/config.js";
 import { readAudit } from "../../src/core/audit-log.js";
+import { createLogger } from "../../src/log.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import { messageText } from "../adapters/slack/harness.js";
 import {
@@ -30,7 +34,7 @@ afterEach(async () => {
   for (const client of clients.splice(0)) await client.close().catch(() => {});
 });
 
-async function agent(bot: Bot, token: string): Promise<Client> {
+async function agent(bot: Pick<Bot, "origin">, token: string): Promise<Client> {
   const client = new Client({ name: "test-agent", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL(`${bot.origin}/mcp`), {
     requestInit: { headers: { authorization: `Bearer ${token}` } },
@@ -401,5 +405,42 @@ describe("agents over MCP (two instances)", () => {
     const over = await call(onB, "get_prices");
     expect(over.isError).toBe(true);
     expect(textOf(over)).toMatch(/at most 60 calls a minute per token/);
+  });
+});
+
+describe("agents over MCP (console)", () => {
+  it("the console demo posts an agent's request in its own conversation; the numbered Confirm orders it", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let printed = "";
+    stdout.on("data", (chunk: Buffer) => {
+      printed += chunk.toString("utf8");
+    });
+    const app = await startApp({
+      config: { ...loadConfig(AGENT_ENV), port: 0 },
+      logger: createLogger({ level: "silent" }),
+      stdin,
+      stdout,
+      host: "127.0.0.1",
+    });
+    try {
+      const asker = await agent({ origin: `http://127.0.0.1:${app.port}` }, ASKER);
+      const asked = await call(asker, "request_energy", {
+        address: tronAddress("agent-console"),
+        amount: 65000,
+        reason: "console demo",
+      });
+      expect(asked.structuredContent).toMatchObject({ status: "awaiting_confirmation" });
+      await eventually(() => /\[1\] Confirm/.test(printed), "the quote with numbered buttons on the console");
+      expect(printed).toContain("Energy request from agent ops-agent");
+      expect(printed).toContain("console demo");
+      stdin.write("1\n");
+      await eventually(() => printed.includes("Energy delegated"), "the order on the console");
+      expect(app.sandbox?.calls("order5m.create")).toHaveLength(1);
+      const answer = await call(asker, "get_request", { request_id: String(asked.structuredContent?.request_id) });
+      expect(answer.structuredContent).toMatchObject({ status: expect.stringMatching(/ordered|delivered/) });
+    } finally {
+      await app.stop();
+    }
   });
 });
