@@ -61,7 +61,12 @@
  *     bot's queues killed during a webhook burst and a stream of commands: kill → commands answered
  *     again, webhook answers refused vs accepted, deliveries acknowledged but lost or posted twice.
  *
- * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--orders=N] [--no-build]
+ * 14. agents over MCP: the SDK's client over HTTP; get_prices and check_addresses of 100, p99 at 20
+ *     calls/s (baseline: a bare SDK server with a canned tool), and request_energy → its quote posted
+ *     in the agents' channel, p99 (baseline: a bare chat.postMessage). `--mcp-calls=N` (default 200
+ *     reads of each kind; requests: a tenth, at least 5).
+ *
+ * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--orders=N] [--mcp-calls=N] [--no-build]
  * stdout: the table, notes, then one JSON object on the last line (also written to <json file>).
  * Progress goes to stderr.
  */
@@ -69,6 +74,7 @@ import { fileURLToPath } from "node:url";
 import { chartRenderFigure } from "./figures/chart-render.js";
 import { failoverFigure } from "./figures/failover.js";
 import { ingestFigure } from "./figures/ingest.js";
+import { mcpAgentsFigure } from "./figures/mcp-agents.js";
 import { memoryFigure } from "./figures/memory.js";
 import { notifyLatencyFigure } from "./figures/notify-latency.js";
 import { burstFigure, knownOriginFigure, unknownOriginFigure } from "./figures/notify-routing.js";
@@ -95,15 +101,17 @@ interface Args {
   only?: Set<string>;
   screenings: number;
   orders: number;
+  mcpCalls: number;
   build: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { screenings: 200, orders: 10_000, build: true };
+  const args: Args = { screenings: 200, orders: 10_000, mcpCalls: 200, build: true };
   for (const arg of argv) {
     if (arg.startsWith("--only=")) args.only = new Set(arg.slice(7).split(","));
     else if (arg.startsWith("--screenings=")) args.screenings = Number(arg.slice(13));
     else if (arg.startsWith("--orders=")) args.orders = Number(arg.slice(9));
+    else if (arg.startsWith("--mcp-calls=")) args.mcpCalls = Number(arg.slice(12));
     else if (arg === "--no-build") args.build = false;
     else if (!arg.startsWith("--")) args.jsonFile = arg;
     else throw new Error(`unknown option ${arg}`);
@@ -113,6 +121,9 @@ function parseArgs(argv: readonly string[]): Args {
   }
   if (!Number.isInteger(args.orders) || args.orders < 1 || args.orders > 10_000) {
     throw new Error("--orders must be a whole number from 1 to 10000");
+  }
+  if (!Number.isInteger(args.mcpCalls) || args.mcpCalls < 5 || args.mcpCalls > 2000) {
+    throw new Error("--mcp-calls must be a whole number from 5 to 2000");
   }
   return args;
 }
@@ -167,6 +178,11 @@ function figures(args: Args, build: { note: string }): Figure[] {
     { id: "11", title: "standing order run → its minute", run: (w) => standingOrdersFigure(w) },
     { id: "12", title: "chart render", run: () => chartRenderFigure() },
     { id: "13", title: "Redis failover", run: (w) => failoverFigure(w) },
+    {
+      id: "14",
+      title: "agents over MCP",
+      run: (w) => mcpAgentsFigure(w, args.mcpCalls, Math.max(5, Math.round(args.mcpCalls / 10))),
+    },
   ];
   return all.filter((f) => !args.only || args.only.has(f.id));
 }
@@ -194,7 +210,7 @@ async function main(): Promise<number> {
         `bench: figure ${figure.id} done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
       );
     }
-    const order = ["1", "2", "3", "3a", "3b", "3c", "4", "5", "6", "7", "8", "9", "10"];
+    const order = ["1", "2", "3", "3a", "3b", "3c", "4", "5", "6", "7", "8", "9", "10", "14"];
     results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
     const out = summary(results, {
       durationS: Math.round((performance.now() - started) / 100) / 10,

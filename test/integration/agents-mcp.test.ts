@@ -1,6 +1,6 @@
+import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { startApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
@@ -192,6 +192,13 @@ describe("agents over MCP (Slack)", () => {
     );
     const order = audit.find((e) => e.verb === "energy" && e.result === "ok");
     expect(order).toMatchObject({ actor: `slack:${OPERATOR.id}`, requestedBy: "agent:ops-agent" });
+    const digest = await bot.app.core.handle({
+      kind: "command",
+      actor: { platform: "slack", userId: OPERATOR.id },
+      conversation: { platform: "slack", id: "C0OPS" },
+      text: "digest",
+    });
+    expect(JSON.stringify(digest.blocks)).toMatch(/Agents' requests.*1 posted; 1 ordered for [\d.]+ TRX/);
   });
 
   it("a missing or unknown bearer token gets 401 and nothing is done; a read token cannot ask for energy", async () => {
@@ -437,7 +444,9 @@ describe("agents over MCP (console)", () => {
       stdin.write("1\n");
       await eventually(() => printed.includes("Energy delegated"), "the order on the console");
       expect(app.sandbox?.calls("order5m.create")).toHaveLength(1);
-      const answer = await call(asker, "get_request", { request_id: String(asked.structuredContent?.request_id) });
+      const answer = await call(asker, "get_request", {
+        request_id: String(asked.structuredContent?.request_id),
+      });
       expect(answer.structuredContent).toMatchObject({ status: expect.stringMatching(/ordered|delivered/) });
     } finally {
       await app.stop();

@@ -29,6 +29,8 @@ export interface Digest {
   riskLevels: Map<string, number>;
   refusals: { address: string; category: string }[];
   approvals: Map<string, number>;
+  /** Agents' energy requests posted for a person that day (src/core/agents/). */
+  agentRequests: number;
   saving: Saving;
 }
 
@@ -93,6 +95,7 @@ export async function buildDigest(deps: CoreDeps, day: string): Promise<Digest> 
     approvals: count(audits, (e) =>
       APPROVAL_OUTCOME.test(e.verb) ? approvalOutcome(e.verb, e.result, e.message) : undefined,
     ),
+    agentRequests: audits.filter((e) => e.verb === "mcp request_energy" && e.result === "ok").length,
     saving,
   };
 }
