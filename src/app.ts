@@ -191,8 +191,12 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
   };
 }
 
-/** OPS_AGENT_CHANNEL, else the Slack alert channel, else the Telegram alert chat, else the console. */
+/**
+ * With agents let in (OPS_AGENT_TOKENS): OPS_AGENT_CHANNEL, else the Slack alert channel, else the
+ * Telegram alert chat, else the console. Without agents: none.
+ */
 function agentChannel(config: Config) {
+  if (config.agents.tokens.length === 0) return undefined;
   return (
     config.agents.channel ??
     alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined)[0]

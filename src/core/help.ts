@@ -44,7 +44,7 @@ const needsLine = (needed: Role): string =>
 
 /** What an operator sees of agents (CONTRACT.md "Agents"): their requests, confirmed like any quote. */
 const AGENTS_LINE =
-  "Agents' requests: an AI agent with a token (OPS_AGENT_TOKENS) may read prices, the balance, deny-list verdicts and alerts, and ask for energy. Its request is posted in the agents' channel as a quote naming the agent and its reason, with Confirm / Cancel: an operator confirms or cancels it under every money rule (live price, deny list, caps, a second person's approval at OPS_APPROVAL_TRX). The agent never presses anything; the audit names it as agent:<name>.";
+  "Agents' requests: an AI agent (OPS_AGENT_TOKENS) may read and ask for energy; its request is posted in the agents' channel as a quote naming the agent and its reason. An operator confirms or cancels it under every money rule (price, deny list, caps, approval); the agent never presses a button.";
 
 function listReply(ctx: CommandContext): Reply {
   const prefix = prefixFor(ctx.invocation.conversation.platform);
@@ -65,7 +65,8 @@ function listReply(ctx: CommandContext): Reply {
       ),
     );
   }
-  blocks.push(text(AGENTS_LINE));
+  // Only where agents are let in (OPS_AGENT_TOKENS): elsewhere there are no agents' requests to see.
+  if (ctx.deps.settings.agentChannel) blocks.push(text(AGENTS_LINE));
   const higher = [...new Set(ctx.commands.flatMap((c) => [c.role, ...Object.values(c.subverbRoles ?? {})]))]
     .filter((role) => !can(ctx.role, role))
     .map((role) => `${role}: ${LIST_FOR[role]}`);

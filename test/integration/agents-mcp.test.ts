@@ -199,6 +199,13 @@ describe("agents over MCP (Slack)", () => {
       text: "digest",
     });
     expect(JSON.stringify(digest.blocks)).toMatch(/Agents' requests.*1 posted; 1 ordered for [\d.]+ TRX/);
+    const help = await bot.app.core.handle({
+      kind: "command",
+      actor: { platform: "slack", userId: OPERATOR.id },
+      conversation: { platform: "slack", id: "C0OPS" },
+      text: "help",
+    });
+    expect(JSON.stringify(help.blocks)).toMatch(/Agents' requests: .*An operator confirms or cancels it/);
   });
 
   it("a missing or unknown bearer token gets 401 and nothing is done; a read token cannot ask for energy", async () => {
