@@ -17,7 +17,8 @@ import { problemNote, startBot, type World } from "../support/world.js";
  *    at 20 calls/s (spread over enough tokens to stay under 60 calls a minute each), p99 of call
  *    sent → result. Baseline: a bare SDK server (the same stateless transport on node:http) whose
  *    one tool answers a canned result, at the same rate.
- *  - request_energy → quote posted: `requests` requests at 2/s for new addresses; call sent → the
+ *  - request_energy → quote posted: `requests` requests, one every 1.2 s (one channel: Slack paces a
+ *    channel at ~1 message/s, which a faster rate would measure instead), for new addresses; call sent → the
  *    quote's chat.postMessage in OPS_AGENT_CHANNEL at the fake Slack API, p99. Baseline: a bare
  *    chat.postMessage to the same fake API.
  */
@@ -25,6 +26,8 @@ const RATE_PER_S = 20;
 const READ_TARGET_MS = 50;
 const REQUEST_TARGET_MS = 300;
 const CHANNEL = "C14AGENTS";
+/** One request at a time into one channel, slower than Slack's ~1 message/s per channel pacing. */
+const REQUEST_EVERY_MS = 1_200;
 const token = (i: number) => `bench-agent-token-${i}-${"x".repeat(32)}`;
 
 async function connect(origin: string, bearer: string): Promise<Client> {
@@ -154,7 +157,7 @@ export async function mcpAgentsFigure(world: World, calls: number, requests: num
   }
 }
 
-/** request_energy at 2/s for new addresses: call sent → its quote posted in the agents' channel. */
+/** request_energy every REQUEST_EVERY_MS for new addresses: call sent → its quote posted in the agents' channel. */
 async function requestLatencies(world: World, clients: readonly Client[], count: number): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < count; i += 1) {
@@ -171,7 +174,7 @@ async function requestLatencies(world: World, clients: readonly Client[], count:
       if (at === undefined) await new Promise((r) => setTimeout(r, 2));
     }
     if (at !== undefined) out.push(at - t0);
-    await new Promise((r) => setTimeout(r, Math.max(0, t0 + 500 - Date.now())));
+    await new Promise((r) => setTimeout(r, Math.max(0, t0 + REQUEST_EVERY_MS - Date.now())));
   }
   return out;
 }
@@ -200,7 +203,7 @@ function report(s: Samples, calls: number, requests: number, problems: string | 
   });
   const notes = [
     `reads: ${calls} calls each at ${RATE_PER_S}/s (open loop) with the SDK's client over HTTP; check_addresses of 100 addresses (one batch call each)`,
-    `request_energy: ${requests} requests at 2/s, ${s.posted.length} quotes seen at the fake Slack; baseline: a bare chat.postMessage to it, p99 ${postP99} ms`,
+    `request_energy: ${requests} requests, one every ${REQUEST_EVERY_MS} ms into one channel, ${s.posted.length} quotes seen at the fake Slack; baseline: a bare chat.postMessage to it, p99 ${postP99} ms`,
   ];
   if (problems) notes.push(problems);
   return {
