@@ -327,6 +327,48 @@ describe("agents over MCP (Slack)", () => {
     expect(world.sandbox.calls("order5m.create")).toHaveLength(1);
   });
 
+  it("a price rise at Confirm: the new quote in place follows the request, and its Confirm orders it for the agent", async () => {
+    const world = await createWorld({ env: { ...AGENT_ENV, OPS_AGENT_CHANNEL: `slack:${AGENTS}` } });
+    const bot = await world.start();
+    const asker = await agent(bot, ASKER);
+    const asked = await call(asker, "request_energy", {
+      address: tronAddress("agent-rise"),
+      amount: 65000,
+      reason: "rise",
+    });
+    const id = String(asked.structuredContent?.request_id);
+    const quote = await slackQuote(world);
+    world.sandbox.prices.raiseEnergy(23);
+    await bot.click(quote, /^Confirm/, { user: OPERATOR });
+    const again = structuredClone(
+      await eventually(
+        () =>
+          world.slack
+            .channelMessages(AGENTS)
+            .find((m) => m.ts === quote.ts && /The price rose by/.test(messageText(m))),
+        "the new quote in place",
+      ),
+    );
+    expect(world.sandbox.calls("order5m.create")).toHaveLength(0);
+    expect((await call(asker, "get_request", { request_id: id })).structuredContent).toEqual({
+      status: "awaiting_confirmation",
+    });
+    await bot.click(again, /^Confirm/, { user: OPERATOR });
+    await eventually(async () => {
+      const answer = await call(asker, "get_request", { request_id: id });
+      return /ordered|delivered/.test(String(answer.structuredContent?.status));
+    }, "the request ordered at the new quote");
+    const placed = await eventually(
+      () =>
+        world.slack
+          .channelMessages(AGENTS)
+          .find((m) => m.ts === quote.ts && /Energy delegated/.test(messageText(m))),
+      "the order in place of the quote",
+    );
+    expect(messageText(placed)).toContain('Asked by agent ops-agent ("rise")');
+    expect(world.sandbox.calls("order5m.create")).toHaveLength(1);
+  });
+
   it("Cancel by an operator: the agent reads cancelled, nothing is ordered", async () => {
     const world = await createWorld({ env: { ...AGENT_ENV, OPS_AGENT_CHANNEL: `slack:${AGENTS}` } });
     const bot = await world.start();
