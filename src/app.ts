@@ -3,7 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import { within } from "./clock.js";
 import type { Config } from "./config.js";
 import type { ChatAdapter, CoreDeps, CoreSettings, FaultPoint, Platform } from "./core/index.js";
-import { actionHandlers, type Core, commands, createCore } from "./core/index.js";
+import { actionHandlers, agentRequestLifecycle, type Core, commands, createCore } from "./core/index.js";
 import { createHealth } from "./http/health.js";
 import { healthRoute, metricsRoute } from "./http/ops-routes.js";
 import { createHttpServer, type HttpRoute } from "./http/server.js";
@@ -11,6 +11,7 @@ import { createNotifier } from "./jobs/notify.js";
 import { type JobQueue, queueDepths } from "./jobs/queue.js";
 import { createJobScheduler } from "./jobs/scheduler.js";
 import type { Logger } from "./log.js";
+import { mcpRoute } from "./mcp/mcp-route.js";
 import { createMetrics, type Metrics, metricsObservers } from "./metrics.js";
 import type { Sandbox } from "./sandbox/server.js";
 import { alertConversations, registerDemoWebhooks, WEBHOOK_QUEUE } from "./webhooks/index.js";
@@ -21,6 +22,8 @@ import { startWorkers } from "./wiring/workers.js";
 
 const EXPLORER_TX_URL = "https://tronscan.org/#/transaction/";
 const REDIS_PREFIX = "opsbot:";
+/** What `/mcp` tells an agent at `initialize`. */
+const MCP_SERVER_VERSION = "1.0.0";
 /** CONTRACT.md: on SIGTERM the bot finishes what is in flight within ~10 s; main adds a hard limit. */
 export const STOP_BUDGET_MS = 9_000;
 /** A queue that does not answer its depth by then is not ready (Redis down or overloaded). */
@@ -107,6 +110,7 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
 
   // The chat adapters are made with the core: they join its deps once started, before any worker runs.
   const chats = new Map<Platform, ChatAdapter>();
+  const settings = coreSettings(config, backends);
   const deps: CoreDeps = {
     service: backends.service,
     store,
@@ -119,8 +123,10 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
     ),
     now: Date.now,
     logger,
-    settings: coreSettings(config, backends),
+    settings,
     chats,
+    // Agents follow the spends they asked for (src/core/agents/): the one lifecycle hook.
+    spendLifecycle: agentRequestLifecycle({ store, now: Date.now, settings }),
     observer: observe.core,
     ...(config.testing?.killAt && { faults: killAtFault(config.testing.killAt, logger) }),
   };
@@ -128,6 +134,17 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
   const chat = await startChat({ ...options, core, deps, routes, health, shutdown });
   for (const [platform, adapter] of chat.adapters) chats.set(platform, adapter);
   routes.push(...(await startWorkers({ config, deps, queues, adapters: chat.adapters, observe, shutdown })));
+  // Agents over MCP: only with OPS_AGENT_TOKENS set (else `/mcp` answers 404).
+  if (config.agents.tokens.length > 0) {
+    routes.push(
+      mcpRoute({
+        deps,
+        agents: config.agents.tokens,
+        limiter: backends.agentLimiter,
+        version: MCP_SERVER_VERSION,
+      }),
+    );
+  }
   if (sandbox) await registerDemoWebhooks(deps);
   state = "running";
 
@@ -181,6 +198,7 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
       certKeyHex: certKeyOf(config),
       destinations: alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined),
     },
+    ...(agentChannel(config) && { agentChannel: agentChannel(config) }),
     runway: {
       ...(config.money.lowBalanceTrx !== undefined && { lowBalanceTrx: config.money.lowBalanceTrx }),
       ...(config.money.runwayAlertHours !== undefined && { alertHours: config.money.runwayAlertHours }),
@@ -189,6 +207,18 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
       intents: { recoverAfterMs: config.testing.intentRecoverMs, leaseMs: config.testing.intentRecoverMs },
     }),
   };
+}
+
+/**
+ * With agents let in (OPS_AGENT_TOKENS): OPS_AGENT_CHANNEL, else the Slack alert channel, else the
+ * Telegram alert chat, else the console. Without agents: none.
+ */
+function agentChannel(config: Config) {
+  if (config.agents.tokens.length === 0) return undefined;
+  return (
+    config.agents.channel ??
+    alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined)[0]
+  );
 }
 
 /**

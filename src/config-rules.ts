@@ -76,3 +76,26 @@ export function utcClock(raw: string): number | undefined {
   const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(raw);
   return match ? Number(match[1]) * 60 + Number(match[2]) : undefined;
 }
+
+/** An agent of OPS_AGENT_TOKENS: `<name>:<scope>:<token>`. */
+export interface AgentToken {
+  name: string;
+  scope: "read" | "request";
+  token: string;
+}
+
+/** `<name>:<scope>:<token>`: name `[a-z0-9-]{1,32}`, scope `read` or `request`, token ≥ 32 visible characters. */
+export function agentToken(raw: string): AgentToken | undefined {
+  const match = /^([a-z0-9-]{1,32}):(read|request):([\x21-\x2b\x2d-\x7e]{32,512})$/.exec(raw);
+  if (!match?.[1] || !match[3]) return undefined;
+  return { name: match[1], scope: match[2] as AgentToken["scope"], token: match[3] };
+}
+
+/** Where agents' requests go: `slack:<channel id>` or `telegram:<chat id>`. */
+export function agentChannel(raw: string): { platform: "slack" | "telegram"; id: string } | undefined {
+  const slack = /^slack:([CGD][A-Z0-9]{2,})$/.exec(raw);
+  if (slack?.[1]) return { platform: "slack", id: slack[1] };
+  const telegram = /^telegram:(-?\d{1,16})$/.exec(raw);
+  if (telegram?.[1]) return { platform: "telegram", id: telegram[1] };
+  return undefined;
+}

@@ -2,6 +2,9 @@ import { isIP } from "node:net";
 import type { LevelWithSilent } from "pino";
 import { z } from "zod";
 import {
+  type AgentToken,
+  agentChannel,
+  agentToken,
   hostPort,
   integer,
   list,
@@ -101,6 +104,8 @@ export interface Config {
   logLevelSet: boolean;
   /** Test-only knobs of the fault-injection suite (never documented for operators). */
   testing?: TestingConfig;
+  /** OPS_AGENT_TOKENS (empty: `/mcp` answers 404) and OPS_AGENT_CHANNEL (unset: the alert destination). */
+  agents: { tokens: AgentToken[]; channel?: { platform: "slack" | "telegram"; id: string } };
 }
 
 interface MoneyConfig {
@@ -261,6 +266,17 @@ const envSchema = z.object({
   LOG_LEVEL: rule(`must be one of ${LOG_LEVELS.join(", ")}`, (raw) =>
     LOG_LEVELS.find((level) => level === raw.toLowerCase()),
   ),
+  OPS_AGENT_TOKENS: rule(
+    "must be a comma list of <name>:<scope>:<token>: name of a-z 0-9 - (1 to 32), scope read or request, token at least 32 visible characters (no comma), each name once",
+    (raw) => {
+      const tokens = list(agentToken)(raw);
+      return tokens && new Set(tokens.map((t) => t.name)).size === tokens.length ? tokens : undefined;
+    },
+  ),
+  OPS_AGENT_CHANNEL: rule(
+    "must be slack:<channel id> (such as slack:C0123ABCD) or telegram:<chat id> (such as telegram:-1001234)",
+    agentChannel,
+  ),
   OPSBOT_TEST_KILL_AT: rule("must be after-claim, after-answer, before-reply or after-reply", (raw) =>
     (["after-claim", "after-answer", "before-reply", "after-reply"] as const).find((point) => point === raw),
   ),
@@ -299,6 +315,12 @@ function checkCombinations(env: Env, ctx: z.RefinementCtx): void {
   }
   if (env.TELEGRAM_WEBHOOK_SECRET && !env.TELEGRAM_BOT_TOKEN) {
     need("TELEGRAM_WEBHOOK_SECRET", "needs TELEGRAM_BOT_TOKEN");
+  }
+  if (env.OPS_AGENT_CHANNEL?.platform === "slack" && !env.SLACK_BOT_TOKEN) {
+    need("OPS_AGENT_CHANNEL", "a slack: channel needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET");
+  }
+  if (env.OPS_AGENT_CHANNEL?.platform === "telegram" && !env.TELEGRAM_BOT_TOKEN) {
+    need("OPS_AGENT_CHANNEL", "a telegram: chat needs TELEGRAM_BOT_TOKEN");
   }
   checkRedisCombination(env, need);
 }
@@ -407,6 +429,10 @@ function toConfig(env: Env): Config {
       testing: { killAt: env.OPSBOT_TEST_KILL_AT, intentRecoverMs: env.OPSBOT_TEST_INTENT_RECOVER_MS },
     }),
     logLevelSet: env.LOG_LEVEL !== undefined,
+    agents: {
+      tokens: env.OPS_AGENT_TOKENS ?? [],
+      ...(env.OPS_AGENT_CHANNEL && { channel: env.OPS_AGENT_CHANNEL }),
+    },
   };
 }
 
@@ -451,6 +477,7 @@ export function secretValues(config: Config): string[] {
     ...config.webhookSecrets.reports,
     redisPassword,
     safeDecode(redisPassword),
+    ...config.agents.tokens.map((agent) => agent.token),
     config.redis?.kind === "server" ? undefined : config.redis?.password,
   ];
   return [...new Set(values.filter((v): v is string => typeof v === "string" && v !== ""))];

@@ -37,6 +37,7 @@ export function formatAuditLine(entry: AuditEntry): string {
   parts.push(entry.result);
   if (entry.orderIds && entry.orderIds.length > 0) parts.push(`orders ${entry.orderIds.join(",")}`);
   if (entry.schedule) parts.push(`by standing order ${entry.schedule}`);
+  if (entry.requester) parts.push(`asked by ${entry.requester}`);
   if (entry.message) parts.push(`(${entry.message})`);
   parts.push(`in ${entry.conversation}`);
   return parts.join(" ");

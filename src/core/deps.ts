@@ -42,6 +42,8 @@ export interface CoreSettings {
   intents?: IntentTimings;
   /** AML cases and certificates (OPS_CASE_LEVELS, OPS_CASE_SLA_MIN, OPS_CERT_KEY); unset: defaults, no SLA destination. */
   cases?: CaseSettings;
+  /** OPS_AGENT_CHANNEL, else the alert destination: where agents' energy requests are posted. */
+  agentChannel?: ConversationRef;
   /** The runway alert levels (OPS_LOW_BALANCE_TRX, OPS_RUNWAY_ALERT_HOURS): `chart balance` draws them. */
   runway?: { lowBalanceTrx?: string; alertHours?: number };
 }

@@ -1,6 +1,7 @@
 import type { NotificationEvent } from "../service/webhook-events.js";
 import { accountFeature } from "./account/feature.js";
 import { cancelActionHandler } from "./actions.js";
+import { agentsFeature } from "./agents/feature.js";
 import { alertsFeature } from "./alerts/feature.js";
 import { approvalsFeature } from "./approvals/feature.js";
 import { auditFeature } from "./audit/feature.js";
@@ -69,6 +70,7 @@ const declared = [
   subuserFeature,
   pasteCheckFeature,
   intentsFeature,
+  agentsFeature,
 ] as const;
 
 /** Every spend and guarded action by name: what an approval request names (src/core/spend/definition.ts). */

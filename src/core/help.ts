@@ -42,6 +42,10 @@ const LIST_FOR: Record<Role, string> = { viewer: "", operator: "OPS_OPERATORS", 
 const needsLine = (needed: Role): string =>
   `needs ${needed} — ask an admin to add you to ${LIST_FOR[needed]}`;
 
+/** What an operator sees of agents (CONTRACT.md "Agents"): their requests, confirmed like any quote. */
+const AGENTS_LINE =
+  "Agents' requests: an AI agent (OPS_AGENT_TOKENS) may read and ask for energy; its request is posted in the agents' channel as a quote naming the agent and its reason. An operator confirms or cancels it under every money rule (price, deny list, caps, approval); the agent never presses a button.";
+
 function listReply(ctx: CommandContext): Reply {
   const prefix = prefixFor(ctx.invocation.conversation.platform);
   const blocks: Block[] = [header("What I can do")];
@@ -63,6 +67,8 @@ function listReply(ctx: CommandContext): Reply {
       ),
     );
   }
+  // Only where agents are let in (OPS_AGENT_TOKENS): elsewhere there are no agents' requests to see.
+  if (ctx.deps.settings.agentChannel) blocks.push(text(AGENTS_LINE));
   const higher = [...new Set(ctx.commands.flatMap((c) => [c.role, ...Object.values(c.subverbRoles ?? {})]))]
     .filter((role) => !can(ctx.role, role))
     .map((role) => `${role}: ${LIST_FOR[role]}`);

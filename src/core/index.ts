@@ -1,9 +1,16 @@
 /**
- * The core's one front door for everything outside it (the chat adapters, the wiring, jobs,
- * webhooks, metrics, app): everything they use of the core, and nothing else
- * (test/unit/layers.test.ts keeps it so). A new need outside the core is one line here.
+ * The core's one front door for everything outside it (the chat adapters, the agents' transport
+ * src/mcp/, the wiring, jobs, webhooks, metrics, app): everything they use of the core, and nothing
+ * else (test/unit/layers.test.ts keeps it so). A new need outside the core is one line here.
  */
 
+export {
+  type AgentIdentity,
+  type AgentToolName,
+  agentRequestLifecycle,
+  callAgentTool,
+  toolError,
+} from "./agents/index.js";
 export { alertDigestBlocks, alertPosted } from "./alerts/index.js";
 export type { CommandDefinition } from "./command.js";
 export { actionHandlers, commands } from "./command-registry.js";

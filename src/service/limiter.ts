@@ -32,7 +32,11 @@ import {
  * alone would hold each slot for a slow call's whole duration (order5m: 0.5 to 2 s) and halve
  * what that endpoint's limit allows.
  */
-export interface RateLimiterOptions {
+/**
+ * `B`: the bucket names. The service's are RATE_BUCKETS; other limits of the bot (an agent's calls
+ * a minute, src/mcp/) name their own buckets and pass their `windows`.
+ */
+export interface RateLimiterOptions<B extends string = RateBucket> {
   /** Shared by every instance when given (use a connection of its own, not BullMQ's). */
   redis?: RedisClient;
   /**
@@ -46,7 +50,7 @@ export interface RateLimiterOptions {
   /** How the limiter waits; tests with a fake clock pass one that moves the clock. */
   sleep?: (ms: number) => Promise<void>;
   /** The limits by bucket; the spec's RATE_BUCKETS unless a test needs smaller ones. */
-  windows?: Record<RateBucket, readonly RateWindow[]>;
+  windows?: Record<B, readonly RateWindow[]>;
   /**
    * Added to every window: a call recorded here reaches the service a little later, and not
    * always with the same delay, so the next window's first call must not overtake it there.
@@ -58,8 +62,10 @@ export const DEFAULT_RATE_MARGIN_MS = 50;
 
 type Window = LogWindow;
 
-export function createRateLimiter(options: RateLimiterOptions): ServiceRateLimiter {
-  const table = options.windows ?? RATE_BUCKETS;
+export function createRateLimiter<B extends string = RateBucket>(
+  options: RateLimiterOptions<B>,
+): ServiceRateLimiter<B> {
+  const table: Record<string, readonly RateWindow[] | undefined> = options.windows ?? RATE_BUCKETS;
   const marginMs = options.marginMs ?? DEFAULT_RATE_MARGIN_MS;
   const sleep = options.sleep ?? realSleep;
   const { tryTake, restamp } = options.redis
@@ -69,7 +75,7 @@ export function createRateLimiter(options: RateLimiterOptions): ServiceRateLimit
   // instead of all waking at once and racing each other for the same free slot.
   const queues = new Map<string, Promise<unknown>>();
 
-  function windowsOf(buckets: readonly RateBucket[]): Window[] {
+  function windowsOf(buckets: readonly B[]): Window[] {
     return [...new Set(buckets)].sort().flatMap((bucket) => {
       const windows = table[bucket];
       if (!windows) throw new Error(`unknown rate-limit bucket: ${bucket}`);
@@ -91,7 +97,7 @@ export function createRateLimiter(options: RateLimiterOptions): ServiceRateLimit
 
   /** Not queued behind the waiters: a caller that will not wait tries the free slot now. */
   async function takeWithin(
-    buckets: readonly RateBucket[],
+    buckets: readonly B[],
     windows: readonly Window[],
     id: string,
     maxWaitMs: number,

@@ -58,15 +58,15 @@ export interface RateSlot {
 }
 
 /** Waits until one call may be made in every named bucket. Shared by all instances when Redis-backed. */
-export interface ServiceRateLimiter {
-  acquire(buckets: readonly RateBucket[], options?: AcquireOptions): Promise<RateSlot | undefined>;
+export interface ServiceRateLimiter<B extends string = RateBucket> {
+  acquire(buckets: readonly B[], options?: AcquireOptions): Promise<RateSlot | undefined>;
 }
 
 /** No slot is free within the caller's `maxWaitMs`; `waitMs`: until one frees. */
 export class NoFreeSlotError extends Error {
   override readonly name = "NoFreeSlotError";
   constructor(
-    readonly buckets: readonly RateBucket[],
+    readonly buckets: readonly string[],
     readonly waitMs: number,
   ) {
     super(`no free rate-limit slot in ${buckets.join("+")} for ${waitMs} ms`);

@@ -7,6 +7,7 @@ import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../sandbox/accounts.js";
 import type { Sandbox } from "../sandbox/server.js";
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from "../service/client.js";
 import { createRateLimiter } from "../service/limiter.js";
+import type { ServiceRateLimiter } from "../service/rate-limits.js";
 import { createMemoryStore, createRedisStore, type Store } from "../store/index.js";
 import { createRedisConnector, quitRedis, type RedisConnector } from "../store/redis-connect.js";
 import { type AfterStore, type ReplicaAck, replicaWait } from "../store/replica-ack.js";
@@ -33,7 +34,12 @@ export interface Backends {
    * a post never holds up a person's command) and the check that a replica holds its writes.
    */
   durableStore?: { store: Store; confirm: AfterStore };
+  /** Each agent's calls a minute (OPS_AGENT_TOKENS), counted by every instance together. */
+  agentLimiter: ServiceRateLimiter<string>;
 }
+
+/** CONTRACT.md "Agents": more than 60 calls a minute per token are refused. */
+const AGENT_WINDOW = [{ points: 60, durationMs: 60_000 }] as const;
 
 export interface BackendOptions {
   config: Config;
@@ -73,6 +79,13 @@ export async function startBackends(options: BackendOptions): Promise<Backends> 
     ...(options.onServiceReply && { onReply: options.onServiceReply }),
   });
 
+  const agentLimiter = createRateLimiter<string>({
+    redis: limiterRedis,
+    keyPrefix: `${redis?.keys.limiter ?? `${prefix}rl:`}agent:`,
+    windows: Object.fromEntries(config.agents.tokens.map((agent) => [agent.name, AGENT_WINDOW])),
+    marginMs: 0,
+  });
+
   const queues: JobQueue = redis
     ? createBullQueues({
         connection: (connectOptions) => redis.connect(connectOptions),
@@ -91,6 +104,7 @@ export async function startBackends(options: BackendOptions): Promise<Backends> 
     ...(sandbox && { sandbox }),
     hostCallbackToken,
     ...(durableStore && { durableStore }),
+    agentLimiter,
   };
 }
 

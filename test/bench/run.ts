@@ -71,7 +71,13 @@
  *     core → PDF, p50/p99 (target ≤ 500 ms), baseline pdf-lib building a one-line PDF. 20 cases and
  *     60 certificates by default; `--cases=N` runs N cases and 3N certificates.
  *
- * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--orders=N] [--cases=N] [--no-build]
+ * 16. agents over MCP: the SDK's client over HTTP; get_prices and check_addresses of 100, p99 at 20
+ *     calls/s (baseline: a bare SDK server with a canned tool), and request_energy → its quote posted
+ *     in the agents' channel, p99 (baseline: a bare chat.postMessage). `--mcp-calls=N` (default 200
+ *     reads of each kind; requests: a tenth, at least 5).
+ *
+ * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--orders=N] [--cases=N]
+ *   [--mcp-calls=N] [--no-build]
  * stdout: the table, notes, then one JSON object on the last line (also written to <json file>).
  * Progress goes to stderr.
  */
@@ -80,6 +86,7 @@ import { casesFigure } from "./figures/cases.js";
 import { chartRenderFigure } from "./figures/chart-render.js";
 import { failoverFigure } from "./figures/failover.js";
 import { ingestFigure } from "./figures/ingest.js";
+import { mcpAgentsFigure } from "./figures/mcp-agents.js";
 import { memoryFigure } from "./figures/memory.js";
 import { notifyLatencyFigure } from "./figures/notify-latency.js";
 import { burstFigure, knownOriginFigure, unknownOriginFigure } from "./figures/notify-routing.js";
@@ -108,16 +115,18 @@ interface Args {
   screenings: number;
   orders: number;
   cases: number;
+  mcpCalls: number;
   build: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { screenings: 200, orders: 10_000, cases: 20, build: true };
+  const args: Args = { screenings: 200, orders: 10_000, cases: 20, mcpCalls: 200, build: true };
   for (const arg of argv) {
     if (arg.startsWith("--only=")) args.only = new Set(arg.slice(7).split(","));
     else if (arg.startsWith("--screenings=")) args.screenings = Number(arg.slice(13));
     else if (arg.startsWith("--orders=")) args.orders = Number(arg.slice(9));
     else if (arg.startsWith("--cases=")) args.cases = Number(arg.slice(8));
+    else if (arg.startsWith("--mcp-calls=")) args.mcpCalls = Number(arg.slice(12));
     else if (arg === "--no-build") args.build = false;
     else if (!arg.startsWith("--")) args.jsonFile = arg;
     else throw new Error(`unknown option ${arg}`);
@@ -130,6 +139,9 @@ function parseArgs(argv: readonly string[]): Args {
   }
   if (!Number.isInteger(args.cases) || args.cases < 1 || args.cases > 200) {
     throw new Error("--cases must be a whole number from 1 to 200");
+  }
+  if (!Number.isInteger(args.mcpCalls) || args.mcpCalls < 5 || args.mcpCalls > 2000) {
+    throw new Error("--mcp-calls must be a whole number from 5 to 2000");
   }
   return args;
 }
@@ -186,6 +198,11 @@ function figures(args: Args, build: { note: string }): Figure[] {
     { id: "12", title: "chart render", run: () => chartRenderFigure() },
     { id: "13", title: "Redis failover", run: (w) => failoverFigure(w) },
     { id: "14", title: "AML cases and certificates", run: (w) => casesFigure(w, args.cases, args.cases * 3) },
+    {
+      id: "16",
+      title: "agents over MCP",
+      run: (w) => mcpAgentsFigure(w, args.mcpCalls, Math.max(5, Math.round(args.mcpCalls / 10))),
+    },
   ];
   return all.filter((f) => !args.only || args.only.has(f.id));
 }

@@ -50,6 +50,7 @@ describe("loadConfig", () => {
       logLevel: "info",
       watch: { intervalMs: 60_000, autoWatch: true, hostAutostop: false, scoreDelta: 1 },
       logLevelSet: false,
+      agents: { tokens: [] },
     });
   });
 
@@ -263,6 +264,41 @@ describe("loadConfig", () => {
     expect(refusal({ OPS_ONCALL: "slack:#ops" })).toMatch(/^OPS_ONCALL: /);
   });
 
+  it("reads OPS_AGENT_TOKENS and OPS_AGENT_CHANNEL, and refuses what they do not accept", () => {
+    const token = "t".repeat(32);
+    expect(
+      loadConfig({
+        ...SLACK,
+        OPS_AGENT_TOKENS: `triage:read:${token},ops-1:request:${token}x`,
+        OPS_AGENT_CHANNEL: "slack:C0AGENTS",
+      }).agents,
+    ).toEqual({
+      tokens: [
+        { name: "triage", scope: "read", token },
+        { name: "ops-1", scope: "request", token: `${token}x` },
+      ],
+      channel: { platform: "slack", id: "C0AGENTS" },
+    });
+    const rule =
+      "OPS_AGENT_TOKENS: must be a comma list of <name>:<scope>:<token>: name of a-z 0-9 - (1 to 32), scope read or request, token at least 32 visible characters (no comma), each name once";
+    for (const bad of [
+      `triage:read:${"t".repeat(31)}`,
+      `Triage:read:${token}`,
+      `triage:write:${token}`,
+      `a:read:${token},a:request:${token}`,
+    ]) {
+      const message = refusal({ OPS_AGENT_TOKENS: bad });
+      expect(message).toBe(rule);
+      expect(message).not.toContain(token);
+    }
+    expect(refusal({ OPS_AGENT_CHANNEL: "C0AGENTS" })).toMatch(
+      /^OPS_AGENT_CHANNEL: must be slack:<channel id>/,
+    );
+    expect(refusal({ OPS_AGENT_CHANNEL: "slack:C0AGENTS" })).toBe(
+      "OPS_AGENT_CHANNEL: a slack: channel needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET",
+    );
+  });
+
   it("reads the alert destinations", () => {
     expect(loadConfig({ ALERT_SLACK_CHANNEL: "C0123ABCD", ALERT_TELEGRAM_CHAT: "-100987" }).alerts).toEqual({
       slackChannel: "C0123ABCD",
@@ -458,6 +494,7 @@ describe("secrets", () => {
       REPORT_WEBHOOK_SECRETS: "whsec_r",
       HOST_CALLBACK_TOKEN: "host_callback_token_1",
       REDIS_URL: "redis://user:p%40ss@cache:6379",
+      OPS_AGENT_TOKENS: `bot:read:${"s".repeat(32)}`,
     });
     expect(secretValues(config).sort()).toEqual(
       [
@@ -472,6 +509,7 @@ describe("secrets", () => {
         "host_callback_token_1",
         "p%40ss",
         "p@ss",
+        "s".repeat(32),
       ].sort(),
     );
   });

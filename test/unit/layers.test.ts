@@ -28,6 +28,7 @@ const LAYER_RULES: Record<string, readonly string[]> = {
   "adapters/slack": ["clock", "config", "core", "http", "store"],
   "adapters/telegram": ["clock", "config", "core", "http", "store"],
   metrics: ["clock", "core", "jobs", "service", "webhooks"],
+  mcp: ["core", "http", "service"],
   wiring: [
     "adapters/console",
     "adapters/slack",
@@ -51,6 +52,7 @@ const LAYER_RULES: Record<string, readonly string[]> = {
     "http",
     "jobs",
     "log",
+    "mcp",
     "metrics",
     "sandbox",
     "service",
@@ -237,9 +239,10 @@ describe("layer rules", () => {
     ).toEqual(["src/core/host/x.ts → src/core/energy/energy-render.ts (use src/core/energy/index.ts)"]);
   });
 
-  it("the adapters reach the core through its one front door, src/core/index.ts", () => {
+  it("the adapters and the agents' transport reach the core through its one front door, src/core/index.ts", () => {
     const fromAdapters = graph.edges.filter(
-      (e) => e.from.startsWith("adapters/") && e.to.startsWith("src/core/"),
+      (e) =>
+        (e.from.startsWith("adapters/") || e.from.startsWith("src/mcp/")) && e.to.startsWith("src/core/"),
     );
     expect(fromAdapters.length).toBeGreaterThan(10);
     expect(

@@ -1,4 +1,5 @@
 export * from "./alert.js";
+export { listAlerts } from "./commands.js";
 export { alertHomeBlocks } from "./home.js";
 export { alertDigestBlocks, alertPosted } from "./posted.js";
 

@@ -5,7 +5,7 @@ import type { ApprovalRequest } from "../spend/approval-request.js";
 import type { Confirmed } from "../spend/confirmed.js";
 import type { ConfirmDecision, LiveQuote } from "../spend/decide-at-confirm.js";
 import type { AnyDefinition, SpendDefinition } from "../spend/definition.js";
-import { decide } from "../spend/pipeline.js";
+import { decide, withRequesterNote } from "../spend/pipeline.js";
 import { followUpConversation } from "../threads/follow-ups.js";
 
 /**
@@ -27,7 +27,7 @@ export function decideApproved(
 }
 
 /** Carries the approved request out as its requester (their caps, audit and notifications). */
-export function carryOut(
+export async function carryOut(
   ctx: ActionContext,
   def: AnyDefinition,
   request: ApprovalRequest,
@@ -46,5 +46,8 @@ export function carryOut(
     ...(request.origin !== undefined && { requester: request.origin }),
   };
   const parsed = def.schema.parse(payload);
-  return def.kind === "spend" ? def.place(asRequester, who, parsed) : def.run(asRequester, who, parsed);
+  const reply = await (def.kind === "spend"
+    ? def.place(asRequester, who, parsed)
+    : def.run(asRequester, who, parsed));
+  return withRequesterNote(reply, who.requester);
 }

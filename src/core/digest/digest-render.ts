@@ -51,6 +51,13 @@ function scheduledLine(spends: readonly Spend[]): Block[] {
   return [text(`• of which by standing orders: ${trx(sum)} (${runs}: ${ids})`)];
 }
 
+/** "3 posted; 2 ordered for 5.2 TRX": what agents asked for and what people confirmed of it. */
+function agentsLine(digest: Digest): string {
+  const ordered = digest.spends.filter((s) => s.requester !== undefined);
+  const sum = ordered.reduce((acc, s) => acc.plus(s.trx), new Big(0));
+  return `${digest.agentRequests} posted; ${ordered.length} ordered for ${trx(sum)}`;
+}
+
 function listed<T>(items: readonly T[], show: (item: T) => string): string {
   if (items.length === 0) return "none";
   const { shown, more } = capList(items, LIST_MAX);
@@ -102,6 +109,7 @@ export function renderDigest(digest: Digest): Reply {
         "AML cases",
         `${digest.cases.opened} opened, ${digest.cases.closed} closed, ${digest.cases.overdue} overdue`,
       ],
+      ...(digest.agentRequests > 0 ? [["Agents' requests", agentsLine(digest)] as [string, string]] : []),
     ),
     ...savingBlocks(digest.saving),
   ]);

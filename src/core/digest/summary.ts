@@ -31,6 +31,8 @@ export interface Digest {
   approvals: Map<string, number>;
   /** AML cases opened (or reopened), closed (cleared or reported) and escalated as overdue that day. */
   cases: { opened: number; closed: number; overdue: number };
+  /** Agents' energy requests posted for a person that day (src/core/agents/). */
+  agentRequests: number;
   saving: Saving;
 }
 
@@ -96,6 +98,7 @@ export async function buildDigest(deps: CoreDeps, day: string): Promise<Digest> 
       APPROVAL_OUTCOME.test(e.verb) ? approvalOutcome(e.verb, e.result, e.message) : undefined,
     ),
     cases: casesOf(audits),
+    agentRequests: audits.filter((e) => e.verb === "mcp request_energy" && e.result === "ok").length,
     saving,
   };
 }

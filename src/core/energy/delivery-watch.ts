@@ -4,6 +4,7 @@ import type { ConversationRef } from "../invocation.js";
 import type { PollAnswer } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import { code, context, publicReply, text } from "../reply.js";
+import { tellDelivered } from "../spend/lifecycle.js";
 
 /**
  * Watching a 5-minute order until the service confirms its delivery on-chain. The webhook
@@ -25,6 +26,8 @@ export async function markDelivered(store: CoreDeps["store"], orderId: string): 
 /** The confirmation came after all: marked, and an alert raised for it says so in place. */
 export async function deliveryConfirmed(deps: CoreDeps, orderId: string): Promise<void> {
   await markDelivered(deps.store, orderId);
+  // Whoever follows the spend (an agent's request) hears of it by order id.
+  await tellDelivered(deps, orderId);
   await clearAlertOf(deps, "delivery.unconfirmed", orderId, "the service confirmed the delivery later");
 }
 

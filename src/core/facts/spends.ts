@@ -21,6 +21,8 @@ export interface Spend {
   trx: Big;
   /** The standing order whose run made it; absent for a person's Confirm. */
   schedule?: string;
+  /** The agent whose request a person confirmed (`agent:<name>`). */
+  requester?: string;
 }
 
 /** Energy that reached addresses, and what was paid for it (the saving's base). */
@@ -55,6 +57,7 @@ function auditSpend(entry: AuditEntry): Spend | undefined {
     at: entry.at,
     who: entry.actor,
     ...(entry.schedule !== undefined && { schedule: entry.schedule }),
+    ...(entry.requester !== undefined && { requester: entry.requester }),
   };
   const message = entry.message ?? "";
   // A partial or failed orchestrator order was charged for what it delivered.

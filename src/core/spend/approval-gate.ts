@@ -33,6 +33,9 @@ export async function askApproval(
       result: "failed",
       message: `${what}: ${line}`,
     });
+    // No second person here: the spend ends refused, and whoever asked for it is told so.
+    const ref = { spend: def.name, confirmationId: ctx.record.confirmationId };
+    await tell(deps, { ...ref, ...(ask.requester && { requester: ask.requester }), status: "refused", line });
     return outcomeLine(line);
   }
   const { request, created } = await openRequest(

@@ -27,11 +27,12 @@ interface SpendRef {
  * second person must approve; `ordered`: placed (`orderIds` when the service named them,
  * `paidTrx` the amount decided at Confirm, `confirmedBy` the actor key); `refused`: not placed,
  * one line; `failed`: the run ended in an error line; `cancelled`, `expired`: nobody will
- * confirm it. `delivered` is the feature's to send (its delivery tracking), when it has one.
+ * confirm it. A quote shown again at Confirm (a price rise) names the one it `replaces`.
+ * `delivered` is the feature's to send (its delivery tracking), when it has one.
  */
 export type SpendEvent = SpendRef &
   (
-    | { status: "quoted"; quoteTrx?: string }
+    | { status: "quoted"; quoteTrx?: string; replaces?: string }
     | { status: "approval_pending"; quoteTrx?: string }
     | { status: "ordered"; paidTrx?: string; confirmedBy: string; orderIds?: string[] }
     | { status: "delivered" | "cancelled" | "expired" }
@@ -41,6 +42,11 @@ export type SpendEvent = SpendRef &
 /** The one hook on a spend's lifecycle (`CoreDeps.spendLifecycle`); it never changes the outcome. */
 export interface SpendLifecycle {
   on(event: SpendEvent): void | Promise<void>;
+  /**
+   * An order the service confirmed delivered on-chain, by its order id (a feature's delivery
+   * tracking knows the order, not the confirmation); it may come before the order's answer.
+   */
+  delivered?(orderId: string): void | Promise<void>;
 }
 
 /** Tells the lifecycle hook, if any; a failing hook is logged and never fails the spend. */
@@ -54,6 +60,25 @@ export async function tell(
   } catch (error) {
     deps.logger.warn({ err: error, spend: event.spend, status: event.status }, "spend lifecycle hook failed");
   }
+}
+
+/** Tells the lifecycle hook an order was delivered; a failing hook is logged, never thrown. */
+export async function tellDelivered(
+  deps: { spendLifecycle?: SpendLifecycle; logger: Logger },
+  orderId: string,
+): Promise<void> {
+  if (deps.spendLifecycle?.delivered === undefined) return;
+  try {
+    await deps.spendLifecycle.delivered(orderId);
+  } catch (error) {
+    deps.logger.warn({ err: error, orderId }, "spend lifecycle delivery hook failed");
+  }
+}
+
+/** "Asked by agent <name> ("<reason>")." under an outcome, when an agent asked for it. */
+export function requesterLine(requester: Requester | undefined): string | undefined {
+  if (requester?.kind !== "agent") return undefined;
+  return `Asked by agent ${requester.name} ("${requester.reason}").`;
 }
 
 /** The requester a Confirm button's stored payload carries, if any (absent: the confirming person). */

@@ -9,13 +9,15 @@ type Deps = CoreDeps;
 /**
  * The quote's Confirm and Cancel buttons (one group, once, in this conversation): the Confirm
  * carries the payload and, when someone other than the confirming person asked, the requester.
+ * `replaces`: the confirmation of the quote this one is shown in place of (a price rise).
  */
 export async function offerQuote(
   deps: Pick<Deps, "store" | "now" | "logger" | "spendLifecycle">,
-  at: { conversation: ConversationRef; actor: Actor },
+  at: { conversation: ConversationRef; actor: Actor | string },
   def: AnyDefinition,
   payload: unknown,
   requester?: Requester,
+  replaces?: string,
 ): Promise<{ confirmationId: string; tokens: { confirm: string; cancel: string } }> {
   const role = def.kind === "spend" ? "operator" : def.role;
   const confirm = requester === undefined ? payload : { ...(payload as object), requester };
@@ -35,6 +37,7 @@ export async function offerQuote(
     ...(requester && { requester }),
     status: "quoted",
     ...quoteTrx,
+    ...(replaces !== undefined && { replaces }),
   });
   return { confirmationId, tokens: { confirm: tokens[0] ?? "", cancel: tokens[1] ?? "" } };
 }

@@ -7,7 +7,7 @@ import { APPROVE_KIND } from "./approval-request.js";
 import { type Confirmed, confirmedBy } from "./confirmed.js";
 import { type ConfirmDecision, decideAtConfirm, type LiveQuote, priceFellLine } from "./decide-at-confirm.js";
 import type { AnyDefinition, GuardedDefinition, LiveSpend, SpendDefinition } from "./definition.js";
-import { requesterOf, tell } from "./lifecycle.js";
+import { type Requester, requesterLine, requesterOf, tell } from "./lifecycle.js";
 import { addressOf, type Ref, tellOutcome } from "./placed.js";
 import { refused, rose } from "./requote.js";
 
@@ -97,7 +97,7 @@ async function confirmGuarded<P>(
   const since = new Date(ctx.deps.now()).toISOString();
   const reply = await def.run(ctx, who, payload);
   await tellOutcome(ctx.deps, refOf(def, who), who, { address: addressOf(payload), since });
-  return reply;
+  return withRequesterNote(reply, who.requester);
 }
 
 export interface RunOptions<Q extends LiveQuote> {
@@ -148,9 +148,15 @@ export async function runSpend<P, Q extends LiveQuote>(
       const since = new Date(deps.now()).toISOString();
       const reply = await def.place(ctx, who, def.atQuote(payload, decision.quote), decision.fellByTrx);
       await tellOutcome(deps, ref, who, { address: addressOf(payload), since }, decision.quote.costTrx);
-      return reply;
+      return withRequesterNote(reply, requester);
     }
   }
+}
+
+/** Who asked, under the outcome's "Confirmed by …", when it was an agent (lifecycle.ts). */
+export function withRequesterNote(reply: Reply, requester: Requester | undefined): Reply {
+  const line = requesterLine(requester);
+  return line === undefined ? reply : { ...reply, blocks: [...reply.blocks, context(line)] };
 }
 
 /** "The price fell by …: ordered at …" under a placed spend's reply. */

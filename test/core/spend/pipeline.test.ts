@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { readAudit } from "../../../src/core/audit-log.js";
 import { energyOrder } from "../../../src/core/energy/energy-spend.js";
+import type { Actor } from "../../../src/core/invocation.js";
 import { actorKey } from "../../../src/core/invocation.js";
 import type { SpendEvent } from "../../../src/core/spend/lifecycle.js";
 import { offerQuote } from "../../../src/core/spend/offer-quote.js";
 import { buildEnergyQuote } from "../../../src/core/spend/quote.js";
 import { admin, channel, operator, replyText } from "../../support/core-harness.js";
-import { freshAddress, quote, useSpendHarness } from "../../support/spend-harness.js";
+import { freshAddress, quote, tokenOf, useSpendHarness } from "../../support/spend-harness.js";
 
 /**
  * The one money path's outside seams (src/core/spend/pipeline.ts, lifecycle.ts): the lifecycle
@@ -64,6 +65,7 @@ describe("the spend lifecycle hook", () => {
     );
     const done = await h.click(operator, tokens.confirm);
     expect(replyText(done)).not.toMatch(/^Not ordered/);
+    expect(replyText(done)).toContain('Asked by agent probe ("top up the hot wallet").');
     expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
     expect(events.map((e) => [e.status, e.requester])).toEqual([
       ["quoted", requester],
@@ -91,5 +93,32 @@ describe("the spend lifecycle hook", () => {
     expect(h.sandbox.calls("order5m.create")).toEqual([]);
     expect(events.map((e) => e.status)).toEqual(["quoted", "cancelled"]);
     expect(events[1]?.confirmationId).toBe(events[0]?.confirmationId);
+  });
+
+  it("a price rise at Confirm: the new quote is told as quoted, naming the one it replaces; its Confirm orders", async () => {
+    const { h, events } = await withHook();
+    const q = await quote(h, `energy ${freshAddress("life-rise")} 65k`);
+    h.sandbox.prices.raiseEnergy(23);
+    const moved = await h.click(operator, q.confirm);
+    expect(replyText(moved)).toContain("The price rose by");
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+    const [first, again] = events;
+    expect(events.map((e) => e.status)).toEqual(["quoted", "quoted"]);
+    expect(again).toMatchObject({ status: "quoted", replaces: first?.confirmationId });
+    expect(again?.confirmationId).not.toBe(first?.confirmationId);
+  });
+
+  it("approval asked on the console (one person): the spend is told refused with the line, nothing ordered", async () => {
+    const h = await spend.setup({ settings: { approvalTrx: "1", admins: ["console:root"] } });
+    const events: SpendEvent[] = [];
+    h.deps.spendLifecycle = { on: (event) => void events.push(event) };
+    const root: Actor = { platform: "console", userId: "root" };
+    const console = { platform: "console" as const, id: "console" };
+    const q = await h.run(root, `energy ${freshAddress("life-console")} 65k`, console);
+    const refused = await h.click(root, tokenOf(q, /^Confirm/), console);
+    expect(replyText(refused)).toMatch(/the console has one person/);
+    expect(h.sandbox.calls("order5m.create")).toEqual([]);
+    expect(events.map((e) => e.status)).toEqual(["quoted", "refused"]);
+    expect(events[1]).toMatchObject({ line: expect.stringMatching(/the console has one person/) });
   });
 });

@@ -1,0 +1,102 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import {
+  type AgentIdentity,
+  type AgentToolName,
+  type CoreDeps,
+  callAgentTool,
+  toolError,
+} from "../core/index.js";
+import { type HttpRoute, isBodyTooLarge, readRawBody, sendJson, sendTooLarge } from "../http/server.js";
+import { NoFreeSlotError, type ServiceRateLimiter } from "../service/rate-limits.js";
+import { type AgentTokenEntry, agentOf } from "./agent-auth.js";
+import { registerTools } from "./mcp-tools.js";
+
+/** CONTRACT.md: more than this many tool calls a minute per token get a tool error. */
+const AGENT_CALLS_PER_MINUTE = 60;
+const BODY_LIMIT_BYTES = 256 * 1024;
+
+export interface McpRouteOptions {
+  deps: CoreDeps;
+  agents: readonly AgentTokenEntry[];
+  /** Shared by every instance (Redis): one bucket per agent name. */
+  limiter: ServiceRateLimiter<string>;
+  version: string;
+}
+
+/**
+ * `POST /mcp`: the Model Context Protocol over Streamable HTTP, stateless (a server and transport
+ * per request, JSON answers), with the official SDK. A missing or unknown bearer token gets 401
+ * before anything is read or done. Mounted only when OPS_AGENT_TOKENS is set (else 404).
+ */
+export function mcpRoute(options: McpRouteOptions): HttpRoute {
+  return {
+    method: "POST",
+    path: "/mcp",
+    async handler(req, res) {
+      const agent = agentOf(req, options.agents);
+      if (!agent) return unauthorized(res);
+      let body: unknown;
+      try {
+        body = JSON.parse((await readRawBody(req, BODY_LIMIT_BYTES)).toString("utf8"));
+      } catch (error) {
+        if (isBodyTooLarge(error)) return sendTooLarge(res, error);
+        return sendJson(res, 400, {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32700, message: "Parse error" },
+        });
+      }
+      await serve(options, agent, req, res, body);
+    },
+  };
+}
+
+function unauthorized(res: ServerResponse): void {
+  res.setHeader("www-authenticate", 'Bearer realm="opsbot"');
+  sendJson(res, 401, {
+    jsonrpc: "2.0",
+    id: null,
+    error: { code: -32001, message: "missing or unknown bearer token (OPS_AGENT_TOKENS)" },
+  });
+}
+
+async function serve(
+  options: McpRouteOptions,
+  agent: AgentIdentity,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+): Promise<void> {
+  const server = new McpServer({ name: "opsbot", version: options.version });
+  registerTools(server, (tool, input) => callLimited(options, agent, tool, input));
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  res.on("close", () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}
+
+async function callLimited(
+  options: McpRouteOptions,
+  agent: AgentIdentity,
+  tool: AgentToolName,
+  input: unknown,
+) {
+  try {
+    await options.limiter.acquire([agent.name], { maxWaitMs: 0 });
+  } catch (error) {
+    if (!(error instanceof NoFreeSlotError)) throw error;
+    const seconds = Math.max(1, Math.ceil(error.waitMs / 1000));
+    return toolError(
+      `Rate limit: at most ${AGENT_CALLS_PER_MINUTE} calls a minute per token; try again in ${seconds} s. Nothing was done.`,
+    );
+  }
+  return callAgentTool(options.deps, agent, tool, input as never);
+}
