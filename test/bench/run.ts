@@ -66,7 +66,7 @@
  * 13. Redis failover: on a real Sentinel group and a real 3-master Cluster, the master holding the
  *     bot's queues killed during a webhook burst and a stream of commands: kill → commands answered
  *     again, webhook answers refused vs accepted, deliveries acknowledged but lost or posted twice.
- * 14. AML cases: a finished high-risk screening → its case message at the fake Slack's alert channel,
+ * 15. AML cases: a finished high-risk screening → its case message at the fake Slack's alert channel,
  *     p50/p99 (target ≤ 2 s), baseline a bare chat.postMessage; `certificate <address>` through the
  *     core → PDF, p50/p99 (target ≤ 500 ms), baseline pdf-lib building a one-line PDF. 20 cases and
  *     60 certificates by default; `--cases=N` runs N cases and 3N certificates.
@@ -197,7 +197,7 @@ function figures(args: Args, build: { note: string }): Figure[] {
     { id: "11", title: "standing order run → its minute", run: (w) => standingOrdersFigure(w) },
     { id: "12", title: "chart render", run: () => chartRenderFigure() },
     { id: "13", title: "Redis failover", run: (w) => failoverFigure(w) },
-    { id: "14", title: "AML cases and certificates", run: (w) => casesFigure(w, args.cases, args.cases * 3) },
+    { id: "15", title: "AML cases and certificates", run: (w) => casesFigure(w, args.cases, args.cases * 3) },
     {
       id: "16",
       title: "agents over MCP",

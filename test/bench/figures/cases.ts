@@ -96,8 +96,8 @@ async function barePdf(): Promise<number> {
 }
 
 export async function casesFigure(world: World, samples = 20, certificates = 60): Promise<FigureResult> {
-  const { sandbox, stop } = await startSandbox("fig14", { enforceRateLimits: false });
-  const bot = await startBot(world, "fig14", sandbox.url, { ALERT_SLACK_CHANNEL: ALERTS });
+  const { sandbox, stop } = await startSandbox("fig15", { enforceRateLimits: false });
+  const bot = await startBot(world, "fig15", sandbox.url, { ALERT_SLACK_CHANNEL: ALERTS });
   const caseMs: number[] = [];
   const bareMs: number[] = [];
   const certMs: number[] = [];
@@ -144,7 +144,7 @@ export async function casesFigure(world: World, samples = 20, certificates = 60)
   }
   const caseP99 = round(percentile(caseMs, 99), 1);
   const certP99 = round(percentile(certMs, 99), 1);
-  const problem = problemNote("fig14 bot", bot.logFile);
+  const problem = problemNote("fig15 bot", bot.logFile);
   return {
     id: "14",
     title: "AML cases and certificates",
