@@ -58,10 +58,8 @@ function listReply(ctx: CommandContext): Reply {
     blocks.push(
       text(
         code(`${prefix}${c.usage}`),
-        // A verb typed alone needs no example beside its usage.
-        ...(c.example === c.usage
-          ? [` — ${c.summary}.`]
-          : [` — ${c.summary}. Example: `, code(`${prefix}${c.example}`)]),
+        ` — ${c.summary}. Example: `,
+        code(`${prefix}${c.example}`),
         ...(allowed ? [] : [italic(` (needs ${c.role})`)]),
         ...lockedParts.map((p) => italic(` (${p.line}: needs ${p.role})`)),
       ),

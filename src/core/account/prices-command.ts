@@ -20,7 +20,7 @@ function matchServices(word: string, names: readonly PricingServiceName[]): Pric
 export const pricesCommand: CommandDefinition = {
   verb: "prices",
   role: "viewer",
-  summary: "the live price list: energy, Host Mode, AML, bandwidth",
+  summary: "the live price list",
   usage: "prices [service]",
   example: "prices energy_5m",
   async run(ctx) {

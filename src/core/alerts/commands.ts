@@ -91,7 +91,7 @@ export const alertsCommand: CommandDefinition = {
 export const subscribeCommand: CommandDefinition = {
   verb: "subscribe",
   role: "operator",
-  summary: "copies of one kind of notification here too",
+  summary: "copies of one kind here too",
   usage: `subscribe ${KINDS}`,
   example: "subscribe alerts",
   async run({ args, deps, invocation }) {

@@ -48,7 +48,7 @@ const USAGE =
 export const caseCommand: CommandDefinition = {
   verb: "case",
   role: "viewer",
-  summary: "an AML case's timeline; a note on it (operators)",
+  summary: "an AML case's timeline, or a note on it",
   usage: "case <id> | case note <id> <text>",
   example: "case note C12 customer sent documents",
   details:

@@ -7,7 +7,7 @@ import { buildDigest } from "./summary.js";
 const DAY_MS = 24 * 3_600_000;
 const USAGE = "use digest, digest today, digest yesterday or digest YYYY-MM-DD (a UTC day of the last";
 
-/** `digest [today|yesterday|YYYY-MM-DD]`: the day's spends, orders, screenings, refusals and saving. */
+/** `digest [today|yesterday|YYYY-MM-DD]`: the day's spends by person and kind, refusals. */
 function parseDigestDay(
   args: readonly string[],
   now: number,
@@ -29,7 +29,7 @@ function parseDigestDay(
 export const digestCommand: CommandDefinition = {
   verb: "digest",
   role: "viewer",
-  summary: "the day's spends, orders, screenings, refusals and saving",
+  summary: "the day's spends by person and kind, refusals",
   usage: "digest [today|yesterday]",
   example: "digest yesterday",
   async run(ctx) {

@@ -24,7 +24,7 @@ export const hostCommand: CommandDefinition = {
   subverbs: ["start", "stop", "status"],
   role: "viewer",
   subverbRoles: { start: "operator", stop: "operator" },
-  summary: "Host Mode in infinity mode (start is quoted, then Confirm)",
+  summary: "Host Mode in infinity mode: start (quoted, then Confirm), stop, status",
   usage: "host start|stop|status <address>",
   example: "host start TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
   async run(ctx) {

@@ -16,7 +16,7 @@ export const subuserCommand: CommandDefinition = {
   verb: "subuser",
   subverbs: ["delete"],
   role: "admin",
-  summary: "delete a sub-user (irreversible; a button confirms)",
+  summary: "delete a sub-user (irreversible): a button confirms",
   usage: "subuser delete <user_id>",
   example: "subuser delete 48213",
   async run(ctx) {

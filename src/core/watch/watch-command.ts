@@ -35,7 +35,7 @@ export const watchCommand: CommandDefinition = {
   role: "viewer",
   summary: "watch addresses here; a deny-list change is posted once",
   usage:
-    "watch add <address> [label…] [screen daily|weekly] | add <address>… (or a CSV file) | remove <address> | list [page]",
+    "watch add <address> [label…] [screen daily|weekly] | add <address>… (a list or a CSV file) | remove <address> | list [page]",
   example: "watch add TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t hot wallet",
   details:
     "A CSV file shared with the message watch add (Slack file, Telegram document with the caption /watch add; console: watch add @file.csv): one address per row in the first column, an optional second column is its label, header optional, UTF-8, up to 10000 addresses and 512 KB; screen daily|weekly may follow watch add. One bad row refuses the whole file.",
