@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FakeSlackMessage } from "../../fakes/slack-api.js";
-import { freshAddress } from "../../support/spend-harness.js";
+import { freshAddress, NOON } from "../../support/spend-harness.js";
 import { buttonLabels, CHANNEL, messageText, type SlackHarness, startSlackHarness } from "./harness.js";
 
 /**
@@ -20,7 +20,11 @@ const current = (h: SlackHarness, message: FakeSlackMessage) =>
 
 describe("slack: a re-quote obeys the rules of a first quote", () => {
   it("a price rise above OPS_MAX_ORDER_TRX answers the refusal line in place, with no Confirm, and orders nothing", async () => {
-    const h = await startSlackHarness({ settings: { maxOrderTrx: "4" } });
+    const h = await startSlackHarness({
+      settings: { maxOrderTrx: "4" },
+      // The sandbox prices by the hour of the day: at noon the 5-minute "Day 06-18" period (3.12 TRX for 65k).
+      sandbox: { now: () => Date.parse(NOON) },
+    });
     await h.command(`/energy ${freshAddress("slack-cap")} 65k`);
     const quote = await lastMessage(h);
     expect(buttonLabels(quote)).toEqual(["Confirm 3.12 TRX", "Cancel"]);

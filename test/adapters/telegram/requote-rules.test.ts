@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FakeMessage } from "../../fakes/telegram-api.js";
-import { freshAddress } from "../../support/spend-harness.js";
+import { freshAddress, NOON } from "../../support/spend-harness.js";
 import { GROUP_CHAT, startTelegramHarness, type TelegramHarness } from "./harness.js";
 
 /**
@@ -22,7 +22,11 @@ const labels = (message: FakeMessage | undefined) =>
 
 describe("telegram: a re-quote obeys the rules of a first quote", () => {
   it("a price rise above OPS_MAX_ORDER_TRX answers the refusal line in place, with no Confirm, and orders nothing", async () => {
-    const h = await startTelegramHarness({ settings: { maxOrderTrx: "4" } });
+    const h = await startTelegramHarness({
+      settings: { maxOrderTrx: "4" },
+      // The sandbox prices by the hour of the day: at noon the 5-minute "Day 06-18" period (3.12 TRX for 65k).
+      sandbox: { now: () => Date.parse(NOON) },
+    });
     await h.say(`/energy ${freshAddress("tg-cap")} 65k`, { chat: GROUP_CHAT });
     const quote = await lastMessage(h);
     expect(labels(quote)).toEqual(["Confirm 3.12 TRX", "Cancel"]);
