@@ -235,7 +235,9 @@ export async function startBotKit(options: BotKitOptions): Promise<BotKit> {
 
 /** Multiplies every delay the queue would wait by `scale`, so polls and retries run in test time. */
 function timeScaled(queues: JobQueue, scale: number): JobQueue {
-  const scaled = (ms: number) => Math.max(0, Math.round(ms * scale));
+  // A positive delay stays at least 1 ms: scaled to 0 it would turn a job that looks again later
+  // (a recovery waiting out a live run's lease) into a loop that starves the event loop.
+  const scaled = (ms: number) => (ms > 0 ? Math.max(1, Math.round(ms * scale)) : 0);
   const scaleOptions = (o: AddOptions = {}): AddOptions => ({
     ...o,
     ...(o.delayMs !== undefined && { delayMs: scaled(o.delayMs) }),
