@@ -363,11 +363,11 @@ describe("AML re-screening", () => {
       sandboxNow += day;
       h.sandboxTime.set(new Date(sandboxNow).toISOString());
     };
-    h.sandbox.screening.setResult(address, { score: "1.0" });
+    h.sandbox.screening.setResult(address, { score: "1.0", selfSanctioned: false, exposure: [] });
     nextDay();
     await watchTick(h.deps, ALERTS, onBlocked);
     expect(h.sandbox.calls("screening.create")).toHaveLength(1);
-    h.sandbox.screening.setResult(address, { score: "6.5" });
+    h.sandbox.screening.setResult(address, { score: "6.5", selfSanctioned: false, exposure: [] });
     nextDay();
     await watchTick(h.deps, ALERTS, onBlocked);
     expect(h.sandbox.calls("screening.create")).toHaveLength(2);
