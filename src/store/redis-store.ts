@@ -105,6 +105,12 @@ export function createRedisStore(options: RedisStoreOptions): Store {
     setManyIfNotExists: async (keys, value, ttlMs) => {
       if (keys.length === 0) return [];
       const ttl = checkTtlMs(ttlMs);
+      // A script's keys must share a slot on a cluster: there, one SET NX per key, auto-pipelined per node.
+      if (isCluster(redis)) {
+        const set = (key: string) =>
+          ttl === undefined ? redis.set(k(key), value, "NX") : redis.set(k(key), value, "PX", ttl, "NX");
+        return (await Promise.all(keys.map(set))).map((reply) => reply === "OK");
+      }
       const reply = (await setManyIfNotExistsScript.run(redis, keys.map(k), [value, ttl ?? ""])) as number[];
       return reply.map((created) => created === 1);
     },

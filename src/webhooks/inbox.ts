@@ -179,13 +179,29 @@ const SEEN_TTL_MS = 48 * 3_600_000;
  * The queue absorbs a repeat silently (same job id, or the router's done mark), so telling a
  * repeat from a first delivery takes a mark of its own. It is set after the delivery is stored,
  * so it never decides what is stored, and only for metrics: a failing store counts as "accepted".
+ * The marks of one turn (a burst) are set in one round trip: one command per delivery cost about
+ * as much Redis work as the bare SET NX of a whole webhook receiver.
  */
 export function createIngestReporter(store: Store, observe: IngestObserver): IngestReporter {
+  let turn: { route: InboundSource; key: string; done: () => void }[] = [];
+
+  async function flush(): Promise<void> {
+    const marks = turn;
+    turn = [];
+    const keys = marks.map((m) => `inbound:seen:${m.key}`);
+    const firsts = await store.setManyIfNotExists(keys, "1", SEEN_TTL_MS).catch(() => keys.map(() => true));
+    marks.forEach((m, i) => {
+      observe({ route: m.route, result: firsts[i] === false ? "duplicate" : "accepted" });
+      m.done();
+    });
+  }
+
   return {
     answered: (route, result) => observe({ route, result }),
-    async stored(route, key) {
-      const first = await store.setIfNotExists(`inbound:seen:${key}`, "1", SEEN_TTL_MS).catch(() => true);
-      observe({ route, result: first ? "accepted" : "duplicate" });
-    },
+    stored: (route, key) =>
+      new Promise<void>((done) => {
+        turn.push({ route, key, done });
+        if (turn.length === 1) setImmediate(() => void flush());
+      }),
   };
 }

@@ -146,7 +146,7 @@ export async function casesFigure(world: World, samples = 20, certificates = 60)
   const certP99 = round(percentile(certMs, 99), 1);
   const problem = problemNote("fig15 bot", bot.logFile);
   return {
-    id: "14",
+    id: "15",
     title: "AML cases and certificates",
     measures: [
       {
