@@ -10,8 +10,8 @@ import type { Store } from "../store/store.js";
  * job, so a crash between the acknowledgement and the chat post still posts after a restart, on
  * whichever instance picks the job up.
  *
- * The deliveries accepted in one turn of the event loop (a burst: many connections at once) are
- * stored together as one job, in one write: a queue job costs about as much as the whole HTTP
+ * The deliveries accepted while the previous store is under way (a burst: many connections at
+ * once) are stored together as one job, in one write: a queue job costs about as much as the whole HTTP
  * request, so one per delivery halved what a burst could be accepted at. A job's id follows from
  * its deliveries' identities, so a repeat that arrives while the first is still queued adds
  * nothing; one that arrives later, or in a job with other deliveries, finds the router's done mark.
@@ -107,13 +107,21 @@ interface Waiting {
 
 export function createInbox(queues: JobQueue): Inbox {
   let pending = new Map<string, Waiting>();
+  let flushing = false;
+
+  /** One store under way at a time: a lone delivery goes at once, a burst's go in fewer, larger jobs. */
+  function schedule(): void {
+    if (flushing || pending.size === 0) return;
+    flushing = true;
+    setImmediate(flush);
+  }
 
   function flush(): void {
     const taken = [...pending.values()];
     pending = new Map();
-    for (const group of groups(taken)) {
+    const stores = groups(taken).map((group) => {
       const settle = group.flatMap((w) => w.settle);
-      addInbound(
+      return addInbound(
         queues,
         group.map((w) => w.delivery),
       ).then(
@@ -124,13 +132,17 @@ export function createInbox(queues: JobQueue): Inbox {
           for (const s of settle) s.reject(error);
         },
       );
-    }
+    });
+    void Promise.all(stores).then(() => {
+      flushing = false;
+      schedule();
+    });
   }
 
   return {
     store(delivery, bytes) {
       return new Promise<void>((resolve, reject) => {
-        // The same delivery twice in one turn (a sender's quick repeat) is stored once.
+        // The same delivery twice before it is stored (a sender's quick repeat) is stored once.
         const same = pending.get(delivery.key);
         if (same) return void same.settle.push({ resolve, reject });
         pending.set(delivery.key, {
@@ -138,7 +150,7 @@ export function createInbox(queues: JobQueue): Inbox {
           bytes,
           settle: [{ resolve, reject }],
         });
-        if (pending.size === 1) setImmediate(flush);
+        schedule();
       });
     },
   };

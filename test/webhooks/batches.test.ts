@@ -72,6 +72,28 @@ describe("the inbox", () => {
     expect(await storedJobs()).toHaveLength(3);
   });
 
+  it("gathers the deliveries that arrive while a store is under way into the next job", async () => {
+    const real = bullQueues();
+    // Redis is slow to answer the first store: until `answer()`, every add waits.
+    let answer = () => {};
+    const slow = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const queues: JobQueue = { ...real, add: (...args) => slow.then(() => real.add(...args)) };
+    const inbox = createInbox(queues);
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const stores = [inbox.store(delivery(1), 300)];
+    await turn();
+    // Two more turns' deliveries arrive while the first is being stored.
+    for (const n of [2, 3, 4, 5, 6]) stores.push(inbox.store(delivery(n), 300));
+    await turn();
+    for (const n of [7, 8, 9, 10, 11]) stores.push(inbox.store(delivery(n), 300));
+    await turn();
+    answer();
+    await Promise.all(stores);
+    expect((await storedJobs()).map((keys) => keys.length).sort((a, b) => a - b)).toEqual([1, 10]);
+  });
+
   it("keeps one job to about half a megabyte of bodies", async () => {
     const queues = bullQueues();
     const inbox = createInbox(queues);
