@@ -1,4 +1,5 @@
 import Big from "big.js";
+import { within } from "../../clock.js";
 import { isServiceError } from "../../service/errors.js";
 import type { Store } from "../../store/store.js";
 import type { CoreDeps } from "../deps.js";
@@ -9,7 +10,6 @@ import {
   SPENT_KEY,
   spentSunSoFar,
   startBalanceRefresh,
-  within,
 } from "./balance-refresh.js";
 import { sunToTrx, trxToSun } from "./trx.js";
 

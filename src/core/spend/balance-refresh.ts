@@ -107,16 +107,3 @@ export async function startBalanceRefresh(deps: RefreshDeps): Promise<Refresh | 
   running.set(deps.store, refresh);
   return refresh;
 }
-
-/** `promise`'s value, or undefined when it takes longer than `ms`. */
-export async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

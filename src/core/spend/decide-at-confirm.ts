@@ -1,5 +1,6 @@
 import Big from "big.js";
 import { z } from "zod";
+import { within } from "../../clock.js";
 import type { ComplianceVerdict } from "../../service/compliance.js";
 import { isServiceError } from "../../service/errors.js";
 import type { PriceList, PricingServiceName } from "../../service/pricing.js";
@@ -212,7 +213,9 @@ async function denyCheck<Q extends LiveQuote>(deps: Deps, spend: ConfirmSpend<Q>
   const timeoutMs = timeoutOf(deps);
   let verdicts: ComplianceVerdict[];
   try {
-    verdicts = await withDeadline(verdictsOf(deps, spend.addresses, timeoutMs), timeoutMs * 2);
+    verdicts = await within(verdictsOf(deps, spend.addresses, timeoutMs), timeoutMs * 2, () => {
+      throw new UserError(`no answer within ${Math.round((timeoutMs * 2) / 100) / 10} s`);
+    });
   } catch (error) {
     deps.logger.warn({ err: error }, "deny-list check at Confirm failed; nothing spent");
     return {
@@ -285,14 +288,6 @@ async function verdictsOf(
       addresses.map((a) => deps.service.compliance.lookup(a, { maxLimiterWaitMs: timeoutMs })),
     );
   }
-}
-
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UserError(`no answer within ${Math.round(ms / 100) / 10} s`)), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** Why the price rose: the period changed, or the service changed its prices within the period. */
