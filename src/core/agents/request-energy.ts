@@ -74,7 +74,7 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
     periodLabel: quote.periodLabel,
   };
   const requester = { kind: "agent" as const, name: ask.agent, reason: ask.reason };
-  const group = await offerQuote(deps, { conversation: channel, actor }, energyOrder, payload, requester);
+  const group = await offerQuote(deps, { conversation: channel, actor }, energyOrder, payload, { requester });
   const now = deps.now();
   await saveRequest(deps.store, {
     id,

@@ -76,7 +76,7 @@ async function runEnergy(ctx: CommandContext): Promise<Reply> {
       return cheapestOffer(deps, {
         quote,
         later,
-        order: { kind: energyOrder.confirmKind, payload },
+        order: { def: energyOrder, payload },
         conversation,
         actor,
         denyList: view.denyList,

@@ -1,11 +1,12 @@
 import Big from "big.js";
 import { costTrx, type EnergyPeriod, type PeriodicService, type PriceList } from "../../service/pricing.js";
-import { type ActionItem, CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CoreDeps } from "../deps.js";
 import { formatAmount } from "../format.js";
 import type { Actor, ConversationRef } from "../invocation.js";
 import { formatCount } from "../parse/echo.js";
 import { buttons, code, context, fields, header, publicReply, type Reply, text } from "../reply.js";
+import type { AnyDefinition } from "../spend/definition.js";
+import { offerQuote } from "../spend/offer-quote.js";
 import { getPriceList } from "../spend/price-list.js";
 import { chunkSizes, type EnergyQuote } from "../spend/quote.js";
 import { clockText, whenText } from "./recurrence.js";
@@ -101,14 +102,17 @@ export async function findCheaperLater(
 export const nowCheapestLine = (quote: EnergyQuote): string =>
   `Now (${quote.periodLabel}, ${quote.unitPriceSun} SUN per energy) is the cheapest period of the next 24 hours: ordering now costs the least.`;
 
-/** The offer: **Order now** (the energy Confirm) or **Schedule at HH:MM (saves X TRX)**, one group. */
+/**
+ * The offer: **Order now** (the energy spend's own Confirm, through the pipeline's quote) or
+ * **Schedule at HH:MM (saves X TRX)** beside it in the same once-only group.
+ */
 export async function cheapestOffer(
-  deps: Pick<CoreDeps, "store" | "now">,
+  deps: Pick<CoreDeps, "store" | "now" | "logger" | "spendLifecycle">,
   input: {
     quote: EnergyQuote;
     later: CheaperLater;
-    /** The energy quote's own Confirm (its kind and payload, from the energy command). */
-    order: { kind: string; payload: unknown };
+    /** The energy spend and its payload, from the energy command. */
+    order: { def: AnyDefinition; payload: unknown };
     conversation: ConversationRef;
     actor: Actor;
     denyList: string;
@@ -123,15 +127,12 @@ export async function cheapestOffer(
     repeat: { kind: "once", at: later.runAt },
     maxSun: later.maxSun,
   };
-  const items: ActionItem[] = [
-    { kind: input.order.kind, payload: input.order.payload, role: "operator" },
-    { kind: SCHEDULE_CONFIRM_KIND, payload: schedule, role: "operator" },
-    { kind: CANCEL_KIND, payload: {}, role: "operator" },
-  ];
-  const { tokens } = await createActionGroup(
-    deps.store,
-    { conversation: input.conversation, createdBy: input.actor, now: deps.now },
-    items,
+  const { tokens } = await offerQuote(
+    deps,
+    { conversation: input.conversation, actor: input.actor },
+    input.order.def,
+    input.order.payload,
+    { alongside: [{ kind: SCHEDULE_CONFIRM_KIND, payload: schedule, role: "operator" }] },
   );
   const saves = formatAmount(later.savesTrx);
   const summary = `Energy quote: ${formatAmount(quote.costTrx)} now, ${formatAmount(later.costTrx)} at ${at} UTC (saves ${saves})`;
@@ -152,9 +153,9 @@ export async function cheapestOffer(
       `Schedule at ${at} creates a one-off standing order for ${whenText(later.runAt)} with max ${later.maxSun} SUN per energy: it re-reads the price list, the deny list and your caps then, and is skipped if the price is higher.`,
     ),
     buttons(
-      { label: `Order now ${formatAmount(quote.costTrx)}`, token: tokens[0] ?? "", style: "primary" },
-      { label: `Schedule at ${at} (saves ${saves})`, token: tokens[1] ?? "" },
-      { label: "Cancel", token: tokens[2] ?? "" },
+      { label: `Order now ${formatAmount(quote.costTrx)}`, token: tokens.confirm, style: "primary" },
+      { label: `Schedule at ${at} (saves ${saves})`, token: tokens.alongside[0] ?? "" },
+      { label: "Cancel", token: tokens.cancel },
     ),
     context("Buttons last 5 minutes; an operator can confirm."),
   ]);

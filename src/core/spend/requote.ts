@@ -84,14 +84,10 @@ async function quoteAgain<P, Q extends LiveQuote>(
   const message = line === undefined ? again.audited : `not ${def.word}: ${line}`;
   await auditSpend(deps, { ...def.audit(who, again.before), result: "failed", message });
   if (line !== undefined) return outcomeLine(line);
-  const { tokens } = await offerQuote(
-    deps,
-    ctx.invocation,
-    def,
-    again.next,
-    who.requester,
-    who.confirmationId,
-  );
+  const { tokens } = await offerQuote(deps, ctx.invocation, def, again.next, {
+    ...(who.requester && { requester: who.requester }),
+    replaces: who.confirmationId,
+  });
   return def.requoted(deps, {
     payload: again.next,
     quote: again.quote,

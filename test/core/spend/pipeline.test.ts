@@ -61,7 +61,7 @@ describe("the spend lifecycle hook", () => {
       { conversation: channel, actor: admin },
       energyOrder,
       payload,
-      requester,
+      { requester },
     );
     const done = await h.click(operator, tokens.confirm);
     expect(replyText(done)).not.toMatch(/^Not ordered/);
