@@ -7,7 +7,7 @@ import type { ActionHandler } from "./command.js";
 import { type Actor, actorKey, type ConversationRef } from "./invocation.js";
 import { publicReply, text } from "./reply.js";
 import { can, higherRole, type Role, refusalLine } from "./roles.js";
-import { requesterOf, tell } from "./spend/lifecycle.js";
+import { requesterOf, tell } from "./spend-lifecycle.js";
 
 /**
  * One-time buttons. A button carries only a short random token; what it does lives in the store

@@ -5,7 +5,7 @@ import type { ConversationRef, Platform } from "./invocation.js";
 import type { Logger } from "./logger.js";
 import type { CoreObserver } from "./observer.js";
 import type { ChatAdapter, JobScheduler, Notifier } from "./ports.js";
-import type { SpendLifecycle } from "./spend/lifecycle.js";
+import type { SpendLifecycle } from "./spend-lifecycle.js";
 
 /** The settings the core reads; `src/config.ts` builds them from the environment. */
 export interface CoreSettings {
@@ -82,7 +82,7 @@ export interface CoreDeps {
   chats?: ReadonlyMap<Platform, Pick<ChatAdapter, "messageLink">>;
   /** Told of commands handled and money spent (metrics); optional. */
   observer?: CoreObserver;
-  /** Told of each step of a spend's life (quoted, ordered, refused …; src/core/spend/lifecycle.ts); optional. */
+  /** Told of each step of a spend's life (quoted, ordered, refused …; src/core/spend-lifecycle.ts); optional. */
   spendLifecycle?: SpendLifecycle;
   /** Test-only fault injection: awaited at each FaultPoint; never set in production. */
   faults?: (point: FaultPoint) => Promise<void>;

@@ -1,6 +1,6 @@
 import { ACTION_TTL_MS } from "../actions.js";
 import type { CoreDeps } from "../deps.js";
-import type { SpendEvent, SpendLifecycle } from "../spend/lifecycle.js";
+import type { SpendEvent, SpendLifecycle } from "../spend-lifecycle.js";
 import {
   type AgentRequest,
   markRequestDelivered,

@@ -24,11 +24,11 @@ import {
 import { whoName } from "../spend/confirmed.js";
 import type { LiveQuote } from "../spend/decide-at-confirm.js";
 import type { AnyDefinition, DefinitionRegistry } from "../spend/definition.js";
-import { tell } from "../spend/lifecycle.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { placedRecord } from "../spend/placed.js";
 import { auditSpend } from "../spend/record.js";
 import { capRefusal } from "../spend/requote.js";
+import { tell } from "../spend-lifecycle.js";
 import { carryOut, decideApproved } from "./carry-out.js";
 
 /**

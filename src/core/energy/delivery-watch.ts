@@ -4,7 +4,7 @@ import type { ConversationRef } from "../invocation.js";
 import type { PollAnswer } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import { code, context, publicReply, text } from "../reply.js";
-import { tellDelivered } from "../spend/lifecycle.js";
+import { tellDelivered } from "../spend-lifecycle.js";
 
 /**
  * Watching a 5-minute order until the service confirms its delivery on-chain. The webhook

@@ -1,10 +1,10 @@
 import type { ActionContext } from "../command.js";
 import { formatAmount } from "../format.js";
 import type { Reply } from "../reply.js";
+import { type Requester, tell } from "../spend-lifecycle.js";
 import { approversOf, describeRequest, renderRequest } from "./approval-render.js";
 import { openRequest } from "./approval-request.js";
 import type { AnyDefinition } from "./definition.js";
-import { type Requester, tell } from "./lifecycle.js";
 import { outcomeLine } from "./outcome-render.js";
 import { auditSpend } from "./record.js";
 

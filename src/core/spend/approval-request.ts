@@ -11,7 +11,7 @@ import {
   conversationRefSchema,
 } from "../invocation.js";
 import type { Role } from "../roles.js";
-import { requesterSchema } from "./lifecycle.js";
+import { requesterSchema } from "../spend-lifecycle.js";
 
 /**
  * An approval request: a spend at or above OPS_APPROVAL_TRX (or a guarded action, e.g. a

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { ActionContext } from "../command.js";
 import { type Actor, actorSchema, type ConversationRef, conversationRefSchema } from "../invocation.js";
+import type { Requester } from "../spend-lifecycle.js";
 import { followUpConversation } from "../threads/follow-ups.js";
-import type { Requester } from "./lifecycle.js";
 
 /**
  * Who confirmed a spend, shared by every money feature (energy, Host Mode, approvals and what

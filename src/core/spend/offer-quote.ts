@@ -1,8 +1,8 @@
 import { type ActionItem, CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CoreDeps } from "../deps.js";
 import type { Actor, ConversationRef } from "../invocation.js";
+import { type Requester, tell } from "../spend-lifecycle.js";
 import type { AnyDefinition } from "./definition.js";
-import { type Requester, tell } from "./lifecycle.js";
 
 type Deps = CoreDeps;
 

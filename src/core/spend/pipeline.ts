@@ -2,12 +2,12 @@ import type { ActionContext, ActionHandler } from "../command.js";
 import type { CoreDeps } from "../deps.js";
 import type { Actor } from "../invocation.js";
 import { context, type Reply } from "../reply.js";
+import { type Requester, requesterLine, requesterOf, tell } from "../spend-lifecycle.js";
 import { askApproval } from "./approval-gate.js";
 import { APPROVE_KIND } from "./approval-request.js";
 import { type Confirmed, confirmedBy } from "./confirmed.js";
 import { type ConfirmDecision, decideAtConfirm, type LiveQuote, priceFellLine } from "./decide-at-confirm.js";
 import type { AnyDefinition, GuardedDefinition, LiveSpend, SpendDefinition } from "./definition.js";
-import { type Requester, requesterLine, requesterOf, tell } from "./lifecycle.js";
 import { addressOf, type Ref, tellOutcome } from "./placed.js";
 import { refused, rose } from "./requote.js";
 

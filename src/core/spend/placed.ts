@@ -2,8 +2,8 @@ import type { AuditEntry } from "../audit-entry.js";
 import { readAudit } from "../audit-log.js";
 import type { CoreDeps } from "../deps.js";
 import { type Actor, actorKey } from "../invocation.js";
+import { type Requester, tell } from "../spend-lifecycle.js";
 import type { Confirmed } from "./confirmed.js";
-import { type Requester, tell } from "./lifecycle.js";
 
 type Deps = CoreDeps;
 export type Ref = { spend: string; confirmationId: string; requester?: Requester };

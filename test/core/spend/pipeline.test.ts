@@ -3,9 +3,9 @@ import { readAudit } from "../../../src/core/audit-log.js";
 import { energyOrder } from "../../../src/core/energy/energy-spend.js";
 import type { Actor } from "../../../src/core/invocation.js";
 import { actorKey } from "../../../src/core/invocation.js";
-import type { SpendEvent } from "../../../src/core/spend/lifecycle.js";
 import { offerQuote } from "../../../src/core/spend/offer-quote.js";
 import { buildEnergyQuote } from "../../../src/core/spend/quote.js";
+import type { SpendEvent } from "../../../src/core/spend-lifecycle.js";
 import { admin, channel, operator, replyText } from "../../support/core-harness.js";
 import { freshAddress, quote, tokenOf, useSpendHarness } from "../../support/spend-harness.js";
 

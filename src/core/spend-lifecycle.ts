@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Logger } from "../logger.js";
+import type { Logger } from "./logger.js";
 
 /**
  * Who asked for a spend, beside who confirmed it: a person (the confirmer, or the person who
