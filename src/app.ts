@@ -17,6 +17,7 @@ import type { Sandbox } from "./sandbox/server.js";
 import { alertConversations, registerDemoWebhooks, WEBHOOK_QUEUE } from "./webhooks/index.js";
 import { type Backends, DEMO_PUBLIC_URL, startBackends } from "./wiring/backends.js";
 import { CONSOLE_CONVERSATION, consoleActor, consoleEnabled, startChat } from "./wiring/chat.js";
+import { PLATFORM_FACTS } from "./wiring/platforms.js";
 import { createShutdown, type Shutdown } from "./wiring/shutdown.js";
 import { startWorkers } from "./wiring/workers.js";
 
@@ -125,6 +126,7 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
     logger,
     settings,
     chats,
+    platforms: PLATFORM_FACTS,
     // Agents follow the spends they asked for (src/core/agents/): the one lifecycle hook.
     spendLifecycle: agentRequestLifecycle({ store, now: Date.now, settings }),
     observer: observe.core,

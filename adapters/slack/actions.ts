@@ -1,10 +1,10 @@
 import type { App, BlockAction, ButtonAction } from "@slack/bolt";
 import type { AdapterCore, Invocation, Logger, Reply } from "../../src/core/index.js";
-import { homeConversationId } from "../../src/core/index.js";
 import type { Delivery, Interaction } from "./deliver.js";
 import type { SlackBody } from "./gate.js";
 import type { Inflight } from "./inflight.js";
 import type { OnceOnly } from "./once-only.js";
+import { homeConversationId } from "./platform.js";
 import { ACTION_ID_PREFIX, pressedByBlock } from "./render/blocks.js";
 
 /**

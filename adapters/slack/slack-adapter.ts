@@ -8,7 +8,7 @@ import type {
   ConversationRef,
   Logger,
 } from "../../src/core/index.js";
-import { FORMS, homeUserOf, type Reply } from "../../src/core/index.js";
+import { FORMS, type Reply } from "../../src/core/index.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import type { Store } from "../../src/store/store.js";
 import { registerActions } from "./actions.js";
@@ -24,6 +24,7 @@ import { createLifecycle } from "./lifecycle.js";
 import { slackMessageLink } from "./message-link.js";
 import { registerMessages } from "./messages.js";
 import { createOnceOnly } from "./once-only.js";
+import { homeUserOf } from "./platform.js";
 import { createEventsRoute } from "./receiver.js";
 import { createResponseUrls } from "./response-url.js";
 import { createSlackWeb } from "./web.js";

@@ -4,7 +4,7 @@ import type { Store } from "../store/store.js";
 import type { ConversationRef, Platform } from "./invocation.js";
 import type { Logger } from "./logger.js";
 import type { CoreObserver } from "./observer.js";
-import type { ChatAdapter, JobScheduler, Notifier } from "./ports.js";
+import type { ChatAdapter, JobScheduler, Notifier, PlatformFacts } from "./ports.js";
 import type { SpendLifecycle } from "./spend-lifecycle.js";
 
 /** The settings the core reads; `src/config.ts` builds them from the environment. */
@@ -80,6 +80,11 @@ export interface CoreDeps {
    * core posts through `notifier`, never here. Unset or missing a platform: no links there.
    */
   chats?: ReadonlyMap<Platform, Pick<ChatAdapter, "messageLink">>;
+  /**
+   * What each platform is like (message size, pace, threads, home screen), as its adapter declares
+   * it; a platform missing here gets plain facts (src/core/platforms.ts).
+   */
+  platforms: ReadonlyMap<Platform, PlatformFacts>;
   /** Told of commands handled and money spent (metrics); optional. */
   observer?: CoreObserver;
   /** Told of each step of a spend's life (quoted, ordered, refused …; src/core/spend-lifecycle.ts); optional. */

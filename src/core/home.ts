@@ -4,7 +4,8 @@ import type { CommandDefinition } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import { toUserLine } from "./errors.js";
 import { activeHosts } from "./host/index.js";
-import { type Actor, type ConversationRef, homeConversationId } from "./invocation.js";
+import type { Actor } from "./invocation.js";
+import { homeConversation } from "./platforms.js";
 import { type Block, code, context, header, publicReply, type Reply, text } from "./reply.js";
 import { can, roleOf } from "./roles.js";
 
@@ -57,10 +58,7 @@ async function runReadOnly(deps: CoreDeps, options: HomeSummaryOptions, verb: st
   if (command === undefined) return [];
   const role = roleOf(options.actor, deps.settings);
   if (!can(role, command.role)) return [];
-  const conversation: ConversationRef = {
-    platform: options.actor.platform,
-    id: homeConversationId(options.actor.userId),
-  };
+  const conversation = homeConversation(deps.platforms, options.actor);
   try {
     const reply = await command.run({
       invocation: { kind: "command", actor: options.actor, conversation, text: verb },

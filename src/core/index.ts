@@ -25,7 +25,7 @@ export { homeSummary } from "./home.js";
 export { recoverOpenIntents } from "./intents/index.js";
 // What the rest of the bot (the wiring, jobs, webhooks, metrics, app) uses besides.
 export type { Actor, ConversationRef, Invocation, Platform, SharedFile } from "./invocation.js";
-export { conversationKey, homeConversationId, homeUserOf, SHARED_FILE_MAX_BYTES } from "./invocation.js";
+export { conversationKey, SHARED_FILE_MAX_BYTES } from "./invocation.js";
 export type { Logger } from "./logger.js";
 export type {
   NotificationRouter,
@@ -36,7 +36,6 @@ export type {
 export {
   canDigest,
   createNotificationRouter,
-  DIGEST_LIMITS,
   digestBudget,
   digestCost,
   notificationKey,
@@ -49,9 +48,10 @@ export { storedWebhookSecrets } from "./notifications/webhook-secrets.js";
 export type { CoreObserver } from "./observer.js";
 export { formatCount } from "./parse/echo.js";
 export type { PastedMessage } from "./paste-check/index.js";
+export { platformFacts } from "./platforms.js";
 export type { PollAnswer } from "./poll.js";
 export { pollDelayMs } from "./poll.js";
-export type { JobScheduler, TrackedJob } from "./ports.js";
+export type { JobScheduler, MessageLimits, PlatformFacts, TrackedJob } from "./ports.js";
 export { type ChatAdapter, type ChatAdapterLifecycle, ChatSendError, type Notifier } from "./ports.js";
 export type { ImageAttachment } from "./reply.js";
 export {

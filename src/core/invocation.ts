@@ -85,14 +85,3 @@ export const actorKey = (actor: Actor): string => `${actor.platform}:${actor.use
 
 export const conversationKey = (c: ConversationRef): string =>
   c.threadId ? `${c.platform}:${c.id}:${c.threadId}` : `${c.platform}:${c.id}`;
-
-const HOME_PREFIX = "home:";
-/**
- * A user's own view of the bot (Slack's App Home) as a conversation, `home:<user id>`, the one
- * place this id is made: buttons shown there are bound to it, and a notice posted to it publishes
- * the view again (the Slack adapter, `homeUserOf`).
- */
-export const homeConversationId = (userId: string): string => `${HOME_PREFIX}${userId}`;
-/** The user whose home `conversationId` is; undefined for any other conversation. */
-export const homeUserOf = (conversationId: string): string | undefined =>
-  conversationId.startsWith(HOME_PREFIX) ? conversationId.slice(HOME_PREFIX.length) : undefined;

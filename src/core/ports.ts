@@ -1,6 +1,48 @@
 import type { ConversationRef, Platform } from "./invocation.js";
 import type { Reply } from "./reply.js";
 
+/** How much one message of a platform holds, as the notice digest fills it. */
+export interface MessageLimits {
+  /** Characters of rendered text, links included, with room for escaping. */
+  maxChars: number;
+  /** Text blocks of at most this many characters (one Slack section holds 3000). */
+  blockChars: number;
+}
+
+/**
+ * What a chat platform is like, as far as the core and the notification jobs need to know: its
+ * message size, its pace, where a message's follow-ups go, its users' home screen. Each adapter
+ * declares its platform's facts once, as a constant (`adapters/<platform>/platform.ts`); the wiring
+ * hands them to the core (`CoreDeps.platforms`) and the notify worker, so neither knows a platform.
+ */
+export interface PlatformFacts {
+  readonly platform: Platform;
+  /** One message's size: a digest of waiting notices is packed to fit it. */
+  readonly limits: MessageLimits;
+  /** The least gap (ms) between two posts into `conversation` (its threads share it); 0: no pace. */
+  sendGapMs(conversation: ConversationRef): number;
+  /**
+   * Where the messages that follow up message `messageId` of the conversation go, kept together
+   * with it (a thread, a reply), or the conversation itself where the platform has neither.
+   */
+  followUp(conversation: ConversationRef, messageId: string): ConversationRef;
+  /**
+   * Where a message goes that everyone in the conversation sees and that answers message
+   * `messageId` (an escalation of the alert told there), linked to it where the platform can
+   * do that without hiding it in a thread.
+   */
+  visibleAnswer(conversation: ConversationRef, messageId: string | undefined): ConversationRef;
+  /**
+   * A user's own view of the bot (Slack's App Home) as a conversation id: buttons shown there are
+   * bound to it, and a notice posted to it shows the view again. Absent: the platform has none.
+   */
+  readonly home?: {
+    conversationId(userId: string): string;
+    /** The user whose home `conversationId` is; undefined for any other conversation. */
+    userOf(conversationId: string): string | undefined;
+  };
+}
+
 /** What a chat platform must offer the core and the notification jobs. Adapters implement it. */
 export interface ChatAdapter {
   readonly platform: Platform;

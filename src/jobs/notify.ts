@@ -4,18 +4,20 @@ import type {
   ChatAdapter,
   ConversationRef,
   Logger,
+  MessageLimits,
   Notifier,
   Platform,
+  PlatformFacts,
   Reply,
 } from "../core/index.js";
 import {
   canDigest,
   conversationKey,
-  DIGEST_LIMITS,
   decodeReply,
   digestBudget,
   digestCost,
   encodeReply,
+  platformFacts,
   renderNoticeDigest,
 } from "../core/index.js";
 import type { AfterStore } from "../store/replica-ack.js";
@@ -37,10 +39,11 @@ import {
 /**
  * Notifications are jobs: a chat outage or a restart delays a message, never loses it. Each notice
  * is stored in its conversation's mailbox (`notify-box.ts`). The poster that finds nobody sending
- * for the conversation queues a lead job: it reserves the channel's next send slot (Slack ~1/s
- * per channel, shared by every instance), and at that slot posts what waited meanwhile, one notice
- * as it is, several as one digest ("12 deliveries confirmed", each order and hash listed) that
- * fits one message of the platform; it leads until the mailbox is empty. So a burst costs one
+ * for the conversation queues a lead job: it reserves the channel's next send slot (its platform's
+ * pace, `PlatformFacts.sendGapMs`: Slack ~1/s per channel; shared by every instance), and at that
+ * slot posts what waited meanwhile, one notice as it is, several as one digest ("12 deliveries
+ * confirmed", each order and hash listed) that fits one message of the platform
+ * (`PlatformFacts.limits`); it leads until the mailbox is empty. So a burst costs one
  * message per slot instead of one slot per notice, and a conversation that keeps failing (or was
  * told to wait by a 429) pauses as a whole while the others flow.
  */
@@ -72,18 +75,6 @@ export const NOTIFY_RETRY: NotifyRetry = {
  * it sends at the slot, not up to 100 ms after it.
  */
 const PARK_EARLY_MS = 250;
-
-/** The platforms' per-conversation pace: Slack ~1/s per channel; Telegram ~1/s per chat, 20/min per group. */
-export function notifyGapMs(conversation: ConversationRef): number {
-  switch (conversation.platform) {
-    case "slack":
-      return 1_000;
-    case "telegram":
-      return conversation.id.startsWith("-") ? 3_000 : 1_000;
-    case "console":
-      return 0;
-  }
-}
 
 interface NotifyJob {
   conversation: ConversationRef;
@@ -183,12 +174,15 @@ async function reviveLead(
 
 export interface NotifyWorkerOptions {
   adapters: ReadonlyMap<Platform, ChatAdapter>;
+  /** What each platform is like: its pace and the size of one message (a digest fills it). */
+  platforms: ReadonlyMap<Platform, PlatformFacts>;
   /** The notifier's store: the mailboxes live there. */
   store: Store;
   logger: Logger;
   concurrency?: number;
   /** A send that hangs longer counts as failed (and is retried), so it cannot hold a worker slot. */
   sendTimeoutMs?: number;
+  /** The gap between two posts into a conversation (default: its platform's `sendGapMs`). */
   gapMs?: (conversation: ConversationRef) => number;
   /** Told of every failed send, retried or not (metrics). */
   onSendFailure?: (platform: Platform) => void;
@@ -236,7 +230,8 @@ function createDeliver(queues: JobQueue, options: NotifyWorkerOptions) {
 
 /** The lead job's run: wait for the channel's slot, post what waited, and go on while more waits. */
 function createSender(queues: JobQueue, options: NotifyWorkerOptions) {
-  const gapMs = options.gapMs ?? notifyGapMs;
+  const gapMs =
+    options.gapMs ?? ((c: ConversationRef) => platformFacts(options.platforms, c.platform).sendGapMs(c));
   const timeoutMs = options.sendTimeoutMs ?? NOTIFY_SEND_TIMEOUT_MS;
   const now = options.now ?? systemClock;
   const wait = options.sleep ?? sleep;
@@ -274,7 +269,8 @@ function createSender(queues: JobQueue, options: NotifyWorkerOptions) {
     // What came while waiting for the slot goes out in it: the mailbox is read at the slot.
     if (await untilSlot(job)) state = await box.state();
     const { conversation } = job.data;
-    const batch = await gatherBatch(box, state, gapMs(conversation) > 0 ? conversation.platform : null);
+    const limits = platformFacts(options.platforms, conversation.platform).limits;
+    const batch = await gatherBatch(box, state, gapMs(conversation) > 0 ? limits : undefined);
     try {
       if (batch.notices.length > 0) await sendBatch(options, conversation, batch.notices, timeoutMs);
     } catch (error) {
@@ -306,9 +302,8 @@ function createSender(queues: JobQueue, options: NotifyWorkerOptions) {
   }
 }
 
-/** One message's worth: a notice alone, or as many as fit one digest of the platform (null: never). */
-async function gatherBatch(box: NotifyBox, state: BoxState, digestFor: Platform | null) {
-  const limits = digestFor === null ? undefined : DIGEST_LIMITS[digestFor];
+/** One message's worth: a notice alone, or as many as fit one digest of `limits` (undefined: never). */
+async function gatherBatch(box: NotifyBox, state: BoxState, limits: MessageLimits | undefined) {
   let budget = limits === undefined ? 0 : digestBudget(limits);
   let digestible = false;
   return box.gather(state, (notice, taken) => {
@@ -354,7 +349,7 @@ async function digestOf(
   conversation: ConversationRef,
   replies: readonly Reply[],
 ): Promise<Reply> {
-  const digest = renderNoticeDigest(replies, DIGEST_LIMITS[conversation.platform]);
+  const digest = renderNoticeDigest(replies, platformFacts(options.platforms, conversation.platform).limits);
   const extras = await options.digestExtras?.(conversation, replies).catch((error: unknown) => {
     options.logger.warn({ err: error }, "could not add the digest's buttons; it is sent without them");
     return [];

@@ -43,6 +43,7 @@ export async function startWorkers(options: WorkerOptions): Promise<HttpRoute[]>
   );
   const notify = await startNotifyWorker(queues, {
     adapters: options.adapters,
+    platforms: deps.platforms,
     store: deps.store,
     logger,
     onSendFailure: observe.chatSendFailure,

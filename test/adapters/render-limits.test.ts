@@ -10,10 +10,7 @@ import {
   renderBandwidthDelegated,
   renderDelegationConfirmed,
 } from "../../src/core/energy/energy-notices-render.js";
-import {
-  DIGEST_LIMITS,
-  renderNoticeDigest,
-} from "../../src/core/notification-routing/notice-digest-render.js";
+import { renderNoticeDigest } from "../../src/core/notification-routing/notice-digest-render.js";
 import {
   type Block,
   bold,
@@ -33,6 +30,7 @@ import {
 import { createAccountBook, DEFAULT_API_KEY } from "../../src/sandbox/accounts.js";
 import { priceList } from "../../src/sandbox/families/account/pricing.js";
 import { priceListSchema } from "../../src/service/pricing.js";
+import { PLATFORM_FACTS } from "../../src/wiring/platforms.js";
 import { blocksProblem } from "../fakes/slack-blocks.js";
 import { parseTelegramHtml } from "../fakes/telegram-html.js";
 
@@ -345,7 +343,7 @@ describe("every reply rendered from hostile input stays within Slack's and Teleg
       publicReply(hostileString(rand, 300), [header(hostileString(rand, 40)), text(...spans(rand, 3))]),
     );
     for (const platform of ["slack", "telegram"] as const) {
-      const reply = renderNoticeDigest(notices, DIGEST_LIMITS[platform]);
+      const reply = renderNoticeDigest(notices, PLATFORM_FACTS.get(platform)!.limits);
       if (platform === "slack") expectWithinSlack(reply);
       else expectWithinTelegram(reply);
     }

@@ -9,6 +9,7 @@ import type { ServiceClient } from "../../src/service/client.js";
 import { createMemoryStore } from "../../src/store/memory-store.js";
 import { createRedisStore } from "../../src/store/redis-store.js";
 import type { Store } from "../../src/store/store.js";
+import { PLATFORM_FACTS } from "../../src/wiring/platforms.js";
 import { testRedis } from "../support/redis.js";
 
 /** A clock the test moves. Starts at noon UTC so "later today" and "tomorrow" are both easy. */
@@ -85,6 +86,7 @@ export function stubDeps(
     now: clock.now,
     logger: createMemoryLogger(),
     settings: { ...baseSettings, ...options.settings },
+    platforms: PLATFORM_FACTS,
     scheduled,
     posted,
     clock,

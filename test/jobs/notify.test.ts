@@ -3,6 +3,7 @@ import { renderReply as renderSlack } from "../../adapters/slack/render/blocks.j
 import { type Clock, sleep, systemClock } from "../../src/clock.js";
 import type { ConversationRef, Platform } from "../../src/core/invocation.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
+import { platformFacts } from "../../src/core/platforms.js";
 import { type ChatAdapter, ChatSendError } from "../../src/core/ports.js";
 import {
   fields,
@@ -17,13 +18,7 @@ import {
 import { decodeReply, encodeReply } from "../../src/core/reply-codec.js";
 import { createBullQueues } from "../../src/jobs/bull-queue.js";
 import { createMemoryQueues } from "../../src/jobs/memory-queue.js";
-import {
-  createNotifier,
-  NOTIFY_QUEUE,
-  NOTIFY_RETRY,
-  notifyGapMs,
-  startNotifyWorker,
-} from "../../src/jobs/notify.js";
+import { createNotifier, NOTIFY_QUEUE, NOTIFY_RETRY, startNotifyWorker } from "../../src/jobs/notify.js";
 import { mailboxKey } from "../../src/jobs/notify-box.js";
 import {
   type Backoff,
@@ -36,6 +31,7 @@ import {
 import { createMemoryStore } from "../../src/store/memory-store.js";
 import { createRedisStore } from "../../src/store/redis-store.js";
 import type { Store } from "../../src/store/store.js";
+import { PLATFORM_FACTS } from "../../src/wiring/platforms.js";
 import { type TestRedis, testRedis } from "../support/redis.js";
 
 const SLACK_A: ConversationRef = { platform: "slack", id: "C0A" };
@@ -43,6 +39,8 @@ const SLACK_B: ConversationRef = { platform: "slack", id: "C0B", threadId: "1700
 const TG: ConversationRef = { platform: "telegram", id: "42" };
 const FAST_RETRY = { attempts: 5, backoff: { delayMs: 50, maxDelayMs: 200 } };
 const noGap = () => 0;
+/** The pace the worker keeps by default: each platform's own (`PlatformFacts.sendGapMs`). */
+const notifyGapMs = (c: ConversationRef) => platformFacts(PLATFORM_FACTS, c.platform).sendGapMs(c);
 /** A waiting notice's job looks again this often (3 s in production). */
 const WATCH_MS = 100;
 
@@ -131,6 +129,7 @@ describe("notifications on BullMQ", () => {
     });
     const logger = createMemoryLogger();
     await startNotifyWorker(queues, {
+      platforms: PLATFORM_FACTS,
       adapters: new Map([["slack", slack.adapter]]),
       store,
       watchMs: WATCH_MS,
@@ -170,6 +169,7 @@ describe("notifications on BullMQ", () => {
     });
     const logger = createMemoryLogger();
     await startNotifyWorker(queues, {
+      platforms: PLATFORM_FACTS,
       adapters: new Map([["slack", slack.adapter]]),
       store,
       watchMs: WATCH_MS,
@@ -198,6 +198,7 @@ describe("notifications on BullMQ", () => {
       throw outage();
     });
     await startNotifyWorker(first, {
+      platforms: PLATFORM_FACTS,
       adapters: new Map([["slack", down.adapter]]),
       store,
       watchMs: WATCH_MS,
@@ -213,6 +214,7 @@ describe("notifications on BullMQ", () => {
     const second = instance();
     const up = fakeAdapter("slack");
     await startNotifyWorker(second, {
+      platforms: PLATFORM_FACTS,
       adapters: new Map([["slack", up.adapter]]),
       store,
       watchMs: WATCH_MS,
@@ -231,7 +233,11 @@ describe("notifications on BullMQ", () => {
     const first = instance();
     const slow = fakeAdapter("slack");
     const options = { store, watchMs: WATCH_MS, logger: createMemoryLogger(), gapMs: () => 1_500 };
-    await startNotifyWorker(first, { ...options, adapters: new Map([["slack", slow.adapter]]) });
+    await startNotifyWorker(first, {
+      ...options,
+      platforms: PLATFORM_FACTS,
+      adapters: new Map([["slack", slow.adapter]]),
+    });
     const notifier = createNotifier(first, {
       store,
       retry: FAST_RETRY,
@@ -246,7 +252,11 @@ describe("notifications on BullMQ", () => {
 
     const second = instance();
     const up = fakeAdapter("slack");
-    await startNotifyWorker(second, { ...options, adapters: new Map([["slack", up.adapter]]) });
+    await startNotifyWorker(second, {
+      ...options,
+      platforms: PLATFORM_FACTS,
+      adapters: new Map([["slack", up.adapter]]),
+    });
     await vi.waitFor(async () => expect(await settled(second)).toBe(true), { timeout: 5_000 });
     const listed = [...slow.sent, ...up.sent].flatMap((s) =>
       s.reply.summary.startsWith("Energy delivered") ? [`• ${s.reply.summary}`] : lines(s.reply),
@@ -271,6 +281,7 @@ describe("notifications on BullMQ", () => {
 
     const slack = fakeAdapter("slack");
     await startNotifyWorker(queues, {
+      platforms: PLATFORM_FACTS,
       adapters: new Map([["slack", slack.adapter]]),
       store,
       watchMs: WATCH_MS,
@@ -297,6 +308,7 @@ describe("notifications on BullMQ", () => {
     const count = 400;
     for (let i = 0; i < count; i += 1) await notifier.post(SLACK_A, delivery(i));
     await startNotifyWorker(queues, {
+      platforms: PLATFORM_FACTS,
       adapters: new Map([["slack", slack.adapter]]),
       store,
       watchMs: WATCH_MS,
@@ -332,6 +344,7 @@ describe("notifications on BullMQ", () => {
     const slack = fakeAdapter("slack", async () => sleep(5));
     for (const queues of [one, two])
       await startNotifyWorker(queues, {
+        platforms: PLATFORM_FACTS,
         adapters: new Map([["slack", slack.adapter]]),
         store,
         watchMs: WATCH_MS,
@@ -494,6 +507,7 @@ describe("notifications on a driven queue and clock", () => {
     const notifier = createNotifier(queue, { store, retry: FAST_RETRY, watchMs: 60_000 });
     const waited: number[] = [];
     await startNotifyWorker(queue, {
+      platforms: PLATFORM_FACTS,
       adapters: new Map([["slack", slack]]),
       store,
       logger: createMemoryLogger(),
@@ -541,6 +555,7 @@ describe("notifications on a driven queue and clock", () => {
     const store = createMemoryStore({ now: () => clock.now });
     const slack = fakeAdapter("slack", undefined, () => clock.now);
     await startNotifyWorker(driven.queue, {
+      platforms: PLATFORM_FACTS,
       adapters: new Map([["slack", slack.adapter]]),
       store,
       watchMs: WATCH_MS,
@@ -588,6 +603,7 @@ describe("notifications on a driven queue and clock", () => {
       () => clock.now,
     );
     await startNotifyWorker(driven.queue, {
+      platforms: PLATFORM_FACTS,
       adapters: new Map([["slack", slack.adapter]]),
       store,
       watchMs: WATCH_MS,
@@ -634,6 +650,7 @@ describe("notifications on a driven queue and clock", () => {
       tries.push("telegram");
     });
     await startNotifyWorker(driven.queue, {
+      platforms: PLATFORM_FACTS,
       adapters: new Map<Platform, ChatAdapter>([
         ["slack", slack.adapter],
         ["telegram", telegram.adapter],
@@ -682,6 +699,7 @@ describe("notifications after a failover lost part of what a post wrote", () => 
     const store = createMemoryStore({ now: () => clock.now });
     const slack = fakeAdapter("slack", undefined, () => clock.now);
     await startNotifyWorker(driven.queue, {
+      platforms: PLATFORM_FACTS,
       adapters: new Map([["slack", slack.adapter]]),
       store: o.workerStore?.(store) ?? store,
       watchMs: WATCH_MS,
@@ -785,6 +803,7 @@ describe("notifications in demo mode (memory queue and store)", () => {
     queues = createMemoryQueues();
     const store = createMemoryStore();
     await startNotifyWorker(queues, {
+      platforms: PLATFORM_FACTS,
       adapters: new Map([[fake.adapter.platform, fake.adapter]]),
       store,
       watchMs: WATCH_MS,
@@ -801,6 +820,7 @@ describe("notifications in demo mode (memory queue and store)", () => {
       if (n === 1) throw outage();
     });
     await startNotifyWorker(queues, {
+      platforms: PLATFORM_FACTS,
       store,
       adapters: new Map([["console", console.adapter]]),
       logger: createMemoryLogger(),
@@ -868,7 +888,7 @@ describe("notifications in demo mode (memory queue and store)", () => {
     queues = createMemoryQueues();
     const logger = createMemoryLogger();
     const store = createMemoryStore();
-    await startNotifyWorker(queues, { adapters: new Map(), store, logger });
+    await startNotifyWorker(queues, { adapters: new Map(), platforms: PLATFORM_FACTS, store, logger });
     await createNotifier(queues, { store, retry: FAST_RETRY, watchMs: WATCH_MS }).post(TG, reply("x"));
     await vi.waitFor(async () => expect((await queues!.counts(NOTIFY_QUEUE)).failed).toBe(1));
     expect(logger.records.map((r) => [r.level, r.obj.err])).toEqual([

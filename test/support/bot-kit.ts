@@ -32,6 +32,7 @@ import { createSandbox, type Sandbox, type SandboxOptions } from "../../src/sand
 import type { ServiceClient, ServiceClientOptions } from "../../src/service/client.js";
 import { createMemoryStore } from "../../src/store/memory-store.js";
 import type { Store } from "../../src/store/store.js";
+import { PLATFORM_FACTS } from "../../src/wiring/platforms.js";
 import { sandboxClient } from "./service-kit.js";
 
 /** Energy orders, orchestrator steps, Host Mode cycles and webhooks of a few milliseconds. */
@@ -176,6 +177,7 @@ export async function startBotKit(options: BotKitOptions): Promise<BotKit> {
     now: options.now ?? Date.now,
     logger,
     settings: options.settings,
+    platforms: PLATFORM_FACTS,
   };
   const registry = options.registry ?? { commands, actions: actionHandlers };
   const core = createCore(deps, registry);
@@ -187,6 +189,7 @@ export async function startBotKit(options: BotKitOptions): Promise<BotKit> {
       await startTrackedWorker(queues, tracked, { logger }),
       await startNotifyWorker(queues, {
         adapters,
+        platforms: deps.platforms,
         store,
         watchMs: 50,
         logger,

@@ -25,6 +25,7 @@ import { createInbox } from "../../src/webhooks/inbox.js";
 import { startWebhooks } from "../../src/webhooks/index.js";
 import { createSecretSource } from "../../src/webhooks/secret-source.js";
 import { createServiceWebhookHandler } from "../../src/webhooks/service-webhook-route.js";
+import { PLATFORM_FACTS } from "../../src/wiring/platforms.js";
 import { baseSettings } from "../core/support.js";
 import { waitFor as waitUntil } from "../support/bot-kit.js";
 
@@ -138,6 +139,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     now: Date.now,
     logger,
     settings: { ...baseSettings, publicUrl: PUBLIC_URL, hostCallbackToken: HOST_TOKEN, ...options.settings },
+    platforms: PLATFORM_FACTS,
   };
   const core = createCore(deps, { commands, actions: actionHandlers });
   const configured = options.configured ?? { orders: [], reports: [] };
@@ -149,6 +151,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       await startTrackedWorker(queues, createTrackedHandlers(deps), { logger }),
       await startNotifyWorker(queues, {
         adapters: chat.adapters,
+        platforms: deps.platforms,
         store,
         watchMs: 50,
         logger,

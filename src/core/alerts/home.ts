@@ -1,5 +1,6 @@
 import type { CoreDeps } from "../deps.js";
-import { type Actor, actorKey, homeConversationId } from "../invocation.js";
+import { type Actor, actorKey } from "../invocation.js";
+import { homeConversation } from "../platforms.js";
 import { type Block, code, context, text } from "../reply.js";
 import { can, roleOf } from "../roles.js";
 import { alertLine, listAlerts } from "./commands.js";
@@ -7,9 +8,9 @@ import { opButtons, opsFor } from "./render.js";
 
 /**
  * The alerts part of the home screen (Slack App Home): the open alerts, newest first, with age,
- * owner and (for operators and admins) their buttons, bound to the user's home (`home:<user>`).
+ * owner and (for operators and admins) their buttons, bound to the user's home conversation.
  * Whoever opened their home lately is remembered, so a change of any alert publishes their view
- * again (a notice to `home:<user>`, which the Slack adapter turns into `views.publish`).
+ * again (a notice to their home, which the Slack adapter turns into `views.publish`).
  */
 const MAX_HOME_ALERTS = 10;
 const VIEWERS_KEY = "home:viewers";
@@ -21,7 +22,7 @@ export async function alertHomeBlocks(deps: CoreDeps, actor: Actor): Promise<Blo
   const alerts = await listAlerts(deps, false);
   if (alerts.length === 0) return [text("Alerts: none open.")];
   const now = deps.now();
-  const home = { platform: actor.platform, id: homeConversationId(actor.userId) };
+  const home = homeConversation(deps.platforms, actor);
   const operator = can(roleOf(actor, deps.settings), "operator");
   const blocks: Block[] = [text(`Alerts (${alerts.length} open or snoozed):`)];
   for (const alert of alerts.slice(0, MAX_HOME_ALERTS)) {
@@ -34,7 +35,7 @@ export async function alertHomeBlocks(deps: CoreDeps, actor: Actor): Promise<Blo
 
 /** Publishes again the homes opened in the last week (through the notifier: paced, coalesced). */
 export async function refreshHomes(
-  deps: Pick<CoreDeps, "store" | "notifier" | "now" | "logger">,
+  deps: Pick<CoreDeps, "store" | "notifier" | "now" | "logger" | "platforms">,
   reason: string,
 ): Promise<void> {
   try {
@@ -45,10 +46,12 @@ export async function refreshHomes(
         continue;
       }
       const [platform, userId] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
-      if (platform !== "slack") continue;
+      // Only a platform with a home screen has a view to publish again.
+      const facts = [...deps.platforms.values()].find((f) => f.platform === platform);
+      if (facts?.home === undefined) continue;
       const line = "Alerts changed: the home view is published again.";
       await deps.notifier.post(
-        { platform, id: homeConversationId(userId) },
+        { platform: facts.platform, id: facts.home.conversationId(userId) },
         { summary: line, blocks: [text(line)], visibility: "public" },
         `home-refresh:${key}:${reason}`,
       );

@@ -1,6 +1,7 @@
 import type { CoreDeps } from "../deps.js";
 import type { TrackedContext, TrackedHandler } from "../feature.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
+import { platformFacts } from "../platforms.js";
 import { link, plain, publicReply, type Span, text } from "../reply.js";
 import { ALERT_TTL_MS, type AlertRecord, messagesOf, readAlert, updateAlert } from "./alert.js";
 import { reraiseAlert } from "./raise.js";
@@ -39,11 +40,10 @@ export async function escalate(deps: CoreDeps, id: string): Promise<"escalated" 
   for (const conversation of alert.destinations) {
     const messageId = messages.get(conversationKey(conversation));
     const reply = await escalationReply(deps, alert, conversation, oncall, messageId);
-    // Seen by the whole channel, not inside an order's thread; on Telegram it answers the alert's
-    // message, which links them in the chat.
+    // Seen by the whole channel, not inside an order's thread, and answering the alert's message
+    // where the platform links them that way (a Telegram reply).
     const top: ConversationRef = { platform: conversation.platform, id: conversation.id };
-    const where: ConversationRef =
-      conversation.platform === "telegram" && messageId !== undefined ? { ...top, replyTo: messageId } : top;
+    const where = platformFacts(deps.platforms, conversation.platform).visibleAnswer(top, messageId);
     await deps.notifier.post(where, reply, `alert-escalate:${id}:${conversationKey(conversation)}`);
   }
   if (!(await deps.store.setIfNotExists(ESCALATED_KEY(id), String(deps.now()), ALERT_TTL_MS))) {

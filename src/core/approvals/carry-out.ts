@@ -42,7 +42,7 @@ export async function carryOut(
     confirmationId: request.id,
     actor: request.requester,
     conversation: request.conversation,
-    followUp: followUpConversation(asRequester.invocation),
+    followUp: followUpConversation(ctx.deps, asRequester.invocation),
     ...(request.origin !== undefined && { requester: request.origin }),
   };
   const parsed = def.schema.parse(payload);

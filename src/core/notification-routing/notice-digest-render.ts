@@ -1,4 +1,4 @@
-import type { Platform } from "../invocation.js";
+import type { MessageLimits } from "../ports.js";
 import {
   type Block,
   context,
@@ -15,23 +15,11 @@ import { digestNouns } from "./registry.js";
 /**
  * Several notices that waited for the same conversation, as one message: "12 deliveries
  * confirmed", then one line per notice (its summary, which names the order, and every transaction
- * link it carried). Used when a burst outruns the platform's pace (~1 message/s per channel).
- * A digest never exceeds one message of the platform: the caller adds notices while they fit.
- * Each notice is counted by the noun its event's definition gives its header (`digestNouns`).
+ * link it carried). Used when a burst outruns the platform's pace (`PlatformFacts.sendGapMs`).
+ * A digest never exceeds one message of the platform (`PlatformFacts.limits`): the caller adds
+ * notices while they fit. Each notice is counted by the noun its event's definition gives its
+ * header (`digestNouns`).
  */
-export interface DigestLimits {
-  /** Characters of rendered text, links included, with room for escaping. */
-  maxChars: number;
-  /** Text blocks of at most this many (Slack: one section each, 3000 characters). */
-  blockChars: number;
-}
-
-/** Slack: ~40 000 characters and 50 blocks per message; Telegram: 4096 characters of HTML. */
-export const DIGEST_LIMITS: Record<Platform, DigestLimits> = {
-  slack: { maxChars: 30_000, blockChars: 2_400 },
-  telegram: { maxChars: 3_900, blockChars: 3_900 },
-  console: { maxChars: 20_000, blockChars: 20_000 },
-};
 
 /**
  * Only notices may be summarised. A person's answer (a price table, help, a balance) is posted
@@ -116,10 +104,11 @@ export const digestCost = (reply: Reply): number => sizeOf(lineOf(reply));
 
 /**
  * The characters available to the lines: title, breakdown and three short context notes aside.
- * Greedy packing fills each text block at least half, so the lines never need more blocks than a
- * platform allows (Slack: 50; here at most 2 × 29 200 / 2 400 + 1 = 26, plus five).
+ * Greedy packing fills each text block at least half, so the lines need at most
+ * 2 × budget / `blockChars` + 1 blocks, plus five: a platform's limits are chosen to keep that
+ * within its count of blocks (adapters/slack/platform.ts).
  */
-export const digestBudget = (limits: DigestLimits): number => limits.maxChars - 800;
+export const digestBudget = (limits: MessageLimits): number => limits.maxChars - 800;
 
 /** Distinct context notes (why it is in the alert channel, …), at most three. */
 function contextsOf(replies: readonly Reply[]): string[] {
@@ -130,7 +119,7 @@ function contextsOf(replies: readonly Reply[]): string[] {
   return [...notes];
 }
 
-export function renderNoticeDigest(replies: readonly Reply[], limits: DigestLimits): Reply {
+export function renderNoticeDigest(replies: readonly Reply[], limits: MessageLimits): Reply {
   const { title, breakdown } = titleOf(replies);
   const blocks: Block[] = [header(title)];
   if (breakdown) blocks.push(text(breakdown));

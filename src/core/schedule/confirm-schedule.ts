@@ -33,7 +33,7 @@ export const scheduleConfirmAction: ActionHandler = {
       v: 1,
       id: await newOrderId(deps.store),
       conversation: { platform: conversation.platform, id: conversation.id },
-      thread: followUpConversation(ctx.invocation),
+      thread: followUpConversation(ctx.deps, ctx.invocation),
       address: p.address,
       amount: p.amount,
       atMin: p.atMin,

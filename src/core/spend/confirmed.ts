@@ -45,5 +45,5 @@ export const confirmedBy = (ctx: ActionContext): Confirmed => ({
   confirmationId: ctx.record.confirmationId,
   actor: ctx.invocation.actor,
   conversation: ctx.invocation.conversation,
-  followUp: followUpConversation(ctx.invocation),
+  followUp: followUpConversation(ctx.deps, ctx.invocation),
 });

@@ -114,7 +114,7 @@ export const statementCommand: CommandDefinition = {
     const report = reply.data;
     const { store, jobs } = ctx.deps;
     // The file is posted in reply to the message that asked for it (where the platform has one).
-    const conversation = followUpConversation(ctx.invocation);
+    const conversation = followUpConversation(ctx.deps, ctx.invocation);
     const repeat = reply.msg === "existing";
     const delivered = repeat && (await wasStatementDelivered(store, report.order_no));
     if (!delivered) {

@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
+import { SLACK_PLATFORM } from "../../../adapters/slack/platform.js";
 import { rememberOrigin } from "../../../src/core/origins.js";
-import { notifyGapMs } from "../../../src/jobs/notify.js";
 import { bareOriginKey, startBareConsumer } from "../baselines/bare-consumer.js";
 import { startBareIngest } from "../baselines/bare-ingest.js";
 import { runLoad } from "../support/load.js";
@@ -27,7 +27,7 @@ const CONNECTIONS = 8;
  * arrives just after a post waits for the next slot, so p99 ≥ pace − 10 ms for any sender that keeps
  * the platform's pace. What the bot adds on top is what is held to a target.
  */
-const PACE_MS = notifyGapMs({ platform: "slack", id: ALERT_CHANNEL });
+const PACE_MS = SLACK_PLATFORM.sendGapMs({ platform: "slack", id: ALERT_CHANNEL });
 const OVER_PACE_MS = 50;
 const TARGET_P99_MS = PACE_MS + OVER_PACE_MS;
 const BURST_TARGET_MS = 30_000;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { SLACK_PLATFORM } from "../../../adapters/slack/platform.js";
+import { TELEGRAM_PLATFORM } from "../../../adapters/telegram/platform.js";
 import { renderDelegationConfirmed } from "../../../src/core/energy/energy-notices-render.js";
 import { renderHostPaused } from "../../../src/core/host/host-notices-render.js";
 import {
   canDigest,
-  DIGEST_LIMITS,
   digestBudget,
   digestCost,
   renderNoticeDigest,
@@ -30,7 +31,7 @@ const delivery = (i: number) =>
 
 describe("digest of waiting notices", () => {
   it("counts one kind in its title and lists every order with its linked hash", () => {
-    const digest = renderNoticeDigest([1, 2, 3].map(delivery), DIGEST_LIMITS.slack);
+    const digest = renderNoticeDigest([1, 2, 3].map(delivery), SLACK_PLATFORM.limits);
     expect(digest.summary).toBe("3 deliveries confirmed");
     const shown = replyText(digest);
     // The hash is shown shortened; its link carries it whole.
@@ -50,7 +51,7 @@ describe("digest of waiting notices", () => {
     });
     const digest = renderNoticeDigest(
       [asAlert(delivery(1)), asAlert(delivery(2)), asAlert(paused)],
-      DIGEST_LIMITS.telegram,
+      TELEGRAM_PLATFORM.limits,
     );
     expect(digest.summary).toBe("3 notifications: 2 deliveries confirmed, 1 Host Mode pause");
     const notes = digest.blocks
@@ -65,9 +66,9 @@ describe("digest of waiting notices", () => {
     expect(canDigest(publicReply("b", [buttons({ label: "Stop", token: "t" })]))).toBe(false);
     expect(canDigest(publicReply("t", [text("x")]))).toBe(true);
     const perMessage = (budget: number) => Math.floor(budget / digestCost(delivery(1)));
-    expect(perMessage(digestBudget(DIGEST_LIMITS.telegram))).toBeGreaterThanOrEqual(10);
-    expect(perMessage(digestBudget(DIGEST_LIMITS.slack))).toBeGreaterThan(
-      8 * perMessage(digestBudget(DIGEST_LIMITS.telegram)),
+    expect(perMessage(digestBudget(TELEGRAM_PLATFORM.limits))).toBeGreaterThanOrEqual(10);
+    expect(perMessage(digestBudget(SLACK_PLATFORM.limits))).toBeGreaterThan(
+      8 * perMessage(digestBudget(TELEGRAM_PLATFORM.limits)),
     );
   });
 });
