@@ -33,7 +33,6 @@ export interface ConsoleAdapterOptions {
 
 export interface ConsoleAdapter extends ChatAdapter, ChatAdapterLifecycle {
   readonly platform: "console";
-  /** Saves the PNG and prints its path under the summary. */
   /** Resolves when the input has ended and every line read has been answered. */
   readonly finished: Promise<void>;
   /** Nothing to connect: the input is read from creation, so no line typed early is lost. */
@@ -62,9 +61,19 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
   let queue: Promise<void> = Promise.resolve();
   let messages = 0;
   let closed = false;
+  /** The reader went away (`… | head`, a closed terminal): stop reading, write nothing more. */
+  let gone = false;
+  const write = (text: string) => {
+    if (!gone) output.write(text);
+  };
+  output.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+    gone = true;
+    lines.close();
+  });
 
   const prompt = () => {
-    if (tty && !closed) output.write(PROMPT);
+    if (tty && !closed) write(PROMPT);
   };
 
   async function print(reply: Reply, mark: string): Promise<string> {
@@ -72,7 +81,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     if (rendered.buttons.length > 0) choices = rendered.buttons;
     messages += 1;
     const body = mark ? rendered.text.replace(/^/gm, mark) : rendered.text;
-    output.write(`${body}\n\n`);
+    write(`${body}\n\n`);
     return `console-${messages}`;
   }
 
@@ -91,7 +100,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
   async function press(choice: number): Promise<void> {
     const button = choices[choice - 1];
     if (!button) {
-      output.write(`${noSuchChoiceLine(choice, choices)}\n\n`);
+      write(`${noSuchChoiceLine(choice, choices)}\n\n`);
       return;
     }
     const invocation = { kind: "action", actor, conversation, token: button.token } as const;
@@ -101,9 +110,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     if (reply.asks) {
       // The console's form: a prompt, answered by the next line.
       asked = reply.asks.line;
-      output.write(
-        `${clean(reply.asks.prompt)}\n(Type it on the next line; an empty line closes nothing.)\n\n`,
-      );
+      write(`${clean(reply.asks.prompt)}\n(Type it on the next line; an empty line closes nothing.)\n\n`);
       return;
     }
     await print(reply, "");
@@ -114,7 +121,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     queue = queue
       .then(() => answer(line))
       .catch((error: unknown) => {
-        output.write(
+        write(
           `Could not show the answer: ${clean(error instanceof Error ? error.message : String(error))}\n\n`,
         );
       })
@@ -134,7 +141,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     start: async () => {},
     ready: () => true,
     async send(_target, reply) {
-      if (tty) output.write("\n");
+      if (tty) write("\n");
       const messageId = await print(reply, NOTIFICATION_MARK);
       prompt();
       return { messageId };

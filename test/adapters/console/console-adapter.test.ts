@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ConsoleAdapter, createConsoleAdapter, PROMPT } from "../../../adapters/console/index.js";
 import { CANCEL_KIND, cancelActionHandler, createActionGroup } from "../../../src/core/actions.js";
@@ -188,5 +188,38 @@ describe("console adapter", () => {
     const t = start();
     await t.adapter.send(session, publicReply("x", [text("evil\u001b]0;title\u0007 name \u202eoverride")]));
     expect(t.printed()).toBe("» evil]0;title name override\n\n");
+  });
+});
+
+describe("console adapter when the reader goes away", () => {
+  it("stops reading at a closed pipe (`… | head`) instead of crashing, and answers no more lines", async () => {
+    const input = new PassThrough();
+    let writes = 0;
+    // A pipe whose reader left after the first answer: every later write fails with EPIPE.
+    const output = new Writable({
+      write(_chunk, _encoding, done) {
+        writes += 1;
+        done(writes > 1 ? Object.assign(new Error("write EPIPE"), { code: "EPIPE" }) : undefined);
+      },
+    });
+    const handled: string[] = [];
+    const core = createCore(stubDeps(), { commands: [helpCommand, quote], actions: [] });
+    adapter = createConsoleAdapter({
+      input,
+      output,
+      core: {
+        handle(invocation) {
+          handled.push(invocation.kind);
+          return core.handle(invocation);
+        },
+      },
+      actor: me,
+      conversation: session,
+    });
+    input.write("help\nhelp\n");
+    await adapter.finished;
+    input.end("quote\nquote\n");
+    expect(writes).toBe(2);
+    expect(handled).toEqual(["command", "command"]);
   });
 });
