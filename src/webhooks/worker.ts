@@ -40,8 +40,8 @@ export interface InboundWorkerOptions {
 
 /**
  * Takes stored deliveries off the inbox and hands them to the core's router. A job of one delivery
- * is parked ("later") or retried as a whole; in a job of several, a delivery that must wait for its
- * origin, or failed for now, moves to a job of its own, so the others are not routed again.
+ * is parked ("later") or retried as a whole; in a job of several, the deliveries that must wait for
+ * their origin, or failed for now, move to a new job, so the others are not routed again.
  */
 export function startInboundWorker(
   queues: JobQueue,
@@ -81,18 +81,30 @@ export function startInboundWorker(
     }
   }
 
-  /** One of several: what cannot be finished now becomes a job of its own (adding it may throw). */
-  async function oneOfMany(d: InboundDelivery): Promise<void> {
+  /** One of several: what cannot be finished now, and how long it waits (undefined: finished). */
+  async function oneOfMany(
+    d: InboundDelivery,
+  ): Promise<{ delivery: InboundDelivery; delayMs: number } | undefined> {
     let outcome: RouteOutcome;
     try {
       outcome = await routeOne(d);
     } catch (error) {
       const permanent = isPermanentError(error);
       logFailure(d, error, 1, permanent);
-      if (!permanent) await addInbound(queues, [d], INBOUND_BACKOFF.delayMs);
-      return;
+      return permanent ? undefined : { delivery: d, delayMs: INBOUND_BACKOFF.delayMs };
     }
-    if (outcome !== "done") await addInbound(queues, [{ ...d, deferrals: d.deferrals + 1 }], outcome.laterMs);
+    if (outcome === "done") return undefined;
+    return { delivery: { ...d, deferrals: d.deferrals + 1 }, delayMs: outcome.laterMs };
+  }
+
+  /**
+   * What must wait goes on as new jobs, the ones that wait as long together (a burst of deliveries
+   * for orders not recorded yet parks as one job, not one each); the rest are not routed again.
+   */
+  async function continueLater(waiting: readonly { delivery: InboundDelivery; delayMs: number }[]) {
+    const byDelay = new Map<number, InboundDelivery[]>();
+    for (const w of waiting) byDelay.set(w.delayMs, [...(byDelay.get(w.delayMs) ?? []), w.delivery]);
+    await Promise.all([...byDelay].map(([delayMs, group]) => addInbound(queues, group, delayMs)));
   }
 
   const handle = async (
@@ -106,8 +118,8 @@ export function startInboundWorker(
     const [only] = deliveries;
     if (deliveries.length === 1 && only) return single(job, only);
     // A failure here (the store down) retries the whole job; the deliveries already routed find their done marks.
-    const failed = (await Promise.allSettled(deliveries.map(oneOfMany))).find((r) => r.status === "rejected");
-    if (failed) throw failed.reason;
+    const waiting = (await Promise.all(deliveries.map(oneOfMany))).filter((w) => w !== undefined);
+    await continueLater(waiting);
     return "done";
   };
   return queues.process(WEBHOOK_QUEUE, handle, { concurrency: options.concurrency ?? INBOUND_CONCURRENCY });

@@ -171,6 +171,25 @@ describe("the inbox worker", () => {
     });
   });
 
+  it("parks the deliveries of a job that wait as long as one new job, not one each", async () => {
+    const queues = bullQueues();
+    const { router, calls } = scriptedRouter({
+      "orders:5": [{ laterMs: 60_000 }],
+      "orders:6": [{ laterMs: 60_000 }],
+      "orders:7": [{ laterMs: 120_000 }],
+    });
+    await worker(queues, router);
+    await addInbound(
+      queues,
+      [5, 6, 7, 8].map((n) => asDelivery(n)),
+    );
+    await vi.waitFor(() => expect(calls).toHaveLength(4), { timeout: 5_000 });
+    await vi.waitFor(async () => expect((await queues.counts(WEBHOOK_QUEUE)).delayed).toBe(2), {
+      timeout: 5_000,
+    });
+    expect(await storedJobs()).toEqual([["orders:5", "orders:6"], ["orders:7"]]);
+  });
+
   it("still routes a job stored by the version before batches (one delivery as its data)", async () => {
     const queues = bullQueues();
     const { router, calls } = scriptedRouter({});
