@@ -167,44 +167,32 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
  * instance of one account). The built-in sandbox has no key: a fixed demo key.
  */
 function certKeyOf(config: Config): string {
-  if (config.cases.certKey !== undefined) return Buffer.from(config.cases.certKey, "utf8").toString("hex");
+  if (config.certKey !== undefined) return Buffer.from(config.certKey, "utf8").toString("hex");
   const material = config.service.mode === "remote" ? config.service.apiKey : "opsbot-sandbox-demo";
   return Buffer.from(hkdfSync("sha256", material, "opsbot", "opsbot.certificates.v1", 32)).toString("hex");
 }
 
+/**
+ * The environment's part arrives as `config.core`, already defaulted and in the core's units; this
+ * adds only what is not an environment value.
+ */
 function coreSettings(config: Config, backends: Backends): CoreSettings {
+  const consoleConversation = consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined;
   return {
+    ...config.core,
     publicUrl: config.publicUrl ?? (backends.sandbox ? DEMO_PUBLIC_URL : undefined),
     hostCallbackToken: backends.hostCallbackToken,
-    maxOrderTrx: config.limits.maxOrderTrx,
-    dailyLimitTrx: config.limits.dailyLimitTrx,
-    approvalTrx: config.money.approvalTrx,
-    approvalTtlMs: config.money.approvalTtlMin * 60_000,
-    scheduleGraceMs: config.money.scheduleGraceMin * 60_000,
     // Whoever holds the local terminal holds the process: the console user is an admin.
-    admins: consoleEnabled(config)
-      ? [...config.roles.admins, `console:${consoleActor().userId}`]
-      : config.roles.admins,
-    operators: config.roles.operators,
+    admins: consoleConversation
+      ? [...config.core.admins, `console:${consoleActor().userId}`]
+      : config.core.admins,
     explorerTxUrl: EXPLORER_TX_URL,
-    watch: config.watch,
-    alerts: {
-      ...(config.escalation.escalateMin !== undefined && {
-        escalateMs: config.escalation.escalateMin * 60_000,
-      }),
-      oncall: config.escalation.oncall,
-    },
     cases: {
-      levels: config.cases.levels,
-      slaMs: config.cases.slaMin * 60_000,
+      ...config.core.cases,
       certKeyHex: certKeyOf(config),
-      destinations: alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined),
+      destinations: alertConversations(config, consoleConversation),
     },
     ...(agentChannel(config) && { agentChannel: agentChannel(config) }),
-    runway: {
-      ...(config.money.lowBalanceTrx !== undefined && { lowBalanceTrx: config.money.lowBalanceTrx }),
-      ...(config.money.runwayAlertHours !== undefined && { alertHours: config.money.runwayAlertHours }),
-    },
     ...(config.testing?.intentRecoverMs && {
       intents: { recoverAfterMs: config.testing.intentRecoverMs, leaseMs: config.testing.intentRecoverMs },
     }),

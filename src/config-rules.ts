@@ -65,6 +65,38 @@ export const wholeFrom = (min: number, max: number) => (raw: string) => {
   return n >= min && n <= max ? n : undefined;
 };
 
+/** A whole number, at least `min` (seconds of an interval, milliseconds of a test knob). */
+export const wholeAtLeast = (min: number) => (raw: string) => {
+  const n = integer(raw);
+  return n !== undefined && n >= min ? n : undefined;
+};
+
+/** A duration written in minutes, as the code reads durations: milliseconds. */
+export const minutesAsMs =
+  (parse: (raw: string) => number | undefined) =>
+  (raw: string): number | undefined => {
+    const minutes = parse(raw);
+    return minutes === undefined ? undefined : minutes * 60_000;
+  };
+
+/** A duration written in seconds, as the code reads durations: milliseconds. */
+export const secondsAsMs =
+  (parse: (raw: string) => number | undefined) =>
+  (raw: string): number | undefined => {
+    const seconds = parse(raw);
+    return seconds === undefined ? undefined : seconds * 1_000;
+  };
+
+/** `true` or `false`, in any case. */
+export function boolean(raw: string): boolean | undefined {
+  const word = raw.toLowerCase();
+  return word === "true" ? true : word === "false" ? false : undefined;
+}
+
+/** A positive number with at most 4 digits before and 4 after the point (a score move). */
+export const positiveDecimal = (raw: string) =>
+  /^\d{1,4}(\.\d{1,4})?$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined;
+
 /** Hours above 0, at most a year, with at most 2 decimals. */
 export function positiveHours(raw: string): number | undefined {
   const n = /^\d{1,4}(\.\d{1,2})?$/.test(raw) ? Number(raw) : Number.NaN;
@@ -85,10 +117,16 @@ export interface AgentToken {
 }
 
 /** `<name>:<scope>:<token>`: name `[a-z0-9-]{1,32}`, scope `read` or `request`, token ≥ 32 visible characters. */
-export function agentToken(raw: string): AgentToken | undefined {
+function agentToken(raw: string): AgentToken | undefined {
   const match = /^([a-z0-9-]{1,32}):(read|request):([\x21-\x2b\x2d-\x7e]{32,512})$/.exec(raw);
   if (!match?.[1] || !match[3]) return undefined;
   return { name: match[1], scope: match[2] as AgentToken["scope"], token: match[3] };
+}
+
+/** OPS_AGENT_TOKENS: a comma list of agents, each name once. */
+export function agentTokens(raw: string): AgentToken[] | undefined {
+  const tokens = list(agentToken)(raw);
+  return tokens && new Set(tokens.map((t) => t.name)).size === tokens.length ? tokens : undefined;
 }
 
 /** Where agents' requests go: `slack:<channel id>` or `telegram:<chat id>`. */

@@ -1,31 +1,16 @@
-import { isIP } from "node:net";
 import type { LevelWithSilent } from "pino";
-import { z } from "zod";
-import {
-  type AgentToken,
-  agentChannel,
-  agentToken,
-  hostPort,
-  integer,
-  list,
-  matching,
-  noTrailingSlash,
-  port,
-  positiveHours,
-  principal,
-  redisUrl,
-  serviceBaseUrl,
-  trailingSlash,
-  trxAmount,
-  utcClock,
-  VISIBLE_ASCII,
-  wholeFrom,
-} from "./config-rules.js";
+import type { z } from "zod";
+import { coreSettingsOf, type EnvCoreSettings } from "./config/core-settings.js";
+import { type Env, envSchema } from "./config/variables.js";
+import type { AgentToken } from "./config-rules.js";
+
+export { ENV_DEFAULTS, ENV_VARIABLES } from "./config/variables.js";
 
 /**
- * The environment of CONTRACT.md as one zod schema. This is the only module that reads
- * `process.env`; everything else receives a `Config`. A bad value becomes one line naming the
- * variable and the rule, and never the value itself: half of these variables are secrets.
+ * The environment of CONTRACT.md, each variable declared once in `src/config/variables.ts`. This
+ * is the only module that reads `process.env`; everything else receives a `Config`, whose `core`
+ * part the core receives as it is. A bad value becomes one line naming the variable and the rule,
+ * and never the value itself: half of these variables are secrets.
  */
 
 type ServiceConfig =
@@ -77,52 +62,22 @@ export interface Config {
   redis?: RedisTarget;
   slack?: SlackConfig;
   telegram?: TelegramConfig;
-  /** Entries as written: `slack:<user id>` or `telegram:<user id>`. */
-  roles: { admins: string[]; operators: string[] };
+  /** The alert destination: ALERT_SLACK_CHANNEL, ALERT_TELEGRAM_CHAT. */
   alerts: { slackChannel?: string; telegramChat?: number };
-  /** OPS_ESCALATE_MIN (unset: no escalation) and OPS_ONCALL (as written). */
-  escalation: { escalateMin?: number; oncall: string[] };
-  /** OPS_CASE_LEVELS, OPS_CASE_SLA_MIN, OPS_CERT_KEY (a secret: never logged). */
-  cases: { levels: string[]; slaMin: number; certKey?: string };
+  /** OPS_CERT_KEY (a secret: never logged); unset: derived from SERVICE_API_KEY by the wiring. */
+  certKey?: string;
   webhookSecrets: { orders: string[]; reports: string[] };
   /** Unset: generated once and kept in the store. */
   hostCallbackToken?: string;
-  /** Decimal TRX strings (at most 6 decimals); unset means no cap. */
-  limits: { maxOrderTrx?: string; dailyLimitTrx?: string };
-  /** Money controls: two-person approval, balance runway alerts, the daily digest. */
-  money: MoneyConfig;
   logLevel: LevelWithSilent;
-  /** Watchlists: OPS_WATCH_INTERVAL_S, OPS_AUTO_WATCH, OPS_HOST_AUTOSTOP, OPS_WATCH_BUDGET_TRX, OPS_WATCH_SCORE_DELTA. */
-  watch: {
-    intervalMs: number;
-    autoWatch: boolean;
-    hostAutostop: boolean;
-    budgetTrx?: string;
-    scoreDelta: number;
-  };
   /** LOG_LEVEL was given: the console demo then logs to stderr at that level instead of a file. */
   logLevelSet: boolean;
   /** Test-only knobs of the fault-injection suite (never documented for operators). */
   testing?: TestingConfig;
   /** OPS_AGENT_TOKENS (empty: `/mcp` answers 404) and OPS_AGENT_CHANNEL (unset: the alert destination). */
   agents: { tokens: AgentToken[]; channel?: { platform: "slack" | "telegram"; id: string } };
-}
-
-interface MoneyConfig {
-  /** OPS_APPROVAL_TRX (decimal TRX); unset: one Confirm is enough. */
-  approvalTrx?: string;
-  /** OPS_APPROVAL_TTL_MIN. */
-  approvalTtlMin: number;
-  /** OPS_LOW_BALANCE_TRX (decimal TRX); unset: no balance alert. */
-  lowBalanceTrx?: string;
-  /** OPS_RUNWAY_ALERT_HOURS; unset: no runway alert. */
-  runwayAlertHours?: number;
-  /** OPS_RUNWAY_INTERVAL_MIN. */
-  runwayIntervalMin: number;
-  /** OPS_DIGEST_AT as minutes after 00:00 UTC; unset: no scheduled digest. */
-  digestAtMin?: number;
-  /** OPS_SCHEDULE_GRACE_MIN: how late a missed standing-order run may still be done. */
-  scheduleGraceMin: number;
+  /** What the core reads of the environment, in its units: handed to it as is (src/config/core-settings.ts). */
+  core: EnvCoreSettings;
 }
 
 /** Set only by the fault-injection tests (test/faults/): OPSBOT_TEST_* variables. */
@@ -140,156 +95,6 @@ export class ConfigError extends Error {
     super(issues.map((issue) => `${issue.variable}: ${issue.rule}`).join("; "));
   }
 }
-
-const DEFAULT_PORT = 3000;
-const DEFAULT_APPROVAL_TTL_MIN = 15;
-const DEFAULT_RUNWAY_INTERVAL_MIN = 15;
-const DEFAULT_SCHEDULE_GRACE_MIN = 10;
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-
-/** A string variable checked and converted by `parse`; `undefined` from it means the rule failed. */
-function rule<T>(message: string, parse: (raw: string) => T | undefined) {
-  return z
-    .string()
-    .transform((raw, ctx) => {
-      const value = parse(raw);
-      if (value !== undefined) return value;
-      ctx.issues.push({ code: "custom", message, input: "[hidden]" });
-      return z.NEVER;
-    })
-    .optional();
-}
-
-// Rules shared by several variables.
-const visibleAscii = rule("must be visible ASCII characters without spaces", matching(VISIBLE_ASCII));
-const principals = rule("must be a comma list of slack:<user id> or telegram:<user id>", list(principal));
-const whsecList = rule(
-  "must be a comma list of secrets that each start with whsec_",
-  list(matching(/^whsec_[\x21-\x2b\x2d-\x7e]+$/)),
-);
-const bool = rule(
-  "must be true or false",
-  (raw) => ({ true: true, false: false })[raw.toLowerCase() as "true" | "false"],
-);
-const trx = rule("must be a positive amount of TRX with at most 6 decimals, such as 500 or 12.5", trxAmount);
-
-const envSchema = z.object({
-  PORT: rule("must be a whole number from 1 to 65535", port),
-  PUBLIC_URL: rule("must be an http(s) URL such as https://bot.example.com, without query", noTrailingSlash),
-  SERVICE_BASE_URL: rule(
-    "must be an http(s) URL without query and without /apiv2 (each call adds it), such as https://api.example.com",
-    serviceBaseUrl,
-  ),
-  SERVICE_API_KEY: visibleAscii,
-  SERVICE_REAL_IP: rule("must be an IPv4 or IPv6 address", (raw) => (isIP(raw) ? raw : undefined)),
-  REDIS_URL: rule("must be a redis:// or rediss:// URL", redisUrl),
-  REDIS_SENTINELS: rule(
-    "must be a comma list of host:port sentinels, such as 10.0.0.1:26379,10.0.0.2:26379",
-    list(hostPort),
-  ),
-  REDIS_SENTINEL_MASTER: rule(
-    "must be the master's name as the sentinels know it (letters, digits, . _ -)",
-    matching(/^[A-Za-z0-9._-]{1,128}$/),
-  ),
-  REDIS_CLUSTER_NODES: rule(
-    "must be a comma list of host:port cluster nodes, such as 10.0.0.1:6379,10.0.0.2:6379",
-    list(hostPort),
-  ),
-  REDIS_PASSWORD: visibleAscii,
-  SLACK_BOT_TOKEN: rule("must be a Slack bot token starting with xoxb-", matching(/^xoxb-[\x21-\x7e]+$/)),
-  SLACK_SIGNING_SECRET: visibleAscii,
-  SLACK_APP_TOKEN: rule(
-    "must be a Slack app-level token starting with xapp-",
-    matching(/^xapp-[\x21-\x7e]+$/),
-  ),
-  SLACK_API_URL: rule("must be an http(s) URL such as https://slack.com/api/", trailingSlash),
-  SLACK_TEAM_ID: rule("must be a Slack workspace id such as T0123ABCD", matching(/^T[A-Z0-9]{2,}$/)),
-  TELEGRAM_BOT_TOKEN: rule(
-    "must be a bot token of the form <digits>:<token> as given by @BotFather",
-    matching(/^\d+:[A-Za-z0-9_-]+$/),
-  ),
-  TELEGRAM_API_ROOT: rule("must be an http(s) URL such as https://api.telegram.org", noTrailingSlash),
-  TELEGRAM_WEBHOOK_SECRET: rule(
-    "must be 1 to 256 characters of A-Z a-z 0-9 _ -",
-    matching(/^[A-Za-z0-9_-]{1,256}$/),
-  ),
-  TELEGRAM_ALLOWED_CHATS: rule(
-    "must be a comma list of chat ids (integers, negative for groups)",
-    list(integer),
-  ),
-  OPS_ADMINS: principals,
-  OPS_OPERATORS: principals,
-  ALERT_SLACK_CHANNEL: rule(
-    "must be a Slack channel id such as C0123ABCD or a #channel-name",
-    matching(/^([CGD][A-Z0-9]{2,}|#[a-z0-9][a-z0-9_-]{0,79})$/),
-  ),
-  ALERT_TELEGRAM_CHAT: rule("must be a chat id (an integer, negative for groups)", integer),
-  ORDER_WEBHOOK_SECRETS: whsecList,
-  REPORT_WEBHOOK_SECRETS: whsecList,
-  HOST_CALLBACK_TOKEN: rule(
-    "must be 16 to 256 characters of A-Z a-z 0-9 _ -",
-    matching(/^[A-Za-z0-9_-]{16,256}$/),
-  ),
-  OPS_MAX_ORDER_TRX: trx,
-  OPS_DAILY_LIMIT_TRX: trx,
-  OPS_APPROVAL_TRX: trx,
-  OPS_APPROVAL_TTL_MIN: rule("must be a whole number of minutes from 1 to 1440", wholeFrom(1, 1440)),
-  OPS_LOW_BALANCE_TRX: trx,
-  OPS_RUNWAY_ALERT_HOURS: rule(
-    "must be a number of hours above 0 and at most 8760, such as 12 or 1.5",
-    positiveHours,
-  ),
-  OPS_RUNWAY_INTERVAL_MIN: rule("must be a whole number of minutes from 1 to 1440", wholeFrom(1, 1440)),
-  OPS_DIGEST_AT: rule("must be a UTC time HH:MM from 00:00 to 23:59, such as 08:30", utcClock),
-  OPS_SCHEDULE_GRACE_MIN: rule("must be a whole number of minutes from 0 to 1440", wholeFrom(0, 1440)),
-  OPS_ESCALATE_MIN: rule("must be a whole number of minutes from 1 to 10080", wholeFrom(1, 10_080)),
-  OPS_ONCALL: rule(
-    "must be a comma list of slack:<user id>, slack:<user group id> (S…) or telegram:@<username>",
-    list(matching(/^(slack:[UWS][A-Z0-9]{2,}|telegram:@[A-Za-z0-9_]{5,32})$/)),
-  ),
-  OPS_CASE_LEVELS: rule(
-    "must be a comma list of risk levels such as high,severe (letters only)",
-    list(matching(/^[a-z]{1,20}$/)),
-  ),
-  OPS_CASE_SLA_MIN: rule("must be a whole number of minutes from 1 to 10080", wholeFrom(1, 10_080)),
-  OPS_CERT_KEY: rule("must be at least 32 visible characters", matching(/^[\x21-\x7e]{32,512}$/)),
-  OPS_WATCH_INTERVAL_S: rule("must be a whole number of seconds, at least 5", (raw) => {
-    const n = integer(raw);
-    return n !== undefined && n >= 5 ? n : undefined;
-  }),
-  OPS_AUTO_WATCH: bool,
-  OPS_HOST_AUTOSTOP: bool,
-  OPS_WATCH_BUDGET_TRX: trx,
-  OPS_WATCH_SCORE_DELTA: rule("must be a positive number such as 1 or 0.5", (raw) =>
-    /^\d{1,4}(\.\d{1,4})?$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined,
-  ),
-  LOG_LEVEL: rule(`must be one of ${LOG_LEVELS.join(", ")}`, (raw) =>
-    LOG_LEVELS.find((level) => level === raw.toLowerCase()),
-  ),
-  OPS_AGENT_TOKENS: rule(
-    "must be a comma list of <name>:<scope>:<token>: name of a-z 0-9 - (1 to 32), scope read or request, token at least 32 visible characters (no comma), each name once",
-    (raw) => {
-      const tokens = list(agentToken)(raw);
-      return tokens && new Set(tokens.map((t) => t.name)).size === tokens.length ? tokens : undefined;
-    },
-  ),
-  OPS_AGENT_CHANNEL: rule(
-    "must be slack:<channel id> (such as slack:C0123ABCD) or telegram:<chat id> (such as telegram:-1001234)",
-    agentChannel,
-  ),
-  OPSBOT_TEST_KILL_AT: rule("must be after-claim, after-answer, before-reply or after-reply", (raw) =>
-    (["after-claim", "after-answer", "before-reply", "after-reply"] as const).find((point) => point === raw),
-  ),
-  OPSBOT_TEST_INTENT_RECOVER_MS: rule("must be a whole number of milliseconds from 100", (raw) => {
-    const ms = integer(raw);
-    return ms !== undefined && ms >= 100 ? ms : undefined;
-  }),
-});
-
-type Env = z.output<typeof envSchema>;
-
-/** Every variable the bot reads (documented one by one in `.env.example`). */
-export const ENV_VARIABLES = Object.keys(envSchema.shape);
 
 /** Settings that only make sense together; each refusal names the variable to fix. */
 function checkCombinations(env: Env, ctx: z.RefinementCtx): void {
@@ -360,7 +165,8 @@ function redisTarget(env: Env): RedisTarget | undefined {
   return undefined;
 }
 
-function toConfig(env: Env): Config {
+/** `given`: the variables as set (before defaults), for what depends on whether one was set at all. */
+function toConfig(env: Env, given: Readonly<Record<string, string>>): Config {
   const service: ServiceConfig =
     env.SERVICE_BASE_URL && env.SERVICE_API_KEY && env.SERVICE_REAL_IP
       ? {
@@ -371,7 +177,7 @@ function toConfig(env: Env): Config {
         }
       : { mode: "sandbox" };
   return {
-    port: env.PORT ?? DEFAULT_PORT,
+    port: env.PORT,
     publicUrl: env.PUBLIC_URL,
     service,
     redisUrl: env.REDIS_URL,
@@ -391,66 +197,45 @@ function toConfig(env: Env): Config {
           botToken: env.TELEGRAM_BOT_TOKEN,
           apiRoot: env.TELEGRAM_API_ROOT,
           webhookSecret: env.TELEGRAM_WEBHOOK_SECRET,
-          allowedChats: env.TELEGRAM_ALLOWED_CHATS ?? [],
+          allowedChats: env.TELEGRAM_ALLOWED_CHATS,
         }
       : undefined,
-    roles: { admins: env.OPS_ADMINS ?? [], operators: env.OPS_OPERATORS ?? [] },
     alerts: { slackChannel: env.ALERT_SLACK_CHANNEL, telegramChat: env.ALERT_TELEGRAM_CHAT },
-    escalation: { escalateMin: env.OPS_ESCALATE_MIN, oncall: env.OPS_ONCALL ?? [] },
-    cases: {
-      levels: env.OPS_CASE_LEVELS ?? ["high", "severe"],
-      slaMin: env.OPS_CASE_SLA_MIN ?? 60,
-      ...(env.OPS_CERT_KEY !== undefined && { certKey: env.OPS_CERT_KEY }),
-    },
+    ...(env.OPS_CERT_KEY !== undefined && { certKey: env.OPS_CERT_KEY }),
     webhookSecrets: {
-      orders: [...new Set(env.ORDER_WEBHOOK_SECRETS ?? [])],
-      reports: [...new Set(env.REPORT_WEBHOOK_SECRETS ?? [])],
+      orders: [...new Set(env.ORDER_WEBHOOK_SECRETS)],
+      reports: [...new Set(env.REPORT_WEBHOOK_SECRETS)],
     },
     hostCallbackToken: env.HOST_CALLBACK_TOKEN,
-    limits: { maxOrderTrx: env.OPS_MAX_ORDER_TRX, dailyLimitTrx: env.OPS_DAILY_LIMIT_TRX },
-    money: {
-      approvalTrx: env.OPS_APPROVAL_TRX,
-      approvalTtlMin: env.OPS_APPROVAL_TTL_MIN ?? DEFAULT_APPROVAL_TTL_MIN,
-      lowBalanceTrx: env.OPS_LOW_BALANCE_TRX,
-      runwayAlertHours: env.OPS_RUNWAY_ALERT_HOURS,
-      runwayIntervalMin: env.OPS_RUNWAY_INTERVAL_MIN ?? DEFAULT_RUNWAY_INTERVAL_MIN,
-      digestAtMin: env.OPS_DIGEST_AT,
-      scheduleGraceMin: env.OPS_SCHEDULE_GRACE_MIN ?? DEFAULT_SCHEDULE_GRACE_MIN,
-    },
-    logLevel: env.LOG_LEVEL ?? "info",
-    watch: {
-      intervalMs: (env.OPS_WATCH_INTERVAL_S ?? 60) * 1000,
-      autoWatch: env.OPS_AUTO_WATCH ?? true,
-      hostAutostop: env.OPS_HOST_AUTOSTOP ?? false,
-      ...(env.OPS_WATCH_BUDGET_TRX && { budgetTrx: env.OPS_WATCH_BUDGET_TRX }),
-      scoreDelta: env.OPS_WATCH_SCORE_DELTA ?? 1,
-    },
+    logLevel: env.LOG_LEVEL,
     ...((env.OPSBOT_TEST_KILL_AT || env.OPSBOT_TEST_INTENT_RECOVER_MS) && {
       testing: { killAt: env.OPSBOT_TEST_KILL_AT, intentRecoverMs: env.OPSBOT_TEST_INTENT_RECOVER_MS },
     }),
-    logLevelSet: env.LOG_LEVEL !== undefined,
+    logLevelSet: given.LOG_LEVEL !== undefined,
     agents: {
-      tokens: env.OPS_AGENT_TOKENS ?? [],
+      tokens: env.OPS_AGENT_TOKENS,
       ...(env.OPS_AGENT_CHANNEL && { channel: env.OPS_AGENT_CHANNEL }),
     },
+    core: coreSettingsOf(env),
   };
 }
 
 /** Values are trimmed; empty ones count as unset, as an `.env` line `FOO=` means. */
-function blanksUnset(env: unknown): Record<string, string> {
+function blanksUnset(env: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env as Record<string, unknown>)) {
+  for (const [name, value] of Object.entries(env)) {
     const text = typeof value === "string" ? value.trim() : undefined;
     if (text) out[name] = text;
   }
   return out;
 }
 
-const configSchema = z.preprocess(blanksUnset, envSchema.superRefine(checkCombinations).transform(toConfig));
+const checkedEnv = envSchema.superRefine(checkCombinations);
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const result = configSchema.safeParse(env);
-  if (result.success) return result.data;
+  const given = blanksUnset(env);
+  const result = checkedEnv.safeParse(given);
+  if (result.success) return toConfig(result.data, given);
   throw new ConfigError(
     result.error.issues.map((issue) => ({
       variable: String(issue.path[0] ?? "environment"),

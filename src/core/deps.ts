@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.js";
+import type { EnvCoreSettings } from "../config/core-settings.js";
 import type { ServiceClient } from "../service/client.js";
 import type { Store } from "../store/store.js";
 import type { ConversationRef, Platform } from "./invocation.js";
@@ -7,45 +8,30 @@ import type { CoreObserver } from "./observer.js";
 import type { ChatAdapter, JobScheduler, Notifier, PlatformFacts } from "./ports.js";
 import type { SpendLifecycle } from "./spend-lifecycle.js";
 
-/** The settings the core reads; `src/config.ts` builds them from the environment. */
-export interface CoreSettings {
-  /** PUBLIC_URL: how the outside world reaches the bot (callback URLs); unset in the demo. */
+/**
+ * The settings the core reads. What comes from the environment (`EnvCoreSettings`: each variable
+ * declared once in src/config/variables.ts, defaulted and in the core's units, and placed by
+ * src/config/core-settings.ts) arrives as it is; the wiring (src/app.ts) adds only what is not an
+ * environment value. Nothing here has a default of its own.
+ */
+export interface CoreSettings extends EnvCoreSettings {
+  /** PUBLIC_URL (the demo's own when the built-in sandbox runs): callback URLs; unset: none. */
   publicUrl?: string;
-  /** HOST_CALLBACK_TOKEN: the secret path segment of the Host Mode callback URL. */
+  /** HOST_CALLBACK_TOKEN, else the one generated and kept in the store: the Host Mode callback path. */
   hostCallbackToken: string;
-  /** OPS_MAX_ORDER_TRX as a decimal string; unset: no cap. */
-  maxOrderTrx?: string;
-  /** OPS_DAILY_LIMIT_TRX as a decimal string; unset: no cap. */
-  dailyLimitTrx?: string;
-  /** OPS_APPROVAL_TRX as a decimal string; unset: one Confirm is enough. */
-  approvalTrx?: string;
-  /** OPS_APPROVAL_TTL_MIN in milliseconds (default 15 minutes). */
-  approvalTtlMs?: number;
-  /** OPS_SCHEDULE_GRACE_MIN in milliseconds (default 10 minutes). */
-  scheduleGraceMs?: number;
-  /**
-   * How long a Confirm waits for the live price list and the deny-list check before it refuses
-   * (default CONFIRM_CHECK_MS of src/core/spend/decide-at-confirm.ts).
-   */
-  confirmCheckMs?: number;
-  /** OPS_ADMINS: `slack:<id>` / `telegram:<id>`. */
-  admins: string[];
-  /** OPS_OPERATORS: `slack:<id>` / `telegram:<id>`. */
-  operators: string[];
   /** Prefix of a transaction link, e.g. `https://tronscan.org/#/transaction/`. */
   explorerTxUrl: string;
-  /** Watchlists (OPS_WATCH_*); unset: the defaults of CONTRACT.md. */
-  watch?: WatchSettings;
-  /** Alerts (OPS_ESCALATE_MIN, OPS_ONCALL); unset: no escalation. */
-  alerts?: AlertSettings;
-  /** Timings of durable actions (src/core/intents/); defaults when unset. */
-  intents?: IntentTimings;
-  /** AML cases and certificates (OPS_CASE_LEVELS, OPS_CASE_SLA_MIN, OPS_CERT_KEY); unset: defaults, no SLA destination. */
-  cases?: CaseSettings;
+  /** AML cases: the environment's levels and SLA, and the wiring's key and destination. */
+  cases: CaseSettings;
   /** OPS_AGENT_CHANNEL, else the alert destination: where agents' energy requests are posted. */
   agentChannel?: ConversationRef;
-  /** The runway alert levels (OPS_LOW_BALANCE_TRX, OPS_RUNWAY_ALERT_HOURS): `chart balance` draws them. */
-  runway?: { lowBalanceTrx?: string; alertHours?: number };
+  /**
+   * Test-only: how long a Confirm waits for the live price list and the deny-list check before it
+   * refuses (unset: CONFIRM_CHECK_MS of src/core/spend/decide-at-confirm.ts).
+   */
+  confirmCheckMs?: number;
+  /** Test-only: timings of durable actions (src/core/intents/); unset: DEFAULT_INTENT_TIMINGS. */
+  intents?: IntentTimings;
 }
 
 export interface IntentTimings {
@@ -94,33 +80,12 @@ export interface CoreDeps {
 }
 
 /** The watchlist settings (CONTRACT.md: OPS_WATCH_*, OPS_AUTO_WATCH, OPS_HOST_AUTOSTOP). */
-export interface WatchSettings {
-  /** OPS_WATCH_INTERVAL_S in ms: how often the deny-list `revision` is read. */
-  intervalMs: number;
-  /** OPS_AUTO_WATCH: addresses that get energy or Host Mode through the bot are watched. */
-  autoWatch: boolean;
-  /** OPS_HOST_AUTOSTOP: stop Host Mode by itself when its address becomes blocked. */
-  hostAutostop: boolean;
-  /** OPS_WATCH_BUDGET_TRX (decimal TRX): monthly budget of re-screens; unset: re-screening off. */
-  budgetTrx?: string;
-  /** OPS_WATCH_SCORE_DELTA: a re-screen score move that is worth an alert. */
-  scoreDelta: number;
-}
+export type WatchSettings = EnvCoreSettings["watch"];
 
-/** The alert settings (CONTRACT.md: OPS_ESCALATE_MIN, OPS_ONCALL). */
-export interface AlertSettings {
-  /** OPS_ESCALATE_MIN in ms; unset: no escalation. */
-  escalateMs?: number;
-  /** OPS_ONCALL: `slack:U…`, `slack:S…` (a user group), `telegram:@username`. */
-  oncall: readonly string[];
-}
+type EnvCaseSettings = EnvCoreSettings["cases"];
 
 /** The case settings (CONTRACT.md: OPS_CASE_LEVELS, OPS_CASE_SLA_MIN, OPS_CERT_KEY). */
-export interface CaseSettings {
-  /** OPS_CASE_LEVELS: the `risk.level` values that open a case. */
-  levels: readonly string[];
-  /** OPS_CASE_SLA_MIN in ms. */
-  slaMs: number;
+interface CaseSettings extends EnvCaseSettings {
   /** The certificates' HMAC key (OPS_CERT_KEY, else derived from SERVICE_API_KEY), hex. Never shown. */
   certKeyHex: string;
   /** The alert destination: where a case's message goes. */

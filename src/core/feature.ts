@@ -48,20 +48,11 @@ export interface FormSpec {
   fieldOf(values: Readonly<Record<string, string>>, today: Date): string;
 }
 
-/** The money settings a scheduled job reads (`Config.money`: OPS_LOW_BALANCE_TRX, OPS_DIGEST_AT, …). */
-interface ScheduleMoneySettings {
-  lowBalanceTrx?: string;
-  runwayAlertHours?: number;
-  runwayIntervalMin: number;
-  digestAtMin?: number;
-}
-
 /** What a feature's scheduled jobs are made with. */
 interface ScheduleContext {
   deps: CoreDeps;
   /** The alert destination (ALERT_SLACK_CHANNEL / ALERT_TELEGRAM_CHAT, the console). */
   alerts: readonly ConversationRef[];
-  money: ScheduleMoneySettings;
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { Config } from "../config.js";
 import type { ConversationRef, CoreDeps, ScheduledJob } from "../core/index.js";
 import { features } from "../core/index.js";
 import type { JobQueue } from "../jobs/queue.js";
@@ -6,13 +5,12 @@ import { startTickers } from "../jobs/ticker.js";
 import type { Shutdown } from "./shutdown.js";
 
 /**
- * Starts what the feature list schedules (`FeatureDefinition.scheduled`), for this configuration:
+ * Starts what the feature list schedules (`FeatureDefinition.scheduled`) for the core's settings:
  * the tickers (the runway check, the daily digest) on the shared `ticks` queue, and each `every`
  * job on a queue of its own with one job scheduler (`<name>-poll`), so one run at a time across
  * every instance (BullMQ's, shared through Redis; the in-process queue in the demo).
  */
 export async function startScheduledJobs(options: {
-  config: Config;
   deps: CoreDeps;
   queues: JobQueue;
   alerts: readonly ConversationRef[];
@@ -20,9 +18,7 @@ export async function startScheduledJobs(options: {
 }): Promise<void> {
   const { deps, queues, alerts, shutdown } = options;
   const jobs: ScheduledJob[] = features.flatMap((feature) =>
-    "scheduled" in feature && feature.scheduled
-      ? [...feature.scheduled({ deps, alerts, money: options.config.money })]
-      : [],
+    "scheduled" in feature && feature.scheduled ? [...feature.scheduled({ deps, alerts })] : [],
   );
   const tickers = jobs.flatMap((job) => (job.kind === "ticker" ? [job] : []));
   if (tickers.length > 0) {

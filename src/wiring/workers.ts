@@ -52,7 +52,7 @@ export async function startWorkers(options: WorkerOptions): Promise<HttpRoute[]>
   });
   shutdown.add("workers", "notifications", () => notify.close());
   const alerts = alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined);
-  await startScheduledJobs({ config, deps, queues, alerts, shutdown });
+  await startScheduledJobs({ deps, queues, alerts, shutdown });
   const webhooks = await startWebhooks({
     deps,
     queues,

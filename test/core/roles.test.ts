@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { can, refusalLine, roleOf } from "../../src/core/roles.js";
-import { admin, baseSettings, operator, viewer } from "./support.js";
+import { baseSettings } from "../support/settings.js";
+import { admin, operator, viewer } from "./support.js";
 
 describe("roles", () => {
   it("reads roles from OPS_ADMINS / OPS_OPERATORS by platform:id", () => {

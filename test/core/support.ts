@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe } from "vitest";
 import type { Clock } from "../../src/clock.js";
-import type { CoreDeps, CoreSettings } from "../../src/core/deps.js";
+import type { CoreDeps } from "../../src/core/deps.js";
 import type { Actor, ConversationRef } from "../../src/core/invocation.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import type { JobScheduler, Notifier, TrackedJob } from "../../src/core/ports.js";
@@ -11,6 +11,7 @@ import { createRedisStore } from "../../src/store/redis-store.js";
 import type { Store } from "../../src/store/store.js";
 import { PLATFORM_FACTS } from "../../src/wiring/platforms.js";
 import { testRedis } from "../support/redis.js";
+import { baseSettings, type SettingsOverrides, withSettings } from "../support/settings.js";
 
 /** A clock the test moves. Starts at noon UTC so "later today" and "tomorrow" are both easy. */
 export interface FakeClock {
@@ -37,13 +38,6 @@ export const operator: Actor = { platform: "slack", userId: "U0OPER" };
 export const admin: Actor = { platform: "telegram", userId: "4242" };
 export const channel: ConversationRef = { platform: "slack", id: "C0OPS" };
 
-export const baseSettings: CoreSettings = {
-  hostCallbackToken: "test-callback-token",
-  admins: ["telegram:4242"],
-  operators: ["slack:U0OPER"],
-  explorerTxUrl: "https://tronscan.org/#/transaction/",
-};
-
 /** A service client that fails the test loudly if a command touches it. */
 const untouchableService = new Proxy(
   {},
@@ -63,7 +57,7 @@ export interface StubDeps extends CoreDeps {
 
 /** CoreDeps for commands that never call the service (help, audit, roles, buttons). */
 export function stubDeps(
-  options: { store?: Store; settings?: Partial<CoreSettings>; clock?: FakeClock } = {},
+  options: { store?: Store; settings?: SettingsOverrides; clock?: FakeClock } = {},
 ): StubDeps {
   const clock = options.clock ?? fakeClock();
   const scheduled: TrackedJob[] = [];
@@ -85,7 +79,7 @@ export function stubDeps(
     notifier,
     now: clock.now,
     logger: createMemoryLogger(),
-    settings: { ...baseSettings, ...options.settings },
+    settings: withSettings(baseSettings, options.settings),
     platforms: PLATFORM_FACTS,
     scheduled,
     posted,

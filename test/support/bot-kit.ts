@@ -34,6 +34,7 @@ import { createMemoryStore } from "../../src/store/memory-store.js";
 import type { Store } from "../../src/store/store.js";
 import { PLATFORM_FACTS } from "../../src/wiring/platforms.js";
 import { sandboxClient } from "./service-kit.js";
+import { baseSettings, type SettingsOverrides, withSettings } from "./settings.js";
 
 /** Energy orders, orchestrator steps, Host Mode cycles and webhooks of a few milliseconds. */
 export const FAST_ENERGY = {
@@ -68,7 +69,7 @@ export interface ChatKitOptions {
   /** Factor applied to every queue delay (default 0.01: a 2 s poll runs after 20 ms). */
   timeScale?: number;
   /** Merged over the harness's core settings (approval threshold, caps, …). */
-  settings?: Partial<CoreSettings>;
+  settings?: SettingsOverrides;
   /** The core's clock (default Date.now): a test moves it past a TTL. */
   now?: () => number;
   registry?: CoreRegistry;
@@ -119,7 +120,8 @@ export interface BotKitOptions {
   store?: Store;
   /** The core's clock (default Date.now). */
   now?: () => number;
-  settings: CoreSettings;
+  /** Merged over `baseSettings` (test/support/settings.ts: the declared defaults), group by group. */
+  settings: SettingsOverrides;
   registry?: CoreRegistry;
   /** The tracked handlers (default: the core's, with the registry's action handlers). */
   tracked?: (deps: CoreDeps) => TrackedHandlers;
@@ -176,7 +178,7 @@ export async function startBotKit(options: BotKitOptions): Promise<BotKit> {
     notifier: options.notifier?.(notifier) ?? notifier,
     now: options.now ?? Date.now,
     logger,
-    settings: options.settings,
+    settings: withSettings(baseSettings, options.settings),
     platforms: PLATFORM_FACTS,
   };
   const registry = options.registry ?? { commands, actions: actionHandlers };

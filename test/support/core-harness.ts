@@ -16,7 +16,7 @@
 import { Agent, type Dispatcher, errors } from "undici";
 import { afterEach } from "vitest";
 import type { Core, CoreRegistry } from "../../src/core/core.js";
-import type { CoreDeps, CoreSettings } from "../../src/core/deps.js";
+import type { CoreDeps } from "../../src/core/deps.js";
 import type { Actor, ConversationRef, Platform } from "../../src/core/invocation.js";
 import type { createMemoryLogger } from "../../src/core/logger.js";
 import type { ChatAdapter, JobScheduler, Notifier, TrackedJob } from "../../src/core/ports.js";
@@ -26,8 +26,9 @@ import type { Sandbox, SandboxOptions } from "../../src/sandbox/server.js";
 import type { ServiceClient, ServiceClientOptions } from "../../src/service/client.js";
 import { createMemoryStore } from "../../src/store/memory-store.js";
 import type { Store } from "../../src/store/store.js";
-import { admin, baseSettings, channel, operator, viewer } from "../core/support.js";
+import { admin, channel, operator, viewer } from "../core/support.js";
 import { startBotKit, waitFor } from "./bot-kit.js";
+import { baseSettings, type SettingsOverrides, withSettings } from "./settings.js";
 
 export { admin, channel, operator, viewer };
 
@@ -36,7 +37,7 @@ export interface CoreHarnessOptions {
   sandbox?: SandboxOptions;
   /** Merged over the harness defaults of the client. */
   client?: Partial<ServiceClientOptions>;
-  settings?: Partial<CoreSettings>;
+  settings?: SettingsOverrides;
   registry?: CoreRegistry;
   /** The tracked handlers (default: the core's `createTrackedHandlers(deps, registry.actions)`). */
   tracked?: (deps: CoreDeps) => TrackedHandlers;
@@ -137,7 +138,7 @@ async function createCoreHarness(options: CoreHarnessOptions = {}): Promise<Core
     ...(options.client && { client: options.client }),
     store,
     now: clock.now,
-    settings: { ...baseSettings, ...options.settings },
+    settings: withSettings(baseSettings, options.settings),
     ...(options.registry && { registry: options.registry }),
     ...(options.tracked && { tracked: options.tracked }),
     ...(options.timeScale !== undefined && { timeScale: options.timeScale }),

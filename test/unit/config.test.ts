@@ -1,7 +1,14 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, ENV_VARIABLES, loadConfig, readConfigOrExit, secretValues } from "../../src/config.js";
+import {
+  ConfigError,
+  ENV_DEFAULTS,
+  ENV_VARIABLES,
+  loadConfig,
+  readConfigOrExit,
+  secretValues,
+} from "../../src/config.js";
 
 const REMOTE = {
   SERVICE_BASE_URL: "https://api.example.com",
@@ -31,26 +38,26 @@ describe("loadConfig", () => {
       redisUrl: undefined,
       slack: undefined,
       telegram: undefined,
-      roles: { admins: [], operators: [] },
       alerts: { slackChannel: undefined, telegramChat: undefined },
-      escalation: { escalateMin: undefined, oncall: [] },
-      cases: { levels: ["high", "severe"], slaMin: 60 },
       webhookSecrets: { orders: [], reports: [] },
       hostCallbackToken: undefined,
-      limits: { maxOrderTrx: undefined, dailyLimitTrx: undefined },
-      money: {
-        approvalTrx: undefined,
-        approvalTtlMin: 15,
-        lowBalanceTrx: undefined,
-        runwayAlertHours: undefined,
-        runwayIntervalMin: 15,
-        digestAtMin: undefined,
-        scheduleGraceMin: 10,
-      },
       logLevel: "info",
-      watch: { intervalMs: 60_000, autoWatch: true, hostAutostop: false, scoreDelta: 1 },
       logLevelSet: false,
       agents: { tokens: [] },
+      core: {
+        admins: [],
+        operators: [],
+        maxOrderTrx: undefined,
+        dailyLimitTrx: undefined,
+        approvalTrx: undefined,
+        approvalTtlMs: 15 * 60_000,
+        scheduleGraceMs: 10 * 60_000,
+        digestAtMin: undefined,
+        runway: { lowBalanceTrx: undefined, alertHours: undefined, intervalMs: 15 * 60_000 },
+        watch: { intervalMs: 60_000, autoWatch: true, hostAutostop: false, scoreDelta: 1 },
+        alerts: { escalateMs: undefined, oncall: [] },
+        cases: { levels: ["high", "severe"], slaMs: 60 * 60_000 },
+      },
     });
   });
 
@@ -241,7 +248,10 @@ describe("loadConfig", () => {
 
   it("reads roles as slack:<id> / telegram:<id> lists", () => {
     const config = loadConfig({ OPS_ADMINS: "slack:U0123ABCD, telegram:42", OPS_OPERATORS: "slack:W99XYZ" });
-    expect(config.roles).toEqual({ admins: ["slack:U0123ABCD", "telegram:42"], operators: ["slack:W99XYZ"] });
+    expect(config.core).toMatchObject({
+      admins: ["slack:U0123ABCD", "telegram:42"],
+      operators: ["slack:W99XYZ"],
+    });
     for (const bad of ["U0123ABCD", "slack:bob", "telegram:-5", "discord:1"]) {
       expect(refusal({ OPS_OPERATORS: bad })).toBe(
         "OPS_OPERATORS: must be a comma list of slack:<user id> or telegram:<user id>",
@@ -252,8 +262,11 @@ describe("loadConfig", () => {
   it("reads OPS_ESCALATE_MIN and OPS_ONCALL, and refuses what they do not accept", () => {
     expect(
       loadConfig({ OPS_ESCALATE_MIN: "15", OPS_ONCALL: "slack:U0ONCALL,slack:S0TEAM,telegram:@oncall_ops" })
-        .escalation,
-    ).toEqual({ escalateMin: 15, oncall: ["slack:U0ONCALL", "slack:S0TEAM", "telegram:@oncall_ops"] });
+        .core.alerts,
+    ).toEqual({
+      escalateMs: 15 * 60_000,
+      oncall: ["slack:U0ONCALL", "slack:S0TEAM", "telegram:@oncall_ops"],
+    });
     expect(refusal({ OPS_ESCALATE_MIN: "0" })).toBe(
       "OPS_ESCALATE_MIN: must be a whole number of minutes from 1 to 10080",
     );
@@ -338,7 +351,7 @@ describe("loadConfig", () => {
   });
 
   it("keeps TRX limits as decimal strings and refuses what is not a positive amount", () => {
-    expect(loadConfig({ OPS_MAX_ORDER_TRX: "500", OPS_DAILY_LIMIT_TRX: "0.000001" }).limits).toEqual({
+    expect(loadConfig({ OPS_MAX_ORDER_TRX: "500", OPS_DAILY_LIMIT_TRX: "0.000001" }).core).toMatchObject({
       maxOrderTrx: "500",
       dailyLimitTrx: "0.000001",
     });
@@ -358,23 +371,21 @@ describe("loadConfig", () => {
         OPS_RUNWAY_ALERT_HOURS: "1.5",
         OPS_RUNWAY_INTERVAL_MIN: "5",
         OPS_DIGEST_AT: "08:30",
-      }).money;
-      expect(money).toEqual({
+      }).core;
+      expect(money).toMatchObject({
         approvalTrx: "250",
-        approvalTtlMin: 30,
-        lowBalanceTrx: "100.5",
-        runwayAlertHours: 1.5,
-        runwayIntervalMin: 5,
+        approvalTtlMs: 30 * 60_000,
+        runway: { lowBalanceTrx: "100.5", alertHours: 1.5, intervalMs: 5 * 60_000 },
         digestAtMin: 8 * 60 + 30,
-        scheduleGraceMin: 10,
+        scheduleGraceMs: 10 * 60_000,
       });
-      expect(loadConfig({ OPS_DIGEST_AT: "00:00" }).money.digestAtMin).toBe(0);
-      expect(loadConfig({ OPS_DIGEST_AT: "23:59" }).money.digestAtMin).toBe(23 * 60 + 59);
+      expect(loadConfig({ OPS_DIGEST_AT: "00:00" }).core.digestAtMin).toBe(0);
+      expect(loadConfig({ OPS_DIGEST_AT: "23:59" }).core.digestAtMin).toBe(23 * 60 + 59);
     });
 
     it("reads OPS_SCHEDULE_GRACE_MIN and refuses what it does not accept", () => {
-      expect(loadConfig({ OPS_SCHEDULE_GRACE_MIN: "0" }).money.scheduleGraceMin).toBe(0);
-      expect(loadConfig({ OPS_SCHEDULE_GRACE_MIN: "30" }).money.scheduleGraceMin).toBe(30);
+      expect(loadConfig({ OPS_SCHEDULE_GRACE_MIN: "0" }).core.scheduleGraceMs).toBe(0);
+      expect(loadConfig({ OPS_SCHEDULE_GRACE_MIN: "30" }).core.scheduleGraceMs).toBe(30 * 60_000);
       for (const bad of ["-1", "2.5", "1441", "ten"]) {
         expect(refusal({ OPS_SCHEDULE_GRACE_MIN: bad })).toBe(
           "OPS_SCHEDULE_GRACE_MIN: must be a whole number of minutes from 0 to 1440",
@@ -422,7 +433,7 @@ describe("loadConfig", () => {
         OPS_HOST_AUTOSTOP: "TRUE",
         OPS_WATCH_BUDGET_TRX: "50",
         OPS_WATCH_SCORE_DELTA: "0.5",
-      }).watch,
+      }).core.watch,
     ).toEqual({ intervalMs: 5_000, autoWatch: false, hostAutostop: true, budgetTrx: "50", scoreDelta: 0.5 });
     for (const bad of ["4", "0", "-60", "1.5", "60s"]) {
       expect(refusal({ OPS_WATCH_INTERVAL_S: bad })).toBe(
@@ -557,6 +568,20 @@ describe(".env.example", () => {
       expect(at, variable).toBeGreaterThan(0);
       expect(lines[at - 1], variable).toMatch(/^# (?![A-Z_]+=)/);
     }
+  });
+
+  it("states each declared default as declared (`default <text>`), and no other", () => {
+    const lines = text.split("\n");
+    const stated: Record<string, string> = {};
+    for (const variable of ENV_VARIABLES) {
+      let at = lines.findIndex((line) => new RegExp(`^#? ?${variable}=`).test(line));
+      const comment: string[] = [];
+      while (at > 0 && /^# (?![A-Z_]+=)/.test(lines[at - 1] ?? "")) comment.unshift(lines[--at] ?? "");
+      const value = /\b[Dd]efault ([^\s;]+?)\.?$/m.exec(comment.join("\n"))?.[1];
+      if (value !== undefined) stated[variable] = value;
+    }
+    expect(Object.keys(ENV_DEFAULTS).length).toBeGreaterThan(5);
+    expect(stated).toEqual(ENV_DEFAULTS);
   });
 });
 

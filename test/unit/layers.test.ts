@@ -20,7 +20,7 @@ const LAYER_RULES: Record<string, readonly string[]> = {
   http: ["clock"],
   store: ["clock"],
   service: ["clock", "store"],
-  core: ["clock", "store", "service"],
+  core: ["clock", "config", "store", "service"],
   jobs: ["clock", "core", "store"],
   webhooks: ["clock", "config", "core", "http", "jobs", "store"],
   sandbox: ["clock"],
@@ -62,6 +62,9 @@ const LAYER_RULES: Record<string, readonly string[]> = {
   ],
   main: ["app", "config", "log", "wiring"],
 };
+
+/** The core sees the environment as the type of its settings only: it never reads or parses it. */
+const CORE_CONFIG_MODULES = ["src/config/core-settings.ts"];
 
 /** The core sees the store through its interface only, never an implementation. */
 const CORE_STORE_MODULES = ["src/store/store.ts", "src/store/store-json.ts"];
@@ -220,6 +223,16 @@ describe("layer rules", () => {
   it("the core reaches the store through its interface only", () => {
     const offenders = graph.edges.filter(
       (e) => layerOf(e.from) === "core" && layerOf(e.to) === "store" && !CORE_STORE_MODULES.includes(e.to),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it("the core imports the type of its environment settings only, nothing else of the configuration", () => {
+    const offenders = graph.edges.filter(
+      (e) =>
+        layerOf(e.from) === "core" &&
+        layerOf(e.to) === "config" &&
+        (!e.typeOnly || !CORE_CONFIG_MODULES.includes(e.to)),
     );
     expect(offenders).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { Redis } from "ioredis";
 import { sleep } from "../../src/clock.js";
 import { actionHandlers, commands } from "../../src/core/command-registry.js";
 import { type Core, createCore } from "../../src/core/core.js";
-import type { CoreDeps, CoreSettings } from "../../src/core/deps.js";
+import type { CoreDeps } from "../../src/core/deps.js";
 import type { ConversationRef, Platform } from "../../src/core/invocation.js";
 import { createMemoryLogger } from "../../src/core/logger.js";
 import type { ChatAdapter } from "../../src/core/ports.js";
@@ -26,8 +26,8 @@ import { startWebhooks } from "../../src/webhooks/index.js";
 import { createSecretSource } from "../../src/webhooks/secret-source.js";
 import { createServiceWebhookHandler } from "../../src/webhooks/service-webhook-route.js";
 import { PLATFORM_FACTS } from "../../src/wiring/platforms.js";
-import { baseSettings } from "../core/support.js";
 import { waitFor as waitUntil } from "../support/bot-kit.js";
+import { baseSettings, type SettingsOverrides, withSettings } from "../support/settings.js";
 
 /**
  * The bot's inbound side over real parts, wired as src/app.ts wires it: one `node:http` server
@@ -91,7 +91,7 @@ export interface BotOptions {
   configured?: { orders: string[]; reports: string[] };
   /** Only the HTTP ingest (a bot that dies right after acknowledging). Default: everything. */
   ingestOnly?: boolean;
-  settings?: Partial<CoreSettings>;
+  settings?: SettingsOverrides;
 }
 
 export interface Bot {
@@ -138,7 +138,11 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     notifier: createNotifier(queues, { store, watchMs: 50, retry: FAST_NOTIFY }),
     now: Date.now,
     logger,
-    settings: { ...baseSettings, publicUrl: PUBLIC_URL, hostCallbackToken: HOST_TOKEN, ...options.settings },
+    settings: withSettings(baseSettings, {
+      publicUrl: PUBLIC_URL,
+      hostCallbackToken: HOST_TOKEN,
+      ...options.settings,
+    }),
     platforms: PLATFORM_FACTS,
   };
   const core = createCore(deps, { commands, actions: actionHandlers });

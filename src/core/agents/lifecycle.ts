@@ -9,8 +9,6 @@ import {
   saveRequest,
 } from "./requests.js";
 
-const DEFAULT_APPROVAL_TTL_MS = 15 * 60_000;
-
 type Deps = Pick<CoreDeps, "store" | "now" | "settings">;
 
 /**
@@ -51,8 +49,7 @@ function nextRequest(deps: Deps, request: AgentRequest, event: SpendEvent): Agen
         expiresAt: deps.now() + ACTION_TTL_MS,
       };
     case "approval_pending": {
-      const ttlMs = deps.settings.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS;
-      return { ...request, status: "approval_pending", expiresAt: deps.now() + ttlMs };
+      return { ...request, status: "approval_pending", expiresAt: deps.now() + deps.settings.approvalTtlMs };
     }
     case "ordered": {
       const orderId = event.orderIds?.[0];

@@ -20,7 +20,6 @@ import {
 } from "./alert.js";
 import { refreshHomes } from "./home.js";
 import { renderAlert } from "./render.js";
-import { alertSettingsOf } from "./settings.js";
 
 /**
  * `raiseAlert` is the one way the bot raises an alert. The caller says what it is (kind, subject,
@@ -105,7 +104,7 @@ async function postAlert(deps: CoreDeps, alert: AlertRecord, post: AlertPost): P
 }
 
 async function scheduleEscalation(deps: CoreDeps, alert: AlertRecord, round = ""): Promise<void> {
-  const { escalateMs } = alertSettingsOf(deps.settings);
+  const { escalateMs } = deps.settings.alerts;
   if (escalateMs === undefined) return;
   await deps.jobs.schedule(
     { kind: "alert-escalate", alertId: alert.id },

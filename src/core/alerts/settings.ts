@@ -1,12 +1,3 @@
-import type { AlertSettings } from "../deps.js";
-
-export type { AlertSettings };
-
-const DEFAULT_ALERT_SETTINGS: AlertSettings = { oncall: [] };
-
-export const alertSettingsOf = (settings: { alerts?: AlertSettings }): AlertSettings =>
-  settings.alerts ?? DEFAULT_ALERT_SETTINGS;
-
 /** How long a snooze hides an alert. */
 export const SNOOZE_MS = 3_600_000;
 /**

@@ -6,7 +6,6 @@ import { link, plain, publicReply, type Span, text } from "../reply.js";
 import { ALERT_TTL_MS, type AlertRecord, messagesOf, readAlert, updateAlert } from "./alert.js";
 import { reraiseAlert } from "./raise.js";
 import { opButtons, opsFor } from "./render.js";
-import { alertSettingsOf } from "./settings.js";
 
 /**
  * The alert's delayed jobs, keyed by the alert (src/core/alerts/raise.ts schedules them): the
@@ -36,7 +35,7 @@ export async function escalate(deps: CoreDeps, id: string): Promise<"escalated" 
   // Posted before the mark: a crash in between posts again on the job's retry, and the notifier's
   // dedup key (one per alert and conversation) keeps that, and a second instance, to one message.
   const messages = await messagesOf(deps.store, id);
-  const { oncall } = alertSettingsOf(deps.settings);
+  const { oncall } = deps.settings.alerts;
   for (const conversation of alert.destinations) {
     const messageId = messages.get(conversationKey(conversation));
     const reply = await escalationReply(deps, alert, conversation, oncall, messageId);

@@ -19,7 +19,6 @@ import {
   REJECT_KIND,
   readRequest,
   saveRequest,
-  ttlOf,
 } from "../spend/approval-request.js";
 import { whoName } from "../spend/confirmed.js";
 import type { LiveQuote } from "../spend/decide-at-confirm.js";
@@ -118,7 +117,7 @@ async function newRound(
   next: { costTrx: string; payload: unknown } | { failure: string },
 ): Promise<Reply> {
   const { deps } = ctx;
-  const ttlMs = ttlOf(deps);
+  const ttlMs = deps.settings.approvalTtlMs;
   const round = request.round + 1;
   const tokens = await createRound(deps, { ...request, round, ttlMs }, approversOf(def));
   const moved = "costTrx" in next;

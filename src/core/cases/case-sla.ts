@@ -22,7 +22,7 @@ export const caseSlaHandler =
     if (!(await deps.store.setIfNotExists(ESCALATED_KEY(record.id, job.opening), "1", CASE_TTL_MS)))
       return { done: true };
     const minutes = Math.max(1, Math.round((deps.now() - record.openedAt) / 60_000));
-    const oncall = deps.settings.alerts?.oncall ?? [];
+    const { oncall } = deps.settings.alerts;
     for (const conversation of record.destinations) {
       const mentions = mentionsFor(oncall, conversation.platform);
       const who =

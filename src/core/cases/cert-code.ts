@@ -2,7 +2,6 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { getJson, setJsonIfNotExists } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
-import { caseSettingsOf } from "./settings.js";
 
 /**
  * A certificate's verification code: `OPS-CERT-<serial>-<mac>`. The canonical record of what the
@@ -51,7 +50,7 @@ function base32(bytes: Uint8Array, length: number): string {
 }
 
 function macOf(deps: Pick<CoreDeps, "settings">, certified: Certified): string {
-  const { certKeyHex } = caseSettingsOf(deps.settings);
+  const { certKeyHex } = deps.settings.cases;
   const mac = createHmac("sha256", Buffer.from(certKeyHex, "hex")).update(canonicalOf(certified)).digest();
   return base32(mac, 26);
 }

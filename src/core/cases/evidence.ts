@@ -5,7 +5,6 @@ import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
 import type { Block } from "../reply.js";
 import { findingLine, noteFinding } from "./open.js";
-import { caseSettingsOf } from "./settings.js";
 
 /**
  * The last completed screening of each address, as a certificate states it: provider, risk score
@@ -60,7 +59,7 @@ function evidenceOf(order: ScreeningOrder, askedBy: string): ScreeningEvidence {
 
 /** Whether a screening is a case finding: its `risk.level` is a case level, or `sanctions.self`. */
 function isCaseFinding(deps: Pick<CoreDeps, "settings">, order: ScreeningOrder): boolean {
-  const { levels } = caseSettingsOf(deps.settings);
+  const { levels } = deps.settings.cases;
   return levels.includes(order.risk.level) || order.sanctions?.self === true;
 }
 

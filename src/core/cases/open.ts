@@ -10,7 +10,6 @@ import {
   claimFinding,
   updateCase,
 } from "./case-record.js";
-import { caseSettingsOf } from "./settings.js";
 
 /**
  * A finding about an address (a screening at a case level or sanctioned, a watched address put on
@@ -35,7 +34,7 @@ export async function noteFinding(deps: CoreDeps, finding: Finding): Promise<Fin
   if (!(await claimFinding(deps.store, finding.key))) return undefined;
   const now = deps.now();
   const opened: CaseEvent = { what: "opened", at: now, by: "the bot", note: finding.what };
-  const { destinations } = caseSettingsOf(deps.settings);
+  const { destinations } = deps.settings.cases;
   const { created, record } = await caseForAddress(deps.store, finding.address, (id) => ({
     id,
     address: finding.address,
@@ -85,7 +84,7 @@ async function afterOpening(
   foundIn: ConversationRef | undefined,
 ): Promise<void> {
   await postCase(deps, record);
-  const { slaMs } = caseSettingsOf(deps.settings);
+  const { slaMs } = deps.settings.cases;
   // Without an alert destination there is nowhere to escalate to.
   if (record.destinations.length > 0)
     await deps.jobs.schedule(

@@ -63,7 +63,7 @@ async function balanceChart(ctx: CommandContext): Promise<Reply> {
   const picture = await balanceChartImage(
     readings,
     await spendRatePerHour(deps),
-    deps.settings.runway ?? {},
+    deps.settings.runway,
     deps.now(),
   );
   return picture

@@ -9,8 +9,8 @@ export const digestFeature = defineFeature({
   name: "digest",
   commands: [digestCommand],
   /** The daily digest at OPS_DIGEST_AT (when set), to the alert destination. */
-  scheduled: ({ deps, alerts, money }): ScheduledJob[] => {
-    const atMin = money.digestAtMin;
+  scheduled: ({ deps, alerts }): ScheduledJob[] => {
+    const atMin = deps.settings.digestAtMin;
     if (atMin === undefined) return [];
     return [
       {

@@ -4,7 +4,7 @@ import type { ActionHandler } from "../command.js";
 import type { CoreDeps } from "../deps.js";
 import type { Actor, ConversationRef } from "../invocation.js";
 import { type Reply, spansToText } from "../reply.js";
-import { type BlockedChange, type GuardOutcome, type OnBlocked, watchSettingsOf } from "../watch/index.js";
+import type { BlockedChange, GuardOutcome, OnBlocked } from "../watch/index.js";
 import { isInHostMode } from "./active.js";
 import { hostCommand } from "./host-command.js";
 
@@ -60,7 +60,7 @@ export const hostStopAction: ActionHandler = {
 /** What the change alert of a blocked address says and offers about Host Mode (a hook of the watch). */
 export const guardHost: OnBlocked = async (deps, { address, category, seq, watchers }: BlockedChange) => {
   if (!GUARDED_CATEGORIES.has(category) || !(await isInHostMode(deps, address))) return {};
-  if (watchSettingsOf(deps.settings).hostAutostop) return autostop(deps, address, seq, watchers);
+  if (deps.settings.watch.hostAutostop) return autostop(deps, address, seq, watchers);
   const stopTokens = new Map<string, string>();
   for (const conversation of watchers) {
     const token = await createAction(deps.store, {

@@ -7,10 +7,10 @@ const RETRY_MS = 60_000;
 /** Balance runway alerts: a check every OPS_RUNWAY_INTERVAL_MIN when a level is set. */
 export const runwayFeature = defineFeature({
   name: "runway",
-  scheduled: ({ deps, alerts, money }): ScheduledJob[] => {
-    const runway = { lowBalanceTrx: money.lowBalanceTrx, alertHours: money.runwayAlertHours };
+  scheduled: ({ deps, alerts }): ScheduledJob[] => {
+    const runway = deps.settings.runway;
     if (!runwayEnabled(runway)) return [];
-    const intervalMs = money.runwayIntervalMin * 60_000;
+    const { intervalMs } = runway;
     return [
       {
         kind: "ticker",

@@ -21,7 +21,6 @@ import { readOrder, readState, type StandingOrder, saveLast, timingOf } from "./
  * with one message.
  */
 export const SCHEDULE_RUN_KIND = "schedule.run";
-const DEFAULT_GRACE_MS = 10 * 60_000;
 
 type RunJob = Extract<TrackedJob, { kind: "schedule-run" }>;
 type Deps = CoreDeps;
@@ -31,9 +30,6 @@ export const runJobId = (id: string, occurrence: number): string => `schedule-ru
 /** The confirmation id of one occurrence: every instance derives the same one (22 URL-safe chars). */
 export const runConfirmationId = (id: string, occurrence: number): string =>
   createHash("sha256").update(`opsbot.schedule-run.v1:${id}:${occurrence}`).digest("base64url").slice(0, 22);
-
-const graceOf = (deps: Pick<CoreDeps, "settings">): number =>
-  deps.settings.scheduleGraceMs ?? DEFAULT_GRACE_MS;
 
 /** Plans the first occurrence after `after` (default now); answers it, or undefined when none is left. */
 export async function planNext(
@@ -60,7 +56,7 @@ export function createScheduleRunHandler(deps: Deps): (job: RunJob) => Promise<P
     if (state?.state !== "active") return { done: true };
     const now = deps.now();
     await planNext(deps, order, Math.max(job.occurrence, now));
-    if (now - job.occurrence > graceOf(deps)) {
+    if (now - job.occurrence > deps.settings.scheduleGraceMs) {
       await skipMissed(deps, order, job.occurrence);
       return { done: true };
     }
@@ -74,7 +70,7 @@ async function skipMissed(deps: Deps, order: StandingOrder, occurrence: number):
   const cid = runConfirmationId(order.id, occurrence);
   if (!(await deps.store.setIfNotExists(`schedule-missed:${cid}`, "1", INTENT_TTL_MS))) return;
   const lateMin = Math.round((deps.now() - occurrence) / 60_000);
-  const graceMin = Math.round(graceOf(deps) / 60_000);
+  const graceMin = Math.round(deps.settings.scheduleGraceMs / 60_000);
   const next = nextOccurrence(timingOf(order), deps.now());
   const line = `Standing order ${order.id}: the run of ${whenText(occurrence)} was missed (no instance of the bot was up) and is skipped, ${lateMin} minutes late, beyond the ${graceMin}-minute grace (OPS_SCHEDULE_GRACE_MIN). Nothing was ordered.${next === undefined ? "" : ` Next run: ${whenText(next)}.`}`;
   await saveLast(deps.store, order.id, { occurrence, at: deps.now(), outcome: "missed, skipped" });

@@ -27,7 +27,6 @@ import { requesterSchema } from "../spend-lifecycle.js";
  */
 export const APPROVE_KIND = "approval.approve";
 export const REJECT_KIND = "approval.reject";
-const DEFAULT_APPROVAL_TTL_MS = 15 * 60_000;
 /** The buttons outlive the request, so a late click is answered with "expired" in the message itself. */
 const LATE_CLICK_MS = 24 * 60 * 60_000;
 /** The record stays readable a while after it is decided (late clicks, the digest, support). */
@@ -60,9 +59,6 @@ export type ApprovalRequest = z.infer<typeof approvalRequestSchema>;
 export const approvalPayloadSchema = z.object({ requestId: z.string(), round: z.number().int() });
 
 const requestKey = (id: string): string => `approval:${id}`;
-
-export const ttlOf = (deps: Pick<CoreDeps, "settings">): number =>
-  deps.settings.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS;
 
 export const SELF_APPROVAL_LINE =
   "You asked for this spend, so another operator or admin must approve it. Nothing was done; the buttons stay for them.";
@@ -125,7 +121,7 @@ export async function openRequest(
   input: OpenInput,
   approvers: Approvers,
 ): Promise<{ request: ApprovalRequest; created: boolean }> {
-  const ttlMs = ttlOf(deps);
+  const ttlMs = deps.settings.approvalTtlMs;
   const now = deps.now();
   const tokens = await createRound(deps, { ...input, round: 1, ttlMs }, approvers);
   const request: ApprovalRequest = {

@@ -7,7 +7,6 @@ import { errorReply, type Reply } from "../reply.js";
 import { whoName } from "../spend/confirmed.js";
 import type { WatchArgs } from "./parse.js";
 
-import { watchSettingsOf } from "./settings.js";
 import {
   markBaselineDue,
   readVerdict,
@@ -36,7 +35,7 @@ export async function addMany(
 ): Promise<Reply> {
   const { deps } = ctx;
   const { actor, conversation } = ctx.invocation;
-  if (args.screen && watchSettingsOf(deps.settings).budgetTrx === undefined) {
+  if (args.screen && deps.settings.watch.budgetTrx === undefined) {
     return errorReply(
       "AML re-screening is off: OPS_WATCH_BUDGET_TRX is not set. Use watch add <address> <address>… for the free deny-list watch.",
     );

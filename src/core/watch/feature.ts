@@ -1,6 +1,5 @@
 import { defineFeature } from "../feature.js";
 import type { OnBlocked } from "./on-blocked.js";
-import { watchSettingsOf } from "./settings.js";
 import { watchTick } from "./tick.js";
 import { watchCommand } from "./watch-command.js";
 
@@ -17,7 +16,7 @@ export const watchFeatureWith = (onBlocked: readonly OnBlocked[]) =>
       {
         kind: "every",
         name: "watch",
-        everyMs: watchSettingsOf(deps.settings).intervalMs,
+        everyMs: deps.settings.watch.intervalMs,
         run: () =>
           watchTick(deps, alerts, onBlocked).catch((error: unknown) => {
             deps.logger.warn({ err: error }, "watch: tick failed");

@@ -1,6 +1,5 @@
 import type { CoreDeps } from "../deps.js";
 import type { Actor, ConversationRef } from "../invocation.js";
-import { watchSettingsOf } from "./settings.js";
 import { markBaselineDue, readWatch, saveWatch } from "./state.js";
 import { baseline } from "./watch-command.js";
 
@@ -20,7 +19,7 @@ export async function autoWatchMany(
   addresses: readonly string[],
   actor: Actor,
 ): Promise<void> {
-  if (!watchSettingsOf(deps.settings).autoWatch) return;
+  if (!deps.settings.watch.autoWatch) return;
   for (const address of addresses) {
     try {
       if (await readWatch(deps.store, conversation, address)) continue;
@@ -47,7 +46,7 @@ export async function autoWatch(
   address: string,
   actor: Actor,
 ): Promise<void> {
-  if (!watchSettingsOf(deps.settings).autoWatch) return;
+  if (!deps.settings.watch.autoWatch) return;
   try {
     if (await readWatch(deps.store, conversation, address)) return;
     await saveWatch(deps.store, conversation, {

@@ -2,5 +2,4 @@
 
 export { autoWatch, autoWatchMany } from "./hooks.js";
 export type { BlockedChange, GuardOutcome, OnBlocked } from "./on-blocked.js";
-export { watchSettingsOf } from "./settings.js";
 export { watchCommand } from "./watch-command.js";

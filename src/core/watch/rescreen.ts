@@ -9,7 +9,6 @@ import { type ConversationRef, conversationKey } from "../invocation.js";
 import { pickProvider } from "../screening/index.js";
 import { auditSpend } from "../spend/record.js";
 import { addBudgetUse, budgetUsedSun, claimBudgetNotice, monthOf, sunToTrx, toSun } from "./budget.js";
-import { watchSettingsOf } from "./settings.js";
 import {
   readScreens,
   readWatch,
@@ -36,7 +35,7 @@ const RETRY_MS = 3_600_000;
 const LEVELS = ["none", "low", "medium", "high"];
 
 export async function rescreenDue(deps: CoreDeps, alerts: readonly ConversationRef[]): Promise<number> {
-  const budgetTrx = watchSettingsOf(deps.settings).budgetTrx;
+  const budgetTrx = deps.settings.watch.budgetTrx;
   if (budgetTrx === undefined) return 0;
   const now = deps.now();
   const due = [...(await readScreens(deps.store))]
@@ -117,9 +116,7 @@ async function rescreenOne(
   if (order.order.status === "completed") {
     const found = await caseOfRescreen(deps, order, watchers);
     const after = resultOf(order, deps.now());
-    const reasons = schedule.last
-      ? alertReasons(schedule.last, after, watchSettingsOf(deps.settings).scoreDelta)
-      : [];
+    const reasons = schedule.last ? alertReasons(schedule.last, after, deps.settings.watch.scoreDelta) : [];
     if (reasons.length > 0 && schedule.last) {
       const posts = [];
       for (const conversation of watchers) {

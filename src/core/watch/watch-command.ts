@@ -8,7 +8,6 @@ import { whoName } from "../spend/confirmed.js";
 import { addMany } from "./add-many.js";
 import { budgetUsedSun, sunToTrx } from "./budget.js";
 import { parseWatchArgs, type WatchArgs } from "./parse.js";
-import { watchSettingsOf } from "./settings.js";
 import {
   deleteWatch,
   listWatches,
@@ -62,7 +61,7 @@ export const watchCommand: CommandDefinition = {
 async function add(ctx: CommandContext, args: Extract<WatchArgs, { kind: "add" }>): Promise<Reply> {
   const { deps } = ctx;
   const { actor, conversation } = ctx.invocation;
-  if (args.screen && watchSettingsOf(deps.settings).budgetTrx === undefined) {
+  if (args.screen && deps.settings.watch.budgetTrx === undefined) {
     return errorReply(
       "AML re-screening is off: OPS_WATCH_BUDGET_TRX is not set. Use watch add <address> [label] for the free deny-list watch.",
     );
@@ -138,7 +137,7 @@ async function list(ctx: CommandContext, page: number): Promise<Reply> {
     entries.some((e) => e.screen) ? readScreens(deps.store) : new Map(),
     readState(deps.store),
   ]);
-  const budget = watchSettingsOf(deps.settings).budgetTrx;
+  const budget = deps.settings.watch.budgetTrx;
   const budgetLine =
     budget === undefined
       ? undefined

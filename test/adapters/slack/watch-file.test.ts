@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_WATCH_SETTINGS } from "../../../src/core/watch/settings.js";
 import { readWatch } from "../../../src/core/watch/state.js";
+import { baseSettings } from "../../support/settings.js";
 import { freshAddress } from "../../support/spend-harness.js";
 import { CHANNEL, messageText, OPERATOR, startSlackHarness } from "./harness.js";
 import { fileShareEventBody } from "./native-payloads.js";
@@ -16,7 +16,7 @@ const addresses = (n: number) => Array.from({ length: n }, (_, i) => freshAddres
 describe("slack: watch add with a CSV file", () => {
   it("a 10 000-row file shared with the message watch add screen weekly: read with files.info and url_private, every address watched and re-screened weekly", async () => {
     const h = await startSlackHarness({
-      settings: { watch: { ...DEFAULT_WATCH_SETTINGS, budgetTrx: "100" } },
+      settings: { watch: { ...baseSettings.watch, budgetTrx: "100" } },
     });
     const list = addresses(10_000);
     const fileId = h.fake.userFile("watch.csv", Buffer.from(`\uFEFF${list.join("\r\n")}\r\n`));

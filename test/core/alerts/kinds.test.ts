@@ -5,7 +5,6 @@ import { createWatchDeliveryHandler, deliveryConfirmed } from "../../../src/core
 import { onBlocked } from "../../../src/core/features.js";
 import { ACTIVE_HOSTS_KEY } from "../../../src/core/host/index.js";
 import type { Reply } from "../../../src/core/reply.js";
-import { DEFAULT_WATCH_SETTINGS } from "../../../src/core/watch/settings.js";
 import { watchTick } from "../../../src/core/watch/tick.js";
 import {
   advanceToEarlyMonth,
@@ -14,6 +13,7 @@ import {
   replyButtons,
   replyText,
 } from "../../support/core-harness.js";
+import { baseSettings } from "../../support/settings.js";
 import { freshAddress, quote, type SpendHarness, useSpendHarness } from "../../support/spend-harness.js";
 import { stubDeps } from "../support.js";
 
@@ -28,7 +28,7 @@ const OWN = ["Ack", "Snooze 1h", "Resolve"];
 const labels = (reply: Reply | undefined) => (reply ? replyButtons(reply).map((b) => b.label) : []);
 
 const setup = (watch: Partial<WatchSettings> = {}): Promise<SpendHarness> =>
-  spend.setup({ settings: { watch: { ...DEFAULT_WATCH_SETTINGS, ...watch } } });
+  spend.setup({ settings: { watch: { ...baseSettings.watch, ...watch } } });
 
 const notice = (h: SpendHarness, pattern: RegExp): Reply | undefined =>
   h.notifications.find((n) => pattern.test(replyText(n.reply)))?.reply;

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { WatchSettings } from "../../../src/core/deps.js";
 import type { SharedFile } from "../../../src/core/invocation.js";
 import type { Reply } from "../../../src/core/reply.js";
-import { DEFAULT_WATCH_SETTINGS } from "../../../src/core/watch/settings.js";
 import { readWatch } from "../../../src/core/watch/state.js";
 import { channel, operator, replyText, viewer } from "../../support/core-harness.js";
+import { baseSettings } from "../../support/settings.js";
 import { freshAddress, type SpendHarness, useSpendHarness } from "../../support/spend-harness.js";
 
 /**
@@ -15,7 +15,7 @@ import { freshAddress, type SpendHarness, useSpendHarness } from "../../support/
 const spend = useSpendHarness();
 
 async function setup(watch: Partial<WatchSettings> = {}): Promise<SpendHarness> {
-  return spend.setup({ settings: { watch: { ...DEFAULT_WATCH_SETTINGS, ...watch } } });
+  return spend.setup({ settings: { watch: { ...baseSettings.watch, ...watch } } });
 }
 
 function csvFile(body: string | Uint8Array, name = "watch.csv", mimeType = "text/csv"): SharedFile {

@@ -5,7 +5,6 @@ import type { WatchSettings } from "../../../src/core/deps.js";
 import { onBlocked } from "../../../src/core/features.js";
 import { ACTIVE_HOSTS_KEY } from "../../../src/core/host/index.js";
 import type { Reply } from "../../../src/core/reply.js";
-import { DEFAULT_WATCH_SETTINGS } from "../../../src/core/watch/settings.js";
 import { watchTick } from "../../../src/core/watch/tick.js";
 import { createRateLimiter } from "../../../src/service/limiter.js";
 import { RATE_BUCKETS } from "../../../src/service/rate-limits.js";
@@ -17,6 +16,7 @@ import {
   replyText,
   viewer,
 } from "../../support/core-harness.js";
+import { baseSettings } from "../../support/settings.js";
 import {
   freshAddress,
   quote,
@@ -34,7 +34,7 @@ const spend = useSpendHarness();
 const ALERTS = [{ platform: "slack" as const, id: "C0ALERT" }];
 
 async function setup(watch: Partial<WatchSettings> = {}): Promise<SpendHarness> {
-  return spend.setup({ settings: { watch: { ...DEFAULT_WATCH_SETTINGS, ...watch } } });
+  return spend.setup({ settings: { watch: { ...baseSettings.watch, ...watch } } });
 }
 
 const alerts = (h: SpendHarness, pattern: RegExp = /Watchlist/): string[] =>
@@ -228,7 +228,7 @@ describe("deny-list watch", () => {
       },
       windows: { ...RATE_BUCKETS, compliance_open: [{ points: 1, durationMs: 60_000 }] },
     });
-    const h = await spend.setup({ settings: { watch: DEFAULT_WATCH_SETTINGS }, client: { limiter } });
+    const h = await spend.setup({ settings: { watch: baseSettings.watch }, client: { limiter } });
     // A first tick: the deny list is re-checked, so the next tick has no full re-check to do.
     await watchTick(h.deps, ALERTS, onBlocked);
     later = 61_000;

@@ -1,0 +1,37 @@
+import { loadConfig } from "../../src/config.js";
+import type { CoreSettings } from "../../src/core/deps.js";
+
+/** The groups of the core's settings a test may set in part: the rest of the group keeps its defaults. */
+type Group = "runway" | "watch" | "alerts" | "cases";
+
+/** What a test sets of the core's settings: any field, and any fields of a group. */
+export type SettingsOverrides = Partial<Omit<CoreSettings, Group>> & {
+  [G in Group]?: Partial<CoreSettings[G]>;
+};
+
+const fromEnvironment = loadConfig({}).core;
+
+/**
+ * A bare core's settings: every environment default as declared (src/config/variables.ts, read
+ * through `loadConfig` as the app reads it), and fixed test values for what the wiring adds.
+ */
+export const baseSettings: CoreSettings = {
+  ...fromEnvironment,
+  cases: { ...fromEnvironment.cases, certKeyHex: "", destinations: [] },
+  hostCallbackToken: "test-callback-token",
+  admins: ["telegram:4242"],
+  operators: ["slack:U0OPER"],
+  explorerTxUrl: "https://tronscan.org/#/transaction/",
+};
+
+/** `base` with `overrides`, each group merged field by field. */
+export function withSettings(base: CoreSettings, overrides: SettingsOverrides = {}): CoreSettings {
+  return {
+    ...base,
+    ...overrides,
+    runway: { ...base.runway, ...overrides.runway },
+    watch: { ...base.watch, ...overrides.watch },
+    alerts: { ...base.alerts, ...overrides.alerts },
+    cases: { ...base.cases, ...overrides.cases },
+  };
+}
