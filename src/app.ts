@@ -3,7 +3,14 @@ import type { Readable, Writable } from "node:stream";
 import { within } from "./clock.js";
 import type { Config } from "./config.js";
 import type { ChatAdapter, CoreDeps, CoreSettings, FaultPoint, Platform } from "./core/index.js";
-import { actionHandlers, agentRequestLifecycle, type Core, commands, createCore } from "./core/index.js";
+import {
+  actionHandlers,
+  agentRequestLifecycle,
+  type Core,
+  commands,
+  createCore,
+  loadPdfLibraries,
+} from "./core/index.js";
 import { createHealth } from "./http/health.js";
 import { healthRoute, metricsRoute } from "./http/ops-routes.js";
 import { createHttpServer, type HttpRoute } from "./http/server.js";
@@ -23,6 +30,7 @@ import { startWorkers } from "./wiring/workers.js";
 
 const EXPLORER_TX_URL = "https://tronscan.org/#/transaction/";
 const REDIS_PREFIX = "opsbot:";
+const PDF_PRELOAD_DELAY_MS = 2_000;
 /** What `/mcp` tells an agent at `initialize`. */
 const MCP_SERVER_VERSION = "1.0.0";
 /** CONTRACT.md: on SIGTERM the bot finishes what is in flight within ~10 s; main adds a hard limit. */
@@ -149,6 +157,8 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
   }
   if (sandbox) await registerDemoWebhooks(deps);
   state = "running";
+  // Left out of the start (half a second), loaded once the bot is up, before a certificate needs it.
+  setTimeout(() => void loadPdfLibraries().catch(() => {}), PDF_PRELOAD_DELAY_MS).unref();
 
   return {
     core,

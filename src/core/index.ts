@@ -12,6 +12,7 @@ export {
   toolError,
 } from "./agents/index.js";
 export { alertDigestBlocks, alertPosted } from "./alerts/index.js";
+export { loadPdfLibraries } from "./cases/index.js";
 export type { CommandDefinition } from "./command.js";
 export { actionHandlers, commands } from "./command-registry.js";
 export type { AdapterCore, Core } from "./core.js";

@@ -1,6 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import {
   type AgentIdentity,
   type AgentToolName,
@@ -31,6 +29,8 @@ export interface McpRouteOptions {
  * before anything is read or done. Mounted only when OPS_AGENT_TOKENS is set (else 404).
  */
 export function mcpRoute(options: McpRouteOptions): HttpRoute {
+  // The SDK is loaded only when agents are let in, and meanwhile: it is a third of a second of start.
+  const sdk = loadSdk();
   return {
     method: "POST",
     path: "/mcp",
@@ -48,7 +48,7 @@ export function mcpRoute(options: McpRouteOptions): HttpRoute {
           error: { code: -32700, message: "Parse error" },
         });
       }
-      await serve(options, agent, req, res, body);
+      await serve(await sdk, options, agent, req, res, body);
     },
   };
 }
@@ -62,7 +62,16 @@ function unauthorized(res: ServerResponse): void {
   });
 }
 
+async function loadSdk() {
+  const [{ McpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/mcp.js"),
+    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+  ]);
+  return { McpServer, StreamableHTTPServerTransport };
+}
+
 async function serve(
+  { McpServer, StreamableHTTPServerTransport }: Awaited<ReturnType<typeof loadSdk>>,
   options: McpRouteOptions,
   agent: AgentIdentity,
   req: IncomingMessage,

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
-import fontkit from "@pdf-lib/fontkit";
-import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
+
+type Fontkit = typeof import("@pdf-lib/fontkit");
+
+import type { PDFFont, PDFPage } from "pdf-lib";
 import { chartFontFiles } from "../chart/index.js";
 
 /**
@@ -31,18 +33,34 @@ function fonts(): { regular: Uint8Array; bold: Uint8Array } {
  * parsing DejaVu twice was most of a certificate's build time. A parsed font is only read after
  * (each document makes its own subset), so one parse serves every certificate.
  */
-const parsed = new Map<Uint8Array, ReturnType<typeof fontkit.create>>();
-const cachedFontkit: typeof fontkit = {
-  ...fontkit,
-  create(data, postscriptName) {
-    const key = data as Uint8Array;
-    const known = postscriptName === undefined ? parsed.get(key) : undefined;
-    if (known) return known;
-    const font = fontkit.create(data, postscriptName);
-    if (postscriptName === undefined) parsed.set(key, font);
-    return font;
-  },
-};
+function keepingParses(fontkit: Fontkit): Fontkit {
+  const parsed = new Map<Uint8Array, ReturnType<Fontkit["create"]>>();
+  return {
+    ...fontkit,
+    create(data, postscriptName) {
+      const key = data as Uint8Array;
+      const known = postscriptName === undefined ? parsed.get(key) : undefined;
+      if (known) return known;
+      const font = fontkit.create(data, postscriptName);
+      if (postscriptName === undefined) parsed.set(key, font);
+      return font;
+    },
+  };
+}
+
+let libraries: Promise<{ pdf: typeof import("pdf-lib"); fontkit: Fontkit }> | undefined;
+
+/**
+ * pdf-lib and fontkit, loaded on first use (half a second of a start that does not need them);
+ * the wiring calls it once the bot is up, so the first certificate does not wait for it either.
+ */
+export function loadPdfLibraries(): Promise<{ pdf: typeof import("pdf-lib"); fontkit: Fontkit }> {
+  libraries ??= Promise.all([import("pdf-lib"), import("@pdf-lib/fontkit")]).then(([pdf, fontkit]) => ({
+    pdf,
+    fontkit: keepingParses(fontkit.default),
+  }));
+  return libraries;
+}
 
 /** Splits a line into pieces that fit `width` (long words, like hashes, are cut). */
 function wrap(line: string, font: PDFFont, width: number): string[] {
@@ -72,8 +90,9 @@ export async function buildPdf(
   sections: readonly PdfSection[],
   footer: string,
 ): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  doc.registerFontkit(cachedFontkit);
+  const { pdf, fontkit } = await loadPdfLibraries();
+  const doc = await pdf.PDFDocument.create();
+  doc.registerFontkit(fontkit);
   doc.setTitle(title);
   doc.setProducer("opsbot");
   const regular = await doc.embedFont(fonts().regular, { subset: true });
@@ -86,7 +105,7 @@ export async function buildPdf(
       page = doc.addPage([A4.width, A4.height]);
       y = A4.height - MARGIN;
     }
-    page.drawText(line, { x: MARGIN, y, size, font, color: rgb(0.1, 0.1, 0.1) });
+    page.drawText(line, { x: MARGIN, y, size, font, color: pdf.rgb(0.1, 0.1, 0.1) });
     y -= size === SIZE ? LEADING : size + 8;
   };
   draw(title, bold, 16);
