@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Store } from "../../store/store.js";
 import { getJson, setJson } from "../../store/store-json.js";
+import { updateVersioned, type VersionedKind } from "../../store/versioned.js";
 import { type ConversationRef, conversationKey, conversationRefSchema } from "../invocation.js";
 
 /**
@@ -146,31 +147,28 @@ export const alertOfSubject = (store: Store, kind: string, subjectId: string): P
 
 export type Transition = (alert: AlertRecord) => AlertRecord | { refused: string };
 
-/**
- * Applies `change` to the alert's latest version: the next version is claimed with SET NX, so of
- * two concurrent changes one wins and the other is decided again on what the winner wrote.
- */
+const alerts: VersionedKind<AlertRecord> = {
+  read: readAlert,
+  write: (store, id, record) => setJson(store, ALERT_KEY(id), record, ALERT_TTL_MS),
+  versionKey: VERSION_KEY,
+  ttlMs: ALERT_TTL_MS,
+};
+
+/** Applies `change` to the alert's latest version (src/store/versioned.ts: a loser decides again). */
 export async function updateAlert(
   store: Store,
   id: string,
   change: Transition,
 ): Promise<{ ok: true; alert: AlertRecord } | { ok: false; line: string; alert: AlertRecord | null }> {
-  for (let attempt = 0; attempt < 8; attempt += 1) {
-    const current = await readAlert(store, id);
-    if (current === null)
-      return { ok: false, line: "This alert is no longer kept (alerts last 30 days).", alert: null };
-    const next = change(current);
-    if ("refused" in next) return { ok: false, line: next.refused, alert: current };
-    const versioned = { ...next, version: current.version + 1 };
-    if (!(await store.setIfNotExists(VERSION_KEY(id, versioned.version), "1", ALERT_TTL_MS))) continue;
-    await setJson(store, ALERT_KEY(id), versioned, ALERT_TTL_MS);
-    if (versioned.state === "resolved" && current.state !== "resolved") {
-      await store.setRemove(ACTIVE_KEY, id);
-      await store.listPush(RESOLVED_KEY, id, RESOLVED_LIST_MAX);
-    }
-    return { ok: true, alert: versioned };
+  const update = await updateVersioned(store, alerts, id, change);
+  if ("missing" in update)
+    return { ok: false, line: "This alert is no longer kept (alerts last 30 days).", alert: null };
+  if (!update.ok) return { ok: false, line: update.refused, alert: update.current };
+  if (update.after.state === "resolved" && update.before.state !== "resolved") {
+    await store.setRemove(ACTIVE_KEY, id);
+    await store.listPush(RESOLVED_KEY, id, RESOLVED_LIST_MAX);
   }
-  throw new Error(`alert ${id} kept changing under this update`);
+  return { ok: true, alert: update.after };
 }
 
 export async function recordMessage(

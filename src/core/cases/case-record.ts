@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Store } from "../../store/store.js";
 import { getJson, setJson } from "../../store/store-json.js";
+import { updateVersioned, type VersionedKind } from "../../store/versioned.js";
 import { type ConversationRef, conversationRefSchema } from "../invocation.js";
 
 /**
@@ -122,21 +123,21 @@ export async function caseForAddress(
 
 export type CaseTransition = (current: CaseRecord) => CaseRecord | { refused: string };
 
-/** Applies `change` to the latest version (the next version claimed with SET NX; a loser decides again). */
+const cases: VersionedKind<CaseRecord> = {
+  read: readCase,
+  write: (store, id, record) => setJson(store, CASE_KEY(id), record, CASE_TTL_MS),
+  versionKey: VERSION_KEY,
+  ttlMs: CASE_TTL_MS,
+};
+
+/** Applies `change` to the latest version (src/store/versioned.ts: a loser decides again). */
 export async function updateCase(
   store: Store,
   id: string,
   change: CaseTransition,
 ): Promise<{ ok: true; record: CaseRecord } | { ok: false; line: string; record: CaseRecord | null }> {
-  for (let attempt = 0; attempt < 8; attempt += 1) {
-    const current = await readCase(store, id);
-    if (current === null) return { ok: false, line: `There is no case ${id}.`, record: null };
-    const next = change(current);
-    if ("refused" in next) return { ok: false, line: next.refused, record: current };
-    const versioned = { ...next, version: current.version + 1 };
-    if (!(await store.setIfNotExists(VERSION_KEY(id, versioned.version), "1", CASE_TTL_MS))) continue;
-    await setJson(store, CASE_KEY(id), versioned, CASE_TTL_MS);
-    return { ok: true, record: versioned };
-  }
-  throw new Error(`case ${id} kept changing under this update`);
+  const update = await updateVersioned(store, cases, id, change);
+  if ("missing" in update) return { ok: false, line: `There is no case ${id}.`, record: null };
+  if (!update.ok) return { ok: false, line: update.refused, record: update.current };
+  return { ok: true, record: update.after };
 }
