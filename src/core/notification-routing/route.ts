@@ -37,8 +37,12 @@ export interface NotificationRouterOptions {
 
 const doneKey = (key: string): string => `notification:done:${key}`;
 
+const UNROUTED_WARNING_EVERY_MS = 60_000;
+
 export function createNotificationRouter(deps: CoreDeps, options: NotificationRouterOptions) {
   const graceMs = options.originGraceMs ?? ORIGIN_GRACE_MS;
+  // A flood of deliveries with nowhere to go is one warning a minute (with a count), not one each.
+  let unroutedSince: { at: number; more: number } | undefined;
 
   async function toOrigin(
     definition: NotificationDefinition,
@@ -59,10 +63,16 @@ export function createNotificationRouter(deps: CoreDeps, options: NotificationRo
 
   async function toAlerts(definition: NotificationDefinition, n: Notification, key: string): Promise<void> {
     if (options.alerts.length === 0) {
+      const now = deps.now();
+      if (unroutedSince !== undefined && now - unroutedSince.at < UNROUTED_WARNING_EVERY_MS) {
+        unroutedSince.more += 1;
+        return;
+      }
       deps.logger.warn(
-        { key, event: n.event },
+        { key, event: n.event, alsoSinceLastWarning: unroutedSince?.more ?? 0 },
         "notification for no known conversation, and no alert channel: set ALERT_SLACK_CHANNEL or ALERT_TELEGRAM_CHAT",
       );
+      unroutedSince = { at: now, more: 0 };
       return;
     }
     const reply = asAlert(definition.render(n, deps.settings.explorerTxUrl));
