@@ -30,7 +30,7 @@ import { startWorkers } from "./wiring/workers.js";
 
 const EXPLORER_TX_URL = "https://tronscan.org/#/transaction/";
 const REDIS_PREFIX = "opsbot:";
-const PDF_PRELOAD_DELAY_MS = 2_000;
+const PDF_PRELOAD_DELAY_MS = 30_000;
 /** What `/mcp` tells an agent at `initialize`. */
 const MCP_SERVER_VERSION = "1.0.0";
 /** CONTRACT.md: on SIGTERM the bot finishes what is in flight within ~10 s; main adds a hard limit. */
@@ -157,7 +157,8 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
   }
   if (sandbox) await registerDemoWebhooks(deps);
   state = "running";
-  // Left out of the start (half a second), loaded once the bot is up, before a certificate needs it.
+  // Left out of the start (half a second of CPU): loaded once the bot has settled (not in a burst that
+  // meets a fresh instance), before a certificate is likely to need it; a certificate sooner loads it.
   setTimeout(() => void loadPdfLibraries().catch(() => {}), PDF_PRELOAD_DELAY_MS).unref();
 
   return {
