@@ -77,7 +77,10 @@
  *     reads of each kind; requests: a tenth, at least 5).
  *
  * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--orders=N] [--cases=N]
- *   [--mcp-calls=N] [--no-build]
+ *   [--mcp-calls=N] [--no-build] [--ingest-built=cold|warm]
+ * `--ingest-built`: figure 2 against the built program in a child process (`npm start`'s node and
+ *   flags), a fresh one per round; `cold` loads it as soon as /healthz answers, `warm` after 5 s of
+ *   uncounted load (a fresh process spends its first seconds compiling the hot path).
  * stdout: the table, notes, then one JSON object on the last line (also written to <json file>).
  * Progress goes to stderr.
  */
@@ -117,6 +120,8 @@ interface Args {
   cases: number;
   mcpCalls: number;
   build: boolean;
+  /** Figure 2 against the built program in a child process (`warm`: after an uncounted warm-up load). */
+  ingestBuilt?: "cold" | "warm";
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -128,6 +133,8 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg.startsWith("--cases=")) args.cases = Number(arg.slice(8));
     else if (arg.startsWith("--mcp-calls=")) args.mcpCalls = Number(arg.slice(12));
     else if (arg === "--no-build") args.build = false;
+    else if (arg === "--ingest-built=cold" || arg === "--ingest-built=warm")
+      args.ingestBuilt = arg.endsWith("cold") ? "cold" : "warm";
     else if (!arg.startsWith("--")) args.jsonFile = arg;
     else throw new Error(`unknown option ${arg}`);
   }
@@ -171,7 +178,11 @@ function figures(args: Args, build: { note: string }): Figure[] {
       title: "Telegram update → webhook answer",
       run: (w) => withSandbox("fig1t", (url) => telegramAckFigure(w, url)),
     },
-    { id: "2", title: "webhook ingest", run: (w) => withSandbox("fig2", (url) => ingestFigure(w, url)) },
+    {
+      id: "2",
+      title: "webhook ingest",
+      run: (w) => withSandbox("fig2", (url) => ingestFigure(w, url, args.ingestBuilt)),
+    },
     {
       id: "3",
       title: "webhook → message",
@@ -218,7 +229,10 @@ async function main(): Promise<number> {
   const started = performance.now();
   const results: FigureResult[] = [];
   try {
-    const needsBuild = !args.only || ["1t", "5", "6", "8", "9", "14"].some((id) => args.only?.has(id));
+    const needsBuild =
+      !args.only ||
+      args.ingestBuilt !== undefined ||
+      ["1t", "5", "6", "8", "9", "14"].some((id) => args.only?.has(id));
     const build = needsBuild ? ensureBuilt(REPO, args.build) : { note: "not needed" };
     const world = await startWorld(REPO);
     process.stderr.write(`bench: logs in ${world.logDir}\n`);

@@ -1,7 +1,9 @@
+import { join } from "node:path";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { type InboundBatch, WEBHOOK_QUEUE } from "../../../src/webhooks/inbox.js";
 import { startBareIngest } from "../baselines/bare-ingest.js";
+import { startChildBot } from "../support/child-bot.js";
 import { runLoad } from "../support/load.js";
 import type { MaxResult } from "../support/load-types.js";
 import type { FigureResult } from "../support/report.js";
@@ -74,25 +76,37 @@ async function storedDeliveries(redisUrl: string, prefix: string): Promise<numbe
 interface Round {
   bare: MaxResult;
   bot: MaxResult;
+  /** Accepted by the warm-up load before `bot` (built program only), stored too. */
+  warmedUp: number;
   stored: number;
   logFile: string;
 }
 
+/** How the bot is run: in this process (the default), or as the built program in a child process. */
+export type IngestBuilt = "cold" | "warm" | undefined;
+
 /** One round: the bare server, then a fresh bot (its own prefix, an empty inbox) under the same load. */
-async function runRound(world: World, serviceUrl: string, n: number): Promise<Round> {
+async function runRound(world: World, serviceUrl: string, n: number, built: IngestBuilt): Promise<Round> {
   const bareServer = await startBareIngest({ redisUrl: world.redis.url, prefix: `bench:fig2-bare${n}:` });
   const bare = await load(bareServer.origin, 1 + n * 1_000_000, "F2BARE-");
   await bareServer.stop();
   const name = `fig2-ingest-${n}`;
-  const botServer = await startBot(world, name, serviceUrl);
-  const bot = await load(botServer.origin, 10_000_000 + n * 1_000_000, "F2BOT-");
-  await botServer.stop();
-  return {
-    bare,
-    bot,
-    stored: await storedDeliveries(world.redis.url, `bench:${name}:`),
-    logFile: botServer.logFile,
-  };
+  if (built === undefined) {
+    const botServer = await startBot(world, name, serviceUrl);
+    const bot = await load(botServer.origin, 10_000_000 + n * 1_000_000, "F2BOT-");
+    await botServer.stop();
+    const stored = await storedDeliveries(world.redis.url, `bench:${name}:`);
+    return { bare, bot, warmedUp: 0, stored, logFile: botServer.logFile };
+  }
+  // The program's own key prefix, on a Redis database of its own (1–7) so nobody else's keys count.
+  const redisUrl = world.redis.db(n + 1);
+  const child = await startChildBot(world, { name, redisUrl, serviceUrl });
+  const warm = built === "warm" ? await load(child.origin, 20_000_000 + n * 1_000_000, "F2WARM-") : undefined;
+  const bot = await load(child.origin, 10_000_000 + n * 1_000_000, "F2BOT-");
+  await child.child.stop(10_000);
+  const warmedUp = warm ? warm.sent - warm.non2xx - warm.failed : 0;
+  const stored = await storedDeliveries(redisUrl, "opsbot:");
+  return { bare, bot, warmedUp, stored, logFile: join(world.logDir, `${name}.log`) };
 }
 
 /**
@@ -108,13 +122,17 @@ function medianRound(rounds: Round[]): Round {
   return middle;
 }
 
-export async function ingestFigure(world: World, serviceUrl: string): Promise<FigureResult> {
+export async function ingestFigure(
+  world: World,
+  serviceUrl: string,
+  built?: IngestBuilt,
+): Promise<FigureResult> {
   const rounds: Round[] = [];
-  for (let n = 0; n < ROUNDS; n += 1) rounds.push(await runRound(world, serviceUrl, n));
+  for (let n = 0; n < ROUNDS; n += 1) rounds.push(await runRound(world, serviceUrl, n, built));
   const median = medianRound(rounds);
   const app = median.bot;
   const base = median.bare;
-  const sent = rounds.reduce((sum, r) => sum + r.bot.sent - r.bot.non2xx - r.bot.failed, 0);
+  const sent = rounds.reduce((sum, r) => sum + r.warmedUp + r.bot.sent - r.bot.non2xx - r.bot.failed, 0);
   const stored = rounds.reduce((sum, r) => sum + r.stored, 0);
   const refused = rounds.reduce((sum, r) => sum + r.bot.non2xx + r.bot.failed, 0);
 
@@ -122,6 +140,9 @@ export async function ingestFigure(world: World, serviceUrl: string): Promise<Fi
   const baseRate = perSecond(base);
   const share = ratio(botRate, baseRate);
   const notes = [
+    built === undefined
+      ? "the bot in this process (startApp)"
+      : `the built program in a child process, a fresh one per round (${built === "warm" ? "after 5 s of uncounted load" : "loaded as soon as /healthz answers"})`,
     `${IN_FLIGHT} requests in flight on ${IN_FLIGHT} keep-alive connections for ${DURATION_MS / 1000} s, first ${WARMUP_MS / 1000} s not counted; every delivery_id new; bot, baseline and load generator (worker thread) share the machine with redis-server`,
     `${ROUNDS} rounds (bare, then a fresh bot), the round with the median ratio reported: bot ${rounds.map((r) => perSecond(r.bot)).join(", ")}/s; bare ${rounds.map((r) => perSecond(r.bare)).join(", ")}/s`,
     `bot, median round: p50/p99 ${round(percentile(app.latencies, 50), 1)}/${round(percentile(app.latencies, 99), 1)} ms; all rounds: ${refused} not accepted, ${stored} deliveries found stored or routed for ${sent} accepted`,
