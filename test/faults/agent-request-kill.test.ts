@@ -1,10 +1,10 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterEach, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { describe, expect, it } from "vitest";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import { buttonLabels, messageText } from "../adapters/slack/harness.js";
 import { eventually, OPERATOR } from "../support/app-world.js";
 import type { ChildBot } from "../support/child-bot.js";
+import { callTool as call, textOf, useMcpAgents } from "../support/mcp-agent.js";
 import { exited } from "../support/processes.js";
 import { quietPeriod } from "../webhooks/bot.js";
 import { CHANNEL, createFaultWorld } from "./fault-world.js";
@@ -21,29 +21,8 @@ const TOKEN = `agent-fault-token-${"k".repeat(40)}`;
 const AGENT_ENV = { OPS_AGENT_TOKENS: `ops-agent:request:${TOKEN}`, ALERT_SLACK_CHANNEL: CHANNEL };
 const OUTCOME = /Energy delegated|Energy order \(already placed\)/;
 
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => {});
-});
-
-async function agent(bot: ChildBot): Promise<Client> {
-  const client = new Client({ name: "fault-agent", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL(`${bot.origin}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-  });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-interface ToolAnswer {
-  structuredContent?: Record<string, unknown>;
-  content: { type: string; text?: string }[];
-  isError?: boolean;
-}
-const call = async (client: Client, name: string, args: Record<string, unknown>) =>
-  (await client.callTool({ name, arguments: args })) as ToolAnswer;
-const textOf = (answer: ToolAnswer): string => answer.content.map((c) => c.text ?? "").join("\n");
+const agents = useMcpAgents("fault-agent");
+const agent = (bot: ChildBot): Promise<Client> => agents.connect(bot.origin, TOKEN);
 
 describe("SIGKILL during an agent's confirmed request", () => {
   it("a kill during the confirmed request's order → carried out once", async () => {

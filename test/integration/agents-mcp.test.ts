@@ -1,6 +1,5 @@
 import { PassThrough } from "node:stream";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { startApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
@@ -17,6 +16,7 @@ import {
   TG_CHAT,
   type World,
 } from "../support/app-world.js";
+import { callTool, type ToolAnswer, textOf, useMcpAgents } from "../support/mcp-agent.js";
 import { testRedis } from "../support/redis.js";
 import { quietPeriod } from "../webhooks/bot.js";
 
@@ -29,26 +29,8 @@ const ASKER = `asker-token-${"a".repeat(32)}`;
 const AGENT_ENV = { OPS_AGENT_TOKENS: `triage:read:${READER},ops-agent:request:${ASKER}` };
 const AGENTS = "C0AGENTS";
 
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => {});
-});
-
-async function agent(bot: Pick<Bot, "origin">, token: string): Promise<Client> {
-  const client = new Client({ name: "test-agent", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL(`${bot.origin}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-  });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-interface ToolAnswer {
-  structuredContent?: Record<string, unknown>;
-  content: { type: string; text?: string }[];
-  isError?: boolean;
-}
+const agents = useMcpAgents("test-agent");
+const agent = (bot: Pick<Bot, "origin">, token: string): Promise<Client> => agents.connect(bot.origin, token);
 
 /** Tool calls made so far (each counts toward its token's 60 a minute). */
 let callsMade = 0;
@@ -58,10 +40,8 @@ const call = async (
   args: Record<string, unknown> = {},
 ): Promise<ToolAnswer> => {
   callsMade += 1;
-  return (await client.callTool({ name, arguments: args })) as ToolAnswer;
+  return callTool(client, name, args);
 };
-
-const textOf = (answer: ToolAnswer): string => answer.content.map((c) => c.text ?? "").join("\n");
 
 async function registerWebhooks(bot: Bot): Promise<void> {
   await bot.app.core.handle({
