@@ -1,4 +1,4 @@
-import type { ConversationRef, PlatformFacts } from "../../src/core/index.js";
+import { atTop, type PlatformFacts } from "../../src/core/index.js";
 
 /**
  * The console as the core and the notify worker see it (`PlatformFacts`): one flat conversation
@@ -10,8 +10,5 @@ export const CONSOLE_PLATFORM: PlatformFacts = {
   limits: { maxChars: 20_000, blockChars: 20_000 },
   sendGapMs: () => 0,
   followUp: (conversation) => conversation,
-  visibleAnswer: (conversation): ConversationRef => ({
-    platform: conversation.platform,
-    id: conversation.id,
-  }),
+  visibleAnswer: atTop,
 };

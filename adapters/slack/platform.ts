@@ -1,4 +1,4 @@
-import type { ConversationRef, PlatformFacts } from "../../src/core/index.js";
+import { atTop, type PlatformFacts } from "../../src/core/index.js";
 
 const HOME_PREFIX = "home:";
 
@@ -29,9 +29,6 @@ export const SLACK_PLATFORM: PlatformFacts = {
   limits: { maxChars: 30_000, blockChars: 2_400 },
   sendGapMs: () => 1_000,
   followUp: (conversation, messageId) => ({ ...conversation, threadId: conversation.threadId ?? messageId }),
-  visibleAnswer: (conversation): ConversationRef => ({
-    platform: conversation.platform,
-    id: conversation.id,
-  }),
+  visibleAnswer: atTop,
   home: { conversationId: homeConversationId, userOf: homeUserOf },
 };

@@ -1,4 +1,4 @@
-import type { ConversationRef, PlatformFacts } from "../../src/core/index.js";
+import { atTop, type ConversationRef, type PlatformFacts } from "../../src/core/index.js";
 
 /**
  * Telegram as the core and the notify worker see it (`PlatformFacts`).
@@ -14,8 +14,7 @@ export const TELEGRAM_PLATFORM: PlatformFacts = {
   sendGapMs: (conversation) => (conversation.id.startsWith("-") ? 3_000 : 1_000),
   followUp: (conversation, messageId) => ({ ...conversation, replyTo: messageId }),
   visibleAnswer: (conversation, messageId): ConversationRef => ({
-    platform: conversation.platform,
-    id: conversation.id,
+    ...atTop(conversation),
     ...(messageId !== undefined && { replyTo: messageId }),
   }),
 };

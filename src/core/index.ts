@@ -26,7 +26,7 @@ export { homeSummary } from "./home.js";
 export { recoverOpenIntents } from "./intents/index.js";
 // What the rest of the bot (the wiring, jobs, webhooks, metrics, app) uses besides.
 export type { Actor, ConversationRef, Invocation, Platform, SharedFile } from "./invocation.js";
-export { conversationKey, SHARED_FILE_MAX_BYTES } from "./invocation.js";
+export { atTop, conversationKey, SHARED_FILE_MAX_BYTES } from "./invocation.js";
 export type { Logger } from "./logger.js";
 export type {
   NotificationRouter,

@@ -85,3 +85,6 @@ export const actorKey = (actor: Actor): string => `${actor.platform}:${actor.use
 
 export const conversationKey = (c: ConversationRef): string =>
   c.threadId ? `${c.platform}:${c.id}:${c.threadId}` : `${c.platform}:${c.id}`;
+
+/** The conversation itself, outside any thread or reply (where everyone in it sees a message). */
+export const atTop = (c: ConversationRef): ConversationRef => ({ platform: c.platform, id: c.id });

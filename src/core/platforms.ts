@@ -1,4 +1,4 @@
-import type { Actor, ConversationRef, Platform } from "./invocation.js";
+import { type Actor, atTop, type ConversationRef, type Platform } from "./invocation.js";
 import type { PlatformFacts } from "./ports.js";
 
 /**
@@ -11,10 +11,7 @@ const plainFacts = (platform: Platform): PlatformFacts => ({
   limits: { maxChars: 3_900, blockChars: 3_900 },
   sendGapMs: () => 1_000,
   followUp: (conversation) => conversation,
-  visibleAnswer: (conversation): ConversationRef => ({
-    platform: conversation.platform,
-    id: conversation.id,
-  }),
+  visibleAnswer: atTop,
 });
 
 /** The facts of `platform` as the wiring handed them in (`CoreDeps.platforms`, the notify worker's). */
