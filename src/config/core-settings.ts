@@ -51,6 +51,10 @@ export function coreSettingsOf(env: Env) {
       /** OPS_ONCALL: `slack:U…`, `slack:S…` (a user group), `telegram:@username`. */
       oncall: env.OPS_ONCALL,
     },
+    ledger: {
+      /** OPS_AUDIT_RETENTION_DAYS: days the spend ledger keeps (whole days are dropped). */
+      retentionDays: env.OPS_AUDIT_RETENTION_DAYS,
+    },
     cases: {
       /** OPS_CASE_LEVELS: the `risk.level` values that open a case. */
       levels: env.OPS_CASE_LEVELS,

@@ -140,6 +140,9 @@ export const envSchema = z.object({
     { default: "high,severe" },
   ),
   OPS_CASE_SLA_MIN: setting(MINUTES_1_TO_10080, minutesAsMs(wholeFrom(1, 10_080)), { default: "60" }),
+  OPS_AUDIT_RETENTION_DAYS: setting("must be a whole number of days from 1 to 3650", wholeFrom(1, 3650), {
+    default: "400",
+  }),
   OPS_CERT_KEY: setting("must be at least 32 visible characters", matching(/^[\x21-\x7e]{32,512}$/)),
   OPS_WATCH_INTERVAL_S: setting(
     "must be a whole number of seconds, at least 5",

@@ -144,6 +144,29 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       if (log.mark !== undefined) write(log.mark, String(seq), expiresAt);
       return { seq, appended: true };
     },
+    // One synchronous step, as the Redis script is one.
+    chainAppend: async (chain, entry, ttlMs) => {
+      const expiresAt = expiry(ttlMs);
+      const idKey = `${chain.idPrefix}${entry.id}`;
+      const existing = stringAt(idKey);
+      if (existing !== null) return { kind: "exists", value: existing };
+      const head = hash(chain.head);
+      const seq = Number(head.get("seq") ?? "0");
+      if (seq !== entry.prev.seq || (seq > 0 && head.get("hash") !== entry.prev.hash))
+        return { kind: "moved" };
+      head
+        .set("seq", String(seq + 1))
+        .set("hash", entry.hash)
+        .set("at", entry.at);
+      keep(chain.head, head);
+      const items = list(entry.list);
+      items.push(entry.value);
+      write(entry.list, items, expiresAt);
+      write(idKey, entry.value, expiresAt);
+      return { kind: "appended", seq: seq + 1 };
+    },
+    listSlice: async (key, start, count) =>
+      count <= 0 ? [] : list(key).slice(Math.floor(start), Math.floor(start + count)),
     listPush: async (key, value, maxLength) => {
       const max = checkMaxLength(maxLength);
       const items = list(key);

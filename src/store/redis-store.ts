@@ -75,6 +75,22 @@ if ARGV[4] == '1' then redis.call('SET', KEYS[3], seq, 'PX', ARGV[3]) end
 return {1, seq}
 `);
 
+// One ledger entry: never twice for an id, only on the head it was built on, with its list and id.
+// KEYS: head, id, list. ARGV: prev seq, prev hash, new hash, new at, value, TTL.
+const chainAppendScript = defineRedisScript(`
+local existing = redis.call('GET', KEYS[2])
+if existing then return {2, existing} end
+local head = redis.call('HMGET', KEYS[1], 'seq', 'hash')
+local seq = tonumber(head[1] or '0')
+if seq ~= tonumber(ARGV[1]) or (seq > 0 and head[2] ~= ARGV[2]) then return {0, ''} end
+seq = seq + 1
+redis.call('HSET', KEYS[1], 'seq', seq, 'hash', ARGV[3], 'at', ARGV[4])
+redis.call('RPUSH', KEYS[3], ARGV[5])
+redis.call('PEXPIRE', KEYS[3], ARGV[6])
+redis.call('SET', KEYS[2], ARGV[5], 'PX', ARGV[6])
+return {1, tostring(seq)}
+`);
+
 export function createRedisStore(options: RedisStoreOptions): Store {
   const owned = options.redis === undefined;
   const redis = options.redis ?? ownConnection(options.url, options.onError);
@@ -144,6 +160,22 @@ export function createRedisStore(options: RedisStoreOptions): Store {
       ])) as [number, number];
       return { seq: Number(seq), appended: appended === 1 };
     },
+    chainAppend: async (chain, entry, ttlMs) => {
+      const ttl = checkTtlMs(ttlMs) ?? ttlMs;
+      const keys = [k(chain.head), k(chain.idPrefix + entry.id), k(entry.list)];
+      const [kind, value] = (await chainAppendScript.run(redis, keys, [
+        entry.prev.seq,
+        entry.prev.hash,
+        entry.hash,
+        entry.at,
+        entry.value,
+        ttl,
+      ])) as [number, string];
+      if (kind === 2) return { kind: "exists", value };
+      return kind === 1 ? { kind: "appended", seq: Number(value) } : { kind: "moved" };
+    },
+    listSlice: async (key, start, count) =>
+      count <= 0 ? [] : redis.lrange(k(key), Math.floor(start), Math.floor(start + count) - 1),
     listPush: async (key, value, maxLength) => {
       const max = checkMaxLength(maxLength);
       const replies = await redis

@@ -37,6 +37,16 @@ export interface Store {
    * counter that lost its tail from handing out numbers a reader has already passed.
    */
   appendOnce(log: NumberedLog, value: string, ttlMs: number): Promise<Appended>;
+  /**
+   * Appends one entry to a hash chain (the spend ledger) as ONE atomic step, or nothing: when
+   * `entry.id` was appended before, answers that entry's value; when the head (`chain.head`, a hash
+   * of `seq`, `hash`, `at`) is no longer `entry.prev`, answers `moved` (the caller builds the entry
+   * again on the new head). Otherwise the head becomes (`prev.seq + 1`, `entry.hash`, `entry.at`),
+   * `entry.value` is pushed to the END of `entry.list` and kept under the id, both for `ttlMs`.
+   */
+  chainAppend(chain: ChainLog, entry: ChainItem, ttlMs: number): Promise<ChainAppended>;
+  /** `count` entries of a list from index `start` (0: the first pushed to its end by `chainAppend`). */
+  listSlice(key: string, start: number, count: number): Promise<string[]>;
   /** Pushes to the front of a list and trims it to `maxLength` (newest first). */
   listPush(key: string, value: string, maxLength: number): Promise<void>;
   /** The first `count` entries of a list, newest first. */
@@ -64,6 +74,33 @@ interface NumberedLog {
   /** Present: the append happens once for it. */
   mark?: string;
 }
+
+/** A hash chain: its head and where each entry is kept by its id (keys relative to the store). */
+export interface ChainLog {
+  head: string;
+  idPrefix: string;
+}
+
+/** The head of a chain: its last entry's number, hash and time; seq 0 when it is empty. */
+export interface ChainHead {
+  seq: number;
+  hash: string;
+  at: string;
+}
+
+export interface ChainItem {
+  id: string;
+  prev: ChainHead;
+  hash: string;
+  at: string;
+  value: string;
+  list: string;
+}
+
+export type ChainAppended =
+  | { kind: "appended"; seq: number }
+  | { kind: "exists"; value: string }
+  | { kind: "moved" };
 
 export interface Appended {
   seq: number;

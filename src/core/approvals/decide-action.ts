@@ -1,6 +1,7 @@
 import type { ActionContext, ActionHandler } from "../command.js";
 import { formatAmount, formatEpoch } from "../format.js";
 import { actorKey } from "../invocation.js";
+import { placedOutcome } from "../ledger/placed.js";
 import type { Reply } from "../reply.js";
 import {
   approvalTrail,
@@ -24,7 +25,6 @@ import { whoName } from "../spend/confirmed.js";
 import type { LiveQuote } from "../spend/decide-at-confirm.js";
 import type { AnyDefinition, DefinitionRegistry } from "../spend/definition.js";
 import { outcomeLine } from "../spend/outcome-render.js";
-import { placedRecord } from "../spend/placed.js";
 import { auditSpend } from "../spend/record.js";
 import { capRefusal } from "../spend/requote.js";
 import { tell } from "../spend-lifecycle.js";
@@ -207,20 +207,18 @@ async function approveAndPlace(ctx: ActionContext, opened: Opened, quote?: LiveQ
         decidedAt: at,
       };
   if (!carriedOn) await saveRequest(deps, approved);
-  const since = new Date(at).toISOString();
   const reply = await carryOut(ctx, def, approved, payload);
-  const address = (request.payload as { address?: string }).address;
-  const placed = await placedRecord(deps, { actor: request.requester, address, since });
-  const orderIds = placed?.orderIds ?? [];
+  const placed = await placedOutcome(deps.store, request.id);
+  const orderIds = placed?.status === "ordered" ? placed.orderIds : [];
   const again = carriedOn ? " (carried on after a restart)" : "";
   const amount = quote === undefined ? "" : `, ${formatAmount(quote.costTrx)}`;
   const message = `approved at ${formatEpoch(at)}${again}${amount}: ${reply.summary}`;
   await audit(ctx, def, approved, "approval approve", "ok", message, orderIds);
-  if (placed?.result === "failed") {
-    await tell(deps, { ...refOf(def, request), status: "failed", line: placed.message ?? "" });
+  if (placed !== undefined && placed.status !== "ordered") {
+    await tell(deps, { ...refOf(def, request), status: placed.status, line: placed.line });
   } else if (placed !== undefined) {
     const confirmedBy = actorKey(approved.decidedBy ?? ctx.invocation.actor);
-    const paid = quote === undefined ? {} : { paidTrx: quote.costTrx };
+    const paid = placed.paidTrx === undefined ? {} : { paidTrx: placed.paidTrx };
     await tell(deps, { ...refOf(def, request), status: "ordered", ...paid, confirmedBy, orderIds });
   }
   const approverName = whoName(approved.decidedBy ?? ctx.invocation.actor);

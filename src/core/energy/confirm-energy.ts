@@ -1,14 +1,13 @@
 import { isServiceError } from "../../service/errors.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import type { ActionContext } from "../command.js";
+import { recordConfirmed } from "../ledger/record.js";
 import { expectNotifications } from "../notifications/expectations.js";
 import type { Reply } from "../reply.js";
 import type { Confirmed } from "../spend/confirmed.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { withFellNote } from "../spend/pipeline.js";
-import { auditSpend } from "../spend/record.js";
 import { withResend } from "../spend/resend.js";
-import { releaseSpend } from "../spend/reservation.js";
 import { confirmOrchestrator } from "./confirm-orchestrator.js";
 import { order5mFailureLine } from "./energy-errors.js";
 import { auditBase, type EnergyConfirmPayload } from "./energy-payload.js";
@@ -55,8 +54,12 @@ async function confirmOrder5m(ctx: ActionContext, who: Confirmed, p: EnergyConfi
       return outcomeLine(UNKNOWN_YET_LINE);
     }
     const line = order5mFailureLine(error);
-    await releaseSpend(deps, who.confirmationId);
-    await auditSpend(deps, { ...auditBase(who, p), result: "failed", message: line });
+    await recordConfirmed(deps, {
+      kind: "energy",
+      confirmationId: who.confirmationId,
+      chargedTrx: "0",
+      audit: { ...auditBase(who, p), result: "failed", message: line },
+    });
     return outcomeLine(line);
   }
   await deps.faults?.("after-answer");

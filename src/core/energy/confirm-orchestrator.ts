@@ -2,14 +2,15 @@ import { requestIdempotencyKey } from "../../service/idempotency.js";
 import type { OrchestratorAccepted } from "../../service/orchestrator.js";
 import type { ActionContext } from "../command.js";
 import { actorKey } from "../invocation.js";
+import { notePlaced } from "../ledger/placed.js";
+import { recordConfirmed } from "../ledger/record.js";
 import { expectNotifications } from "../notifications/expectations.js";
 import type { Reply } from "../reply.js";
-import { type Confirmed, whoName } from "../spend/confirmed.js";
+import { type Confirmed, requesterField, whoName } from "../spend/confirmed.js";
 import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "../spend/order-errors.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
 import { withResend } from "../spend/resend.js";
-import { releaseSpend } from "../spend/reservation.js";
 import { autoWatch } from "../watch/index.js";
 import { auditBase, type EnergyConfirmPayload } from "./energy-payload.js";
 import { renderOrchestratorAccepted } from "./energy-render.js";
@@ -40,6 +41,7 @@ export async function confirmOrchestrator(
     unitPriceSun: p.unitPriceSun,
     confirmationId,
     ...(p.scheduleId !== undefined && { scheduleId: p.scheduleId }),
+    ...requesterField(who),
   };
   await expectNotifications(ctx.deps, conversation, {
     kind: "orchestrator",
@@ -64,8 +66,12 @@ export async function confirmOrchestrator(
       await trackOrchestrator(deps, { idempotencyKey, conversation, context });
       return outcomeLine(line);
     }
-    await releaseSpend(deps, confirmationId);
-    await auditSpend(deps, { ...auditBase(who, p), result: "failed", message: line });
+    await recordConfirmed(deps, {
+      kind: "energy",
+      confirmationId,
+      chargedTrx: "0",
+      audit: { ...auditBase(who, p), result: "failed", message: line },
+    });
     return outcomeLine(line);
   }
   await deps.faults?.("after-answer");
@@ -79,6 +85,7 @@ export async function confirmOrchestrator(
       "orchestrator order accepted, but its bookkeeping failed",
     );
   }
+  await notePlaced(deps.store, confirmationId, [requestId]);
   await auditSpend(deps, {
     ...auditBase(who, p),
     result: "ok",

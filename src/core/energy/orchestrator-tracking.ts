@@ -6,13 +6,13 @@ import { costTrx } from "../../service/pricing.js";
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
+import { recordConfirmed, recordSpend } from "../ledger/record.js";
 import { forgetOrchestratorExpectation } from "../notifications/expectations.js";
 import { rememberOrigin } from "../origins.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import { publicReply, text } from "../reply.js";
-import { auditSpend } from "../spend/record.js";
-import { releaseSpend, settleSpend } from "../spend/reservation.js";
+import type { SpendOutcome } from "../spend/record.js";
 import { sunToTrx, trxToSun } from "../spend/trx.js";
 import { renderOrchestratorSummary } from "./energy-render.js";
 
@@ -34,6 +34,8 @@ const orchestratorContextSchema = z.object({
   confirmationId: z.string().optional(),
   /** The standing order whose run placed it, for the audit. */
   scheduleId: z.string().optional(),
+  /** Who asked beside the confirming person (`agent:<name>`). */
+  requester: z.string().optional(),
 });
 export type OrchestratorContext = z.infer<typeof orchestratorContextSchema>;
 
@@ -124,7 +126,17 @@ export function createPollOrchestratorHandler(
         `The orchestrator has no order with key ${key}: it was never accepted, so nothing was charged.`,
       );
       const context = await getJson(deps.store, contextKey(key), orchestratorContextSchema);
-      if (context?.confirmationId) await releaseSpend(deps, context.confirmationId);
+      if (context?.confirmationId)
+        await recordConfirmed(deps, {
+          kind: "energy",
+          confirmationId: context.confirmationId,
+          chargedTrx: "0",
+          audit: {
+            ...auditOf(context, job),
+            result: "failed",
+            message: `orchestrator order never accepted (key ${key})`,
+          },
+        });
       return { done: true };
     }
     await rememberOrderIds(deps, status, job.conversation);
@@ -166,41 +178,61 @@ function chargedTrx(context: OrchestratorContext, status: OrchestratorStatus): s
   return sunToTrx(trxToSun(context.quoteTrx).times(delivered).div(requested).round(0, Big.roundUp));
 }
 
+const auditOf = (context: OrchestratorContext, job: PollJob): Omit<SpendOutcome, "result"> => ({
+  actor: context.actor,
+  conversation: job.conversation,
+  verb: "energy",
+  address: context.address,
+  amount: String(context.amount),
+  quoteTrx: context.quoteTrx,
+  ...(context.scheduleId !== undefined && { schedule: context.scheduleId }),
+  ...(context.requester !== undefined && { requester: context.requester }),
+});
+
 /**
- * The order is final: the hold becomes what was charged (once, whichever poll gets here), and the
- * audit line names it, so the digest, the daily total and the runway count the charge.
+ * The order is final: its ledger entry says what was charged (once, whichever poll gets here), and
+ * the hold settles at it, so the digest, the daily total and the runway count the charge.
  */
 async function settleFinal(
-  deps: Pick<CoreDeps, "store" | "now" | "logger" | "observer">,
+  deps: Pick<CoreDeps, "store" | "now" | "logger" | "observer" | "settings">,
   job: PollJob,
   status: OrchestratorStatus,
 ): Promise<void> {
   const context = await getJson(deps.store, contextKey(job.idempotencyKey), orchestratorContextSchema);
-  const charged = context ? chargedTrx(context, status) : undefined;
-  if (context?.confirmationId && charged !== undefined)
-    await settleSpend(deps, context.confirmationId, context.actor, charged);
-  await auditFinal(deps, job, status, context, charged);
-}
-
-async function auditFinal(
-  deps: Pick<CoreDeps, "store" | "now" | "logger">,
-  job: PollJob,
-  status: OrchestratorStatus,
-  context: OrchestratorContext | null,
-  charged: string | undefined,
-): Promise<void> {
   const items = status.data.items;
   const delivered = items.reduce((n, i) => n + i.energy.delegated, 0);
   const requested = items.reduce((n, i) => n + i.energy.requested, 0);
-  const paid = charged === undefined ? "" : `; charged ${charged} TRX`;
-  await auditSpend(deps, {
-    actor: context?.actor ?? "unknown",
-    conversation: job.conversation,
-    verb: "energy",
-    ...(context && { address: context.address, amount: String(context.amount), quoteTrx: context.quoteTrx }),
-    ...(context?.scheduleId !== undefined && { schedule: context.scheduleId }),
+  const charged = context ? chargedTrx(context, status) : "0";
+  const audit: SpendOutcome = {
+    ...(context
+      ? auditOf(context, job)
+      : { actor: "unknown", conversation: job.conversation, verb: "energy" }),
     result: items.every((i) => i.status === "completed") ? "ok" : "failed",
-    message: `orchestrator final: ${items.map((i) => i.status).join(",")}; ${delivered} of ${requested} energy delegated${paid}`,
+    message: `orchestrator final: ${items.map((i) => i.status).join(",")}; ${delivered} of ${requested} energy delegated; charged ${charged} TRX`,
     orderIds: items.flatMap((i) => i.energy.orderIds),
+  };
+  const outcome = {
+    chargedTrx: charged,
+    energy: delivered,
+    // Charged for what it delivered, a partial order too.
+    result: delivered > 0 ? ("ordered" as const) : ("failed" as const),
+    audit,
+  };
+  if (context?.confirmationId) {
+    await recordConfirmed(deps, { kind: "energy", confirmationId: context.confirmationId, ...outcome });
+    return;
+  }
+  await recordSpend(deps, {
+    id: `orchestrator:${job.idempotencyKey}`,
+    kind: "energy",
+    actor: audit.actor as string,
+    requester: audit.actor as string,
+    ...(audit.address !== undefined && { address: audit.address }),
+    chargedTrx: charged,
+    result: outcome.result,
+    orderIds: audit.orderIds ?? [],
+    detail: audit.message ?? "",
+    energy: delivered,
+    audit,
   });
 }

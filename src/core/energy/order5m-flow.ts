@@ -2,11 +2,10 @@ import { isServiceError } from "../../service/errors.js";
 import { order5mIdempotencyKey } from "../../service/idempotency.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import type { CoreDeps } from "../deps.js";
+import { recordConfirmed } from "../ledger/record.js";
 import { rememberOrigin } from "../origins.js";
 import type { Reply } from "../reply.js";
 import { type Confirmed, whoName } from "../spend/confirmed.js";
-import { auditSpend } from "../spend/record.js";
-import { settleSpend } from "../spend/reservation.js";
 import { autoWatch } from "../watch/index.js";
 import { watchDelivery } from "./delivery-watch.js";
 import { auditBase, type EnergyConfirmPayload } from "./energy-payload.js";
@@ -43,8 +42,19 @@ export async function afterOrder5m(
 ): Promise<void> {
   const { result } = outcome;
   const conversation = who.followUp ?? who.conversation;
+  await recordConfirmed(deps, {
+    kind: "energy",
+    confirmationId: who.confirmationId,
+    chargedTrx: result.paidTRX,
+    energy: p.amount,
+    audit: {
+      ...auditBase(who, p),
+      result: "ok",
+      message: `${outcome.replayed ? "(repeat answered from the service's cache) " : ""}paid ${result.paidTRX} TRX: ${outcome.message}`,
+      orderIds: [result.orderId],
+    },
+  });
   try {
-    await settleSpend(deps, who.confirmationId, who.actor, result.paidTRX);
     await rememberOrigin(deps.store, "order", result.orderId, conversation);
     // The activation webhook names its own order id and, as `source`, this order's id; its hash
     // is remembered too, so the listener can route it either way.
@@ -57,12 +67,6 @@ export async function afterOrder5m(
       "energy order placed, but its bookkeeping failed",
     );
   }
-  await auditSpend(deps, {
-    ...auditBase(who, p),
-    result: "ok",
-    message: `${outcome.replayed ? "(repeat answered from the service's cache) " : ""}paid ${result.paidTRX} TRX: ${outcome.message}`,
-    orderIds: [result.orderId],
-  });
 }
 
 export const renderPlaced = (

@@ -3,10 +3,9 @@ import { isServiceError } from "../../service/errors.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import type { CoreDeps } from "../deps.js";
 import { createReconciler } from "../intents/index.js";
+import { recordConfirmed } from "../ledger/record.js";
 import { type Confirmed, confirmedSchema } from "../spend/confirmed.js";
 import { outcomeLine } from "../spend/outcome-render.js";
-import { auditSpend } from "../spend/record.js";
-import { releaseSpend } from "../spend/reservation.js";
 import { order5mFailureLine } from "./energy-errors.js";
 import { auditBase, type EnergyConfirmPayload, energyConfirmPayloadSchema } from "./energy-payload.js";
 import { afterOrder5m, order5mKeyOf, order5mOutcomeUnknown, renderPlaced } from "./order5m-flow.js";
@@ -65,8 +64,12 @@ const reconciler = createReconciler({
         { err: error, confirmationId: who.confirmationId },
         "energy order reconciled: not placed",
       );
-      await releaseSpend(deps, who.confirmationId);
-      await auditSpend(deps, { ...auditBase(who, p), result: "failed", message: line });
+      await recordConfirmed(deps, {
+        kind: "energy",
+        confirmationId: who.confirmationId,
+        chargedTrx: "0",
+        audit: { ...auditBase(who, p), result: "failed", message: line },
+      });
       return { outcome: outcomeLine(line) };
     }
     await afterOrder5m(deps, who, p, outcome);
@@ -81,7 +84,15 @@ const reconciler = createReconciler({
     // hold stays on the daily total: the order may exist.
     const p = record.payload;
     const line = `The service never confirmed the energy order for ${p.address} within 23 hours of asking with its idempotency key, so the bot stopped asking to avoid a second order. Check the balance and the statement before ordering again.`;
-    await auditSpend(deps, { ...auditBase(whoOf(record), p), result: "failed", message: line });
+    const who = whoOf(record);
+    await recordConfirmed(deps, {
+      kind: "energy",
+      confirmationId: who.confirmationId,
+      chargedTrx: "0",
+      holds: false,
+      detail: `outcome never learned: ${line}`,
+      audit: { ...auditBase(who, p), result: "failed", message: line },
+    });
     return outcomeLine(line);
   },
   stillUnknown: () => ({ fields: {}, message: "order outcome still unknown; asking again" }),

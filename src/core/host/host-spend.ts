@@ -11,7 +11,7 @@ import {
   hostConfirmPayloadSchema,
 } from "./host-payload.js";
 import { NO_CALLBACK_WARNING, renderHostQuote } from "./host-render.js";
-import { hostAuditBase, hostNotStarted } from "./host-start-flow.js";
+import { hostAuditBase } from "./host-start-flow.js";
 
 type HostLiveQuote = HostQuote & { costTrx: string };
 
@@ -42,7 +42,6 @@ export const hostStart = defineSpend<HostConfirmPayload, HostLiveQuote>({
   describe: (p) => `Host Mode (infinity) for ${p.address}`,
   roseAudit: (notice) => notice,
   // Nothing was started, so nothing was charged: any hold is given back.
-  refused: (ctx, who, p, line) => hostNotStarted(ctx.deps, who, p, line),
   async requoted(deps, view) {
     const verdict = view.verdicts[0];
     const warnings = [...view.warnings];

@@ -1,12 +1,11 @@
 import { isServiceError } from "../../service/errors.js";
 import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
 import type { CoreDeps } from "../deps.js";
+import { recordConfirmed } from "../ledger/record.js";
 import { rememberOrigin } from "../origins.js";
 import { buttons, type Reply, text } from "../reply.js";
 import { type Confirmed, requesterField, whoName } from "../spend/confirmed.js";
 import { outcomeLine } from "../spend/outcome-render.js";
-import { auditSpend } from "../spend/record.js";
-import { releaseSpend } from "../spend/reservation.js";
 import { autoWatch } from "../watch/index.js";
 import { markHostActive } from "./active.js";
 import { holdFirstCycle } from "./host-cycles.js";
@@ -90,7 +89,7 @@ export async function hostStartedNow(
 ): Promise<Reply> {
   await afterStart(deps, who, p);
   const orderId = String(started.data.order_id);
-  await auditSpend(deps, {
+  await recordHostStart(deps, who, {
     ...hostAuditBase(who, p),
     result: "ok",
     message: `${started.message}; infinity order ${orderId}`,
@@ -132,7 +131,7 @@ export async function hostStartedBefore(
 ): Promise<Reply> {
   await afterStart(deps, who, p);
   const line = `Host Mode is active for ${p.address}: ${how} (confirmed by ${whoName(who.actor)}). Stop with: host stop ${p.address}`;
-  await auditSpend(deps, { ...hostAuditBase(who, p), result: "ok", message: line });
+  await recordHostStart(deps, who, { ...hostAuditBase(who, p), result: "ok", message: line });
   const { check, statusToken } = await startCheck(deps, who, p.address);
   const reply = outcomeLine(line);
   reply.blocks.push(text(check));
@@ -149,7 +148,29 @@ export async function hostNotStarted(
   error?: unknown,
 ): Promise<Reply> {
   if (error !== undefined) deps.logger.warn({ err: error, address: p.address }, "host start failed");
-  await releaseSpend(deps, who.confirmationId);
-  await auditSpend(deps, { ...hostAuditBase(who, p), result: "failed", message: line });
+  await recordConfirmed(deps, {
+    kind: "host_start",
+    confirmationId: who.confirmationId,
+    chargedTrx: "0",
+    audit: { ...hostAuditBase(who, p), result: "failed", message: line },
+  });
   return outcomeLine(line);
+}
+
+/**
+ * A start that went through: its ledger entry costs 0 (the service charges cycles, each its own
+ * `host_cycle` entry), and its hold stays until the first cycle's callback settles it.
+ */
+export function recordHostStart(
+  deps: CoreDeps,
+  who: Pick<Confirmed, "confirmationId">,
+  audit: ReturnType<typeof hostAuditBase> & { result: "ok"; message: string; orderIds?: string[] },
+) {
+  return recordConfirmed(deps, {
+    kind: "host_start",
+    confirmationId: who.confirmationId,
+    chargedTrx: "0",
+    holds: false,
+    audit,
+  });
 }

@@ -6,10 +6,10 @@ import type { CoreDeps } from "../deps.js";
 import { hostStarters } from "../facts/facts.js";
 import { formatAmount } from "../format.js";
 import type { ConversationRef } from "../invocation.js";
+import { chargedToday } from "../ledger/day-totals.js";
 import { findOrigin } from "../origins.js";
 import { buttons, code, context, publicReply, type Reply, text } from "../reply.js";
-import { hostCyclesKey } from "../spend/host-cycles-note.js";
-import { SPEND_TTL_MS, spentTodaySun, sunToTrx, trxToSun } from "../spend/spend-guard.js";
+import { SPEND_TTL_MS, sunToTrx, trxToSun } from "../spend/spend-guard.js";
 import { stopHostMode } from "./host-stop.js";
 
 /**
@@ -35,20 +35,20 @@ export async function alertHostOverCap(deps: CoreDeps, cycle: Cycle): Promise<vo
   if (cap === undefined || !chargedSomething(cycle.charged)) return;
   const starter = (await hostStarters(deps.store, [cycle.address])).get(cycle.address);
   if (starter === undefined) return;
-  const spent = await spentTodaySun(deps.store, starter, deps.now);
-  if (spent.lte(trxToSun(cap))) return;
+  // One reading of the day's ledger: the total and the cycles' part of it always agree.
+  const today = await chargedToday(deps.store, starter, deps.now());
+  if (trxToSun(cap).gte(today.totalSun)) return;
   const origin = await findOrigin(deps.store, "host", cycle.address);
   if (origin === null) return;
   const day = dayOf(deps.now());
   const mark = markKey(cycle.address, day);
   if (!(await deps.store.setIfNotExists(mark, "1", SPEND_TTL_MS))) return;
   try {
-    const cyclesSun = Number((await deps.store.get(hostCyclesKey(starter, deps.now()))) ?? "0");
     const view = {
       address: cycle.address,
       starter,
-      spentTrx: sunToTrx(spent),
-      cyclesTrx: sunToTrx(cyclesSun),
+      spentTrx: sunToTrx(today.totalSun),
+      cyclesTrx: sunToTrx(today.hostCyclesSun),
       cap,
     };
     await raiseAlert(deps, {

@@ -3,11 +3,10 @@ import { isServiceError } from "../../service/errors.js";
 import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
 import type { CoreDeps } from "../deps.js";
 import { createReconciler, type ReconcileStep } from "../intents/index.js";
+import { recordConfirmed } from "../ledger/record.js";
 import type { Reply } from "../reply.js";
 import { type Confirmed, confirmedSchema } from "../spend/confirmed.js";
 import { outcomeLine } from "../spend/outcome-render.js";
-import { auditSpend } from "../spend/record.js";
-import { settleSpend } from "../spend/reservation.js";
 import { hostFailureLine } from "./host-errors.js";
 import { lastHostEvent } from "./host-events.js";
 import { type HostConfirmPayload, hostCallbackUrl, hostConfirmPayloadSchema } from "./host-payload.js";
@@ -17,6 +16,7 @@ import {
   hostNotStarted,
   hostStartedBefore,
   hostStartedNow,
+  recordHostStart,
   repeatedStartAnswer,
 } from "./host-start-flow.js";
 
@@ -172,10 +172,8 @@ async function hostStartedThenEnded(
   p: HostReconcileRecord["payload"],
   line: string,
 ): Promise<Reply> {
-  await settleSpend(deps, who.confirmationId, who.actor, p.firstCycleTrx).catch((error: unknown) =>
-    deps.logger.error({ err: error, address: p.address }, "could not record a Host Mode spend"),
-  );
-  await auditSpend(deps, { ...hostAuditBase(who, p), result: "ok", message: line });
+  // Its hold (the first cycle's quote) stays until a cycle callback says what was charged.
+  await recordHostStart(deps, who, { ...hostAuditBase(who, p), result: "ok", message: line });
   return outcomeLine(line);
 }
 
@@ -184,7 +182,14 @@ async function expire(deps: CoreDeps, record: HostReconcileRecord): Promise<Repl
   // The hold stays on the daily total: Host Mode may run.
   const p = record.payload;
   const line = `The service did not say within 24 hours whether Host Mode started for ${p.address}, so the bot stopped asking. If it should not run, host stop ${p.address} (harmless when it is not running); to be sure it runs, host start ${p.address} again (an active address answers that it is already active).`;
-  await auditSpend(deps, { ...hostAuditBase(record, p), result: "failed", message: line });
+  await recordConfirmed(deps, {
+    kind: "host_start",
+    confirmationId: record.confirmationId,
+    chargedTrx: "0",
+    holds: false,
+    detail: `outcome never learned: ${line}`,
+    audit: { ...hostAuditBase(record, p), result: "failed", message: line },
+  });
   return outcomeLine(line);
 }
 

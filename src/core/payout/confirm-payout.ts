@@ -1,6 +1,8 @@
 import { requestIdempotencyKey } from "../../service/idempotency.js";
 import type { OrchestratorAccepted } from "../../service/orchestrator.js";
 import type { ActionContext } from "../command.js";
+import { notePlaced } from "../ledger/placed.js";
+import { recordConfirmed } from "../ledger/record.js";
 import { expectNotifications, forgetOrchestratorExpectation } from "../notifications/expectations.js";
 import type { Reply } from "../reply.js";
 import type { Confirmed } from "../spend/confirmed.js";
@@ -9,7 +11,6 @@ import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "../spend/or
 import { outcomeLine } from "../spend/outcome-render.js";
 import { auditSpend } from "../spend/record.js";
 import { withResend } from "../spend/resend.js";
-import { releaseSpend } from "../spend/reservation.js";
 import { autoWatchMany } from "../watch/index.js";
 import type { PayoutConfirmPayload } from "./payout-payload.js";
 import { renderProgress } from "./payout-progress-render.js";
@@ -97,10 +98,15 @@ async function notPlaced(ctx: ActionContext, run: PayoutRun, error: unknown): Pr
     await trackPayout(deps, run);
     return renderProgress({ run, cancel: null, note: line });
   }
-  await releaseSpend(deps, run.confirmationId);
+  await recordConfirmed(deps, {
+    kind: "payout",
+    confirmationId: run.confirmationId,
+    chargedTrx: "0",
+    addresses: run.items.length,
+    audit: { ...auditOf(run), result: "failed", message: line },
+  });
   for (const item of run.items)
     await forgetOrchestratorExpectation(deps.store, { address: item.address, idempotencyKey: run.key });
-  await auditSpend(deps, { ...auditOf(run), result: "failed", message: line });
   return outcomeLine(line);
 }
 
@@ -136,6 +142,7 @@ async function placeRun(
       "payout run accepted, but its bookkeeping failed",
     );
   }
+  await notePlaced(deps.store, run.confirmationId, [String(requestId)]);
   await auditSpend(deps, {
     ...auditOf(run),
     result: "ok",

@@ -4,13 +4,12 @@ import { isServiceError } from "../../service/errors.js";
 import { ORCHESTRATOR_FINAL_STATES, type OrchestratorStatus } from "../../service/orchestrator.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
+import { recordConfirmed } from "../ledger/record.js";
 import { forgetOrchestratorExpectation } from "../notifications/expectations.js";
 import { rememberOrigin } from "../origins.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import { publicReply, type Reply, text } from "../reply.js";
-import { auditSpend } from "../spend/record.js";
-import { releaseSpend, settleSpend } from "../spend/reservation.js";
 import { sunToTrx, trxToSun } from "../spend/spend-guard.js";
 import {
   OUTCOME_LISTED_MAX,
@@ -98,11 +97,12 @@ export function createPollPayoutHandler(deps: Deps, options: PollPayoutOptions =
       inPlace(run, publicReply(line, [text(line)])),
       `payout-outcome:${run.key}`,
     );
-    await releaseSpend(deps, run.confirmationId);
-    await auditSpend(deps, {
-      ...auditOf(run),
-      result: "failed",
-      message: `payout run never accepted (key ${run.key})`,
+    await recordConfirmed(deps, {
+      kind: "payout",
+      confirmationId: run.confirmationId,
+      chargedTrx: "0",
+      addresses: run.items.length,
+      audit: { ...auditOf(run), result: "failed", message: `payout run never accepted (key ${run.key})` },
     });
     return { done: true };
   }
@@ -119,9 +119,7 @@ export function createPollPayoutHandler(deps: Deps, options: PollPayoutOptions =
     }
     if (await firstFinal(deps, run.key)) {
       // The hold becomes what was charged: the energy delivered, at the price decided at Confirm.
-      const charged = chargedTrx(run, status);
-      await settleSpend(deps, run.confirmationId, run.actor, charged);
-      await auditFinal(deps, run, status, charged);
+      await recordFinal(deps, run, status, chargedTrx(run, status));
     }
     for (const item of status.data.items)
       await forgetOrchestratorExpectation(deps.store, {
@@ -195,7 +193,7 @@ function chargedTrx(run: PayoutRun, status: OrchestratorStatus): string {
   return sunToTrx(sun.round(0, Big.roundUp));
 }
 
-async function auditFinal(
+async function recordFinal(
   deps: Deps,
   run: PayoutRun,
   status: OrchestratorStatus,
@@ -206,10 +204,19 @@ async function auditFinal(
   const requested = items.reduce((n, i) => n + i.energy.requested, 0);
   const counts = new Map<string, number>();
   for (const i of items) counts.set(i.status, (counts.get(i.status) ?? 0) + 1);
-  await auditSpend(deps, {
-    ...auditOf(run),
-    result: items.every((i) => i.status === "completed") ? "ok" : "failed",
-    message: `payout run final (request ${status.data.requestId}, ${items.length} addresses: ${[...counts].map(([s, n]) => `${n} ${s}`).join(", ")}); ${delivered} of ${requested} energy delegated; charged ${charged} TRX`,
-    orderIds: items.flatMap((i) => i.energy.orderIds),
+  await recordConfirmed(deps, {
+    kind: "payout",
+    confirmationId: run.confirmationId,
+    chargedTrx: charged,
+    energy: delivered,
+    addresses: items.length,
+    // Charged for what it delivered, a partial run too.
+    result: delivered > 0 ? "ordered" : "failed",
+    audit: {
+      ...auditOf(run),
+      result: items.every((i) => i.status === "completed") ? "ok" : "failed",
+      message: `payout run final (request ${status.data.requestId}, ${items.length} addresses: ${[...counts].map(([s, n]) => `${n} ${s}`).join(", ")}); ${delivered} of ${requested} energy delegated; charged ${charged} TRX`,
+      orderIds: items.flatMap((i) => i.energy.orderIds),
+    },
   });
 }

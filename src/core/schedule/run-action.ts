@@ -4,13 +4,13 @@ import type { ActionContext, ActionHandler } from "../command.js";
 import { type EnergyConfirmPayload, energyOrder } from "../energy/index.js";
 import { UserError } from "../errors.js";
 import { actorKey } from "../invocation.js";
+import { recordConfirmed } from "../ledger/record.js";
 import { context, type Reply } from "../reply.js";
 import { can, roleOf } from "../roles.js";
 import type { Confirmed } from "../spend/confirmed.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { runSpend } from "../spend/pipeline.js";
 import { buildEnergyQuote, type EnergyQuote } from "../spend/quote.js";
-import { auditSpend } from "../spend/record.js";
 import { SCHEDULE_RUN_KIND } from "./occurrences.js";
 import { pauseBlockedOrder } from "./pause-blocked.js";
 import { whenText } from "./recurrence.js";
@@ -100,15 +100,21 @@ async function decideAndOrder(ctx: ActionContext, order: StandingOrder): Promise
     live: { ...live, requote },
     async onRefused(decision) {
       const line = aboveMax ?? decision.line;
-      await auditSpend(deps, {
-        actor: order.createdBy,
-        conversation: order.conversation,
-        verb: "energy",
-        address: order.address,
-        amount: String(order.amount),
-        schedule: order.id,
-        result: "failed",
-        message: line,
+      await recordConfirmed(deps, {
+        kind: "refusal",
+        confirmationId: cid,
+        chargedTrx: "0",
+        result: "refused",
+        audit: {
+          actor: order.createdBy,
+          conversation: order.conversation,
+          verb: "energy",
+          address: order.address,
+          amount: String(order.amount),
+          schedule: order.id,
+          result: "failed",
+          message: line,
+        },
       });
       if (decision.reason === "deny-list") return pauseBlocked(ctx, order, line);
       return outcomeLine(line);

@@ -6,17 +6,16 @@ import {
   type ScreeningOrder,
   type ScreeningProvider,
 } from "../../service/screening.js";
-import { appendAudit } from "../audit-log.js";
 import { screeningFound } from "../cases/index.js";
 import type { CoreDeps } from "../deps.js";
 import { UserError } from "../errors.js";
 import { noteScreening } from "../facts/facts.js";
 import { formatAmount } from "../format.js";
 import { type Actor, actorKey, type ConversationRef, conversationKey } from "../invocation.js";
+import { recordSpend } from "../ledger/record.js";
 import { pollDelayMs } from "../poll.js";
 import { context, errorReply, type Reply } from "../reply.js";
-import { noteSpend } from "../spend/balance-cache.js";
-import { checkSpend, recordSpend } from "../spend/spend-guard.js";
+import { checkSpend } from "../spend/spend-guard.js";
 import { askerName, rememberAsker } from "./asker.js";
 import { forgetProviders, pickProvider } from "./screening-providers.js";
 import { renderScreeningOrder } from "./screening-render.js";
@@ -172,31 +171,34 @@ async function recordOrder(
   const id = order.order.client_order_id;
   if (!(await deps.store.setIfNotExists(RECORDED_KEY(id), "1", RECORDED_TTL_MS))) return false;
   const { billing } = order;
-  // Charged when the order was created; a failed check refunds it later, so the total errs high.
-  if (billing.charged && billing.charged_currency === "TRX") {
-    await recordSpend({
-      store: deps.store,
-      actor: request.actor,
-      amountTrx: billing.charged_amount,
-      now: deps.now,
-      observer: deps.observer,
-    });
-    // Quotes subtract it from the last balance reading (see spend/balance-cache.ts).
-    await noteSpend(deps, billing.charged_amount);
-  }
   const charged = billing.charged
     ? formatAmount(billing.charged_amount, billing.charged_currency)
     : "not charged";
-  await appendAudit(deps.store, {
-    at: new Date(deps.now()).toISOString(),
-    actor: actorKey(request.actor),
-    conversation: conversationKey(request.conversation),
-    verb: "screen",
+  const message = `${request.network} ${provider.provider}: ${order.order.status}${order.order.cache_hit ? " (cache hit)" : ""}, ${charged}`;
+  const who = actorKey(request.actor);
+  // Charged when the order was created; a failed check refunds it later, so the total errs high.
+  const chargedTrx = billing.charged && billing.charged_currency === "TRX" ? billing.charged_amount : "0";
+  await recordSpend(deps, {
+    id: `screening:${id}`,
+    kind: "screening",
+    actor: who,
+    requester: who,
     address: request.address,
-    ...(provider.price_trx !== null && { quoteTrx: provider.price_trx }),
-    result: order.order.status === "failed" ? "failed" : "ok",
-    message: `${request.network} ${provider.provider}: ${order.order.status}${order.order.cache_hit ? " (cache hit)" : ""}, ${charged}`,
+    chargedTrx,
+    result: order.order.status === "failed" && chargedTrx === "0" ? "failed" : "ordered",
     orderIds: [id],
+    detail: message,
+    cap: { actor: request.actor },
+    audit: {
+      actor: who,
+      conversation: conversationKey(request.conversation),
+      verb: "screen",
+      address: request.address,
+      ...(provider.price_trx !== null && { quoteTrx: provider.price_trx }),
+      result: order.order.status === "failed" ? "failed" : "ok",
+      message,
+      orderIds: [id],
+    },
   });
   return true;
 }
@@ -239,14 +241,24 @@ async function failure(
   if (refused) await deps.store.del(key.storeKey);
   if ([4002, 4004, 5030].includes(Number(error.code))) await forgetProviders(deps);
   const line = failureLine(request, provider, error.kind, error.code);
-  await appendAudit(deps.store, {
-    at: new Date(deps.now()).toISOString(),
-    actor: actorKey(request.actor),
-    conversation: conversationKey(request.conversation),
-    verb: "screen",
+  const who = actorKey(request.actor);
+  await recordSpend(deps, {
+    id: `screening-failed:${key.storeKey}:${deps.now()}`,
+    kind: "screening",
+    actor: who,
+    requester: who,
     address: request.address,
+    chargedTrx: "0",
     result: "failed",
-    message: line ?? error.message,
+    detail: line ?? error.message,
+    audit: {
+      actor: who,
+      conversation: conversationKey(request.conversation),
+      verb: "screen",
+      address: request.address,
+      result: "failed",
+      message: line ?? error.message,
+    },
   });
   return line === undefined
     ? error

@@ -73,8 +73,6 @@ export interface SpendDefinition<P = unknown, Q extends LiveQuote = LiveQuote> {
   requoted(deps: Deps, view: RequoteView<P, Q>): Promise<Reply>;
   /** The audit message of a price rise (default `not ordered: <notice>`). */
   roseAudit?(notice: string): string;
-  /** A refusal at Confirm (default: audited, one line). Host Mode gives its hold back its own way. */
-  refused?(ctx: ActionContext, who: Confirmed, payload: P, line: string): Promise<Reply>;
   /**
    * A spend on many addresses that may drop newly blocked ones and be quoted again without them
    * (a payout run); undefined: nothing left, refused as a whole.

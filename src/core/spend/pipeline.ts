@@ -8,7 +8,7 @@ import { APPROVE_KIND } from "./approval-request.js";
 import { type Confirmed, confirmedBy } from "./confirmed.js";
 import { type ConfirmDecision, decideAtConfirm, type LiveQuote, priceFellLine } from "./decide-at-confirm.js";
 import type { AnyDefinition, GuardedDefinition, LiveSpend, SpendDefinition } from "./definition.js";
-import { addressOf, type Ref, tellOutcome } from "./placed.js";
+import { type Ref, tellOutcome } from "./placed.js";
 import { refused, rose } from "./requote.js";
 
 /**
@@ -22,7 +22,7 @@ import { refused, rose } from "./requote.js";
  *                both in requote.ts
  *     approval → an approval request (approval-gate.ts); Approve decides again (approvals/)
  *     go       → def.place (durable intent: the core claimed the buttons; keys from the confirmation);
- *                what it placed is read back from its audit record (placed.ts)
+ *                what became of it is read from the ledger by its confirmation (placed.ts)
  *
  * A guarded action (no price) has the same buttons, claim, intent and approval, and runs itself.
  * Each step is told to `deps.spendLifecycle` (lifecycle.ts), with who asked (`Requester`).
@@ -94,9 +94,8 @@ async function confirmGuarded<P>(
   if (def.needsApproval(ctx.deps) && ctx.record.kind !== APPROVE_KIND) {
     return askApproval(ctx, def, { payload, ...(who.requester && { requester: who.requester }) });
   }
-  const since = new Date(ctx.deps.now()).toISOString();
   const reply = await def.run(ctx, who, payload);
-  await tellOutcome(ctx.deps, refOf(def, who), who, { address: addressOf(payload), since });
+  await tellOutcome(ctx.deps, refOf(def, who), who);
   return withRequesterNote(reply, who.requester);
 }
 
@@ -145,9 +144,8 @@ export async function runSpend<P, Q extends LiveQuote>(
       });
     }
     case "go": {
-      const since = new Date(deps.now()).toISOString();
       const reply = await def.place(ctx, who, def.atQuote(payload, decision.quote), decision.fellByTrx);
-      await tellOutcome(deps, ref, who, { address: addressOf(payload), since }, decision.quote.costTrx);
+      await tellOutcome(deps, ref, who);
       return withRequesterNote(reply, requester);
     }
   }

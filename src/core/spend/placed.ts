@@ -1,7 +1,6 @@
-import type { AuditEntry } from "../audit-entry.js";
-import { readAudit } from "../audit-log.js";
 import type { CoreDeps } from "../deps.js";
-import { type Actor, actorKey } from "../invocation.js";
+import { actorKey } from "../invocation.js";
+import { placedOutcome } from "../ledger/placed.js";
 import { type Requester, tell } from "../spend-lifecycle.js";
 import type { Confirmed } from "./confirmed.js";
 
@@ -9,44 +8,20 @@ type Deps = CoreDeps;
 export type Ref = { spend: string; confirmationId: string; requester?: Requester };
 
 /**
- * The audit record a placing left for this confirmation's spend (its actor, its address, since it
- * began): what the lifecycle hook and an approval's audit line learn of it. None: not known yet
- * (a lost answer; its reconciler records it when known).
+ * Tells the lifecycle hook what became of a confirmation's spend, read from the ledger by its
+ * confirmation id (src/core/ledger/placed.ts): `ordered` at what was charged (or accepted, its
+ * charge entered later), `failed` or `refused` with the line. Nothing yet: a lost answer, told by
+ * its reconciler when it learns it.
  */
-export async function placedRecord(
-  deps: Pick<Deps, "store">,
-  match: { actor: Actor | string; address?: string; since: string },
-): Promise<AuditEntry | undefined> {
-  const actor = typeof match.actor === "string" ? match.actor : actorKey(match.actor);
-  const entries = await readAudit(deps.store, 50);
-  return entries.find(
-    (e) =>
-      e.actor === actor &&
-      e.address === match.address &&
-      e.at >= match.since &&
-      !e.verb.startsWith("approval"),
-  );
-}
-
-/** A payload's one address, when it has one (the audit record names it). */
-export const addressOf = (payload: unknown): string | undefined => (payload as { address?: string }).address;
-
-/** `ordered` (with the order ids) or `failed`, from the spend's own audit record. */
-export async function tellOutcome(
-  deps: Deps,
-  ref: Ref,
-  who: Confirmed,
-  at: { address: string | undefined; since: string },
-  paidTrx?: string,
-): Promise<void> {
+export async function tellOutcome(deps: Deps, ref: Ref, who: Confirmed): Promise<void> {
   if (deps.spendLifecycle === undefined) return;
-  const entry = await placedRecord(deps, { actor: who.actor, ...at });
-  if (entry === undefined) return;
-  if (entry.result === "failed") {
-    await tell(deps, { ...ref, status: "failed", line: entry.message ?? "" });
+  const placed = await placedOutcome(deps.store, who.confirmationId);
+  if (placed === undefined) return;
+  if (placed.status !== "ordered") {
+    await tell(deps, { ...ref, status: placed.status, line: placed.line });
     return;
   }
-  const orderIds = entry.orderIds === undefined ? {} : { orderIds: entry.orderIds };
-  const paid = paidTrx === undefined ? {} : { paidTrx };
+  const orderIds = placed.orderIds.length === 0 ? {} : { orderIds: placed.orderIds };
+  const paid = placed.paidTrx === undefined ? {} : { paidTrx: placed.paidTrx };
   await tell(deps, { ...ref, status: "ordered", ...paid, confirmedBy: actorKey(who.actor), ...orderIds });
 }

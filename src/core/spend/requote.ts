@@ -3,6 +3,7 @@ import type { ActionContext } from "../command.js";
 import type { CoreDeps } from "../deps.js";
 import { UserError } from "../errors.js";
 import type { Actor } from "../invocation.js";
+import { recordConfirmed } from "../ledger/record.js";
 import type { Reply } from "../reply.js";
 import type { Confirmed } from "./confirmed.js";
 import { type ConfirmDecision, type LiveQuote, priceRoseLine } from "./decide-at-confirm.js";
@@ -10,7 +11,6 @@ import type { SpendDefinition } from "./definition.js";
 import { offerQuote } from "./offer-quote.js";
 import { outcomeLine } from "./outcome-render.js";
 import { getPriceList } from "./price-list.js";
-import { auditSpend } from "./record.js";
 import { checkSpend } from "./spend-guard.js";
 
 /**
@@ -33,9 +33,25 @@ export async function refused<P, Q extends LiveQuote>(
       ? def.without(payload, decision.blocked)
       : undefined;
   if (smaller !== undefined) return quoteWithout(ctx, def, payload, smaller, who, decision);
-  if (def.refused) return def.refused(ctx, who, payload, decision.line);
-  await auditSpend(ctx.deps, { ...def.audit(who, payload), result: "failed", message: decision.line });
+  await recordRefusal(ctx.deps, def, who, payload, decision.line);
   return outcomeLine(decision.line);
+}
+
+/** A Confirm that placed nothing: one `refusal` entry of the ledger (its hold, if any, given back). */
+export function recordRefusal<P, Q extends LiveQuote>(
+  deps: Deps,
+  def: SpendDefinition<P, Q>,
+  who: Confirmed,
+  payload: P,
+  line: string,
+) {
+  return recordConfirmed(deps, {
+    kind: "refusal",
+    confirmationId: who.confirmationId,
+    chargedTrx: "0",
+    result: "refused",
+    audit: { ...def.audit(who, payload), result: "failed", message: line },
+  });
 }
 
 /** The cap a quote breaks (OPS_MAX_ORDER_TRX, the daily limit), as a first quote says it; else undefined. */
@@ -82,7 +98,7 @@ async function quoteAgain<P, Q extends LiveQuote>(
   const cap = await capRefusal(deps, who.actor, again.quote.costTrx);
   const line = cap === undefined ? undefined : again.capped(cap);
   const message = line === undefined ? again.audited : `not ${def.word}: ${line}`;
-  await auditSpend(deps, { ...def.audit(who, again.before), result: "failed", message });
+  await recordRefusal(deps, def, who, again.before, message);
   if (line !== undefined) return outcomeLine(line);
   const { tokens } = await offerQuote(deps, ctx.invocation, def, again.next, {
     ...(who.requester && { requester: who.requester }),

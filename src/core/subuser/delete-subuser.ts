@@ -1,9 +1,9 @@
 import type { ActionHandler } from "../command.js";
+import { recordConfirmed } from "../ledger/record.js";
 import { whoName } from "../spend/confirmed.js";
 import { defineGuarded } from "../spend/definition.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { confirmActionOf } from "../spend/pipeline.js";
-import { auditSpend } from "../spend/record.js";
 import { subuserFailureLine } from "./subuser-errors.js";
 import { SUBUSER_DELETE_KIND, subuserDeletePayloadSchema } from "./subuser-payload.js";
 import { renderDeleted } from "./subuser-render.js";
@@ -39,16 +39,30 @@ export const subuserDeletion = defineGuarded({
     const base = { actor, conversation, verb: "subuser delete", amount: String(payload.userId) };
     try {
       const result = await deps.service.account.deleteSubuser(payload.userId);
-      await auditSpend(deps, {
-        ...base,
-        result: "ok",
-        message: `${result.google_id} deleted; ${result.total_reassigned} reassigned to ${result.parent_user_id}, ${result.total_deleted} deleted: ${result.message}`,
+      await recordConfirmed(deps, {
+        kind: "subuser_delete",
+        confirmationId: who.confirmationId,
+        chargedTrx: "0",
+        holds: false,
+        detail: `sub-user ${payload.userId}: ${result.google_id} deleted; ${result.total_reassigned} reassigned to ${result.parent_user_id}, ${result.total_deleted} deleted`,
+        audit: {
+          ...base,
+          result: "ok",
+          message: `${result.google_id} deleted; ${result.total_reassigned} reassigned to ${result.parent_user_id}, ${result.total_deleted} deleted: ${result.message}`,
+        },
       });
       return renderDeleted(result, whoName(actor));
     } catch (error) {
       deps.logger.warn({ err: error, userId: payload.userId }, "sub-user deletion failed");
       const line = subuserFailureLine(error, payload.userId, { recovered: ctx.recovered === true });
-      await auditSpend(deps, { ...base, result: "failed", message: line });
+      await recordConfirmed(deps, {
+        kind: "subuser_delete",
+        confirmationId: who.confirmationId,
+        chargedTrx: "0",
+        holds: false,
+        detail: `sub-user ${payload.userId}: ${line}`,
+        audit: { ...base, result: "failed", message: line },
+      });
       return outcomeLine(line);
     }
   },

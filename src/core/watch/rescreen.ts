@@ -6,8 +6,8 @@ import { screeningFound } from "../cases/index.js";
 import type { CoreDeps } from "../deps.js";
 import { formatShare } from "../format.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
+import { recordSpend } from "../ledger/record.js";
 import { pickProvider } from "../screening/index.js";
-import { auditSpend } from "../spend/record.js";
 import { addBudgetUse, budgetUsedSun, claimBudgetNotice, monthOf, sunToTrx, toSun } from "./budget.js";
 import {
   readScreens,
@@ -163,15 +163,28 @@ async function account(
   if (!(await deps.store.setIfNotExists(`watch:screen-order:${id}`, "1", RECORDED_TTL_MS))) return;
   const charged = order.billing.charged ? order.billing.charged_amount : "0";
   await addBudgetUse(deps.store, deps.now(), charged);
-  await auditSpend(deps, {
-    actor: "watchlist:rescreen",
-    conversation: where ?? "watchlist",
-    verb: "watch rescreen",
+  const message = `${order.order.status}; charged ${charged} ${order.billing.charged_currency}`;
+  const chargedTrx = order.billing.charged && order.billing.charged_currency === "TRX" ? charged : "0";
+  await recordSpend(deps, {
+    id: `screening:${id}`,
+    kind: "rescreen",
+    actor: `watch:${address}`,
+    requester: "watchlist",
     address,
-    ...(priceTrx && { quoteTrx: priceTrx }),
-    result: order.order.status === "failed" ? "failed" : "ok",
-    message: `${order.order.status}; charged ${charged} ${order.billing.charged_currency}`,
+    chargedTrx,
+    result: order.order.status === "failed" && chargedTrx === "0" ? "failed" : "ordered",
     orderIds: [id],
+    detail: message,
+    audit: {
+      actor: "watchlist:rescreen",
+      conversation: where ?? "watchlist",
+      verb: "watch rescreen",
+      address,
+      ...(priceTrx && { quoteTrx: priceTrx }),
+      result: order.order.status === "failed" ? "failed" : "ok",
+      message,
+      orderIds: [id],
+    },
   });
 }
 
