@@ -1,4 +1,12 @@
-import type { Block, Button, FileAttachment, ImageAttachment, Reply, Span } from "../../src/core/index.js";
+import {
+  type Block,
+  type Button,
+  type FileAttachment,
+  fileSize,
+  type ImageAttachment,
+  type Reply,
+  type Span,
+} from "../../src/core/index.js";
 
 /**
  * Reply → plain text for a terminal or a pipe. Styling (bold, dim) only on a TTY, so piped
@@ -69,7 +77,7 @@ function buttonLine(items: readonly Button[], numbered: Button[]): string {
 
 function fileLines(file: FileAttachment, savedPath: string | undefined): string[] {
   const name = clean(file.filename);
-  const lines = [`[file] ${name} (${formatSize(file.bytes.byteLength)})`];
+  const lines = [`[file] ${name} (${formatSize(fileSize(file))})`];
   if (file.title) lines[0] += ` ${clean(file.title)}`;
   if (savedPath) lines.push(`saved to ${savedPath}`);
   return lines;

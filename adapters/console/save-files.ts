@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FileAttachment, ImageAttachment, Reply } from "../../src/core/index.js";
@@ -22,7 +22,7 @@ export function createFileSaver(dir?: string): FileSaver {
       for (const block of reply.blocks) {
         const item =
           block.type === "file"
-            ? { key: block.file, name: block.file.filename, bytes: block.file.bytes }
+            ? { key: block.file, name: block.file.filename, bytes: block.file.bytes, from: fromPath(block.file) }
             : block.type === "image"
               ? { key: block.image, name: block.image.filename, bytes: block.image.png }
               : undefined;
@@ -30,13 +30,16 @@ export function createFileSaver(dir?: string): FileSaver {
         target ??= mkdtemp(join(tmpdir(), "opsbot-files-"));
         counter += 1;
         const path = join(await target, `${counter}-${safeName(item.name)}`);
-        await writeFile(path, item.bytes);
+        if (item.bytes !== undefined) await writeFile(path, item.bytes);
+        else if (item.from !== undefined) await copyFile(item.from, path);
         saved.set(item.key, path);
       }
       return saved;
     },
   };
 }
+
+const fromPath = (file: FileAttachment): string | undefined => ("path" in file ? file.path : undefined);
 
 function safeName(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? "";

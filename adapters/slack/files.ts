@@ -1,4 +1,6 @@
-import type { FileAttachment } from "../../src/core/index.js";
+import { createReadStream } from "node:fs";
+import { Readable } from "node:stream";
+import { type FileAttachment, fileSize } from "../../src/core/index.js";
 import { SlackApiError } from "./errors.js";
 import type { SlackUpload } from "./render/blocks.js";
 import { plainText } from "./render/mrkdwn.js";
@@ -32,7 +34,7 @@ export async function shareFiles(
   for (const file of files) {
     const name = safeFilename(file.filename);
     const alt = file.altText === undefined ? undefined : plainText(file.altText).slice(0, ALT_TEXT_MAX);
-    const target = await web.getUploadUrl(name, file.bytes.byteLength, alt);
+    const target = await web.getUploadUrl(name, fileSize(file), alt);
     await sendBytes(target.uploadUrl, file);
     uploaded.push({ id: target.fileId, title: plainText(file.title ?? name) || name });
   }
@@ -46,7 +48,9 @@ async function sendBytes(url: string, file: FileAttachment): Promise<void> {
     const response = await fetch(url, {
       method: "POST",
       headers: { "content-type": file.contentType || "application/octet-stream" },
-      body: file.bytes,
+      ...(file.bytes === undefined
+        ? { body: Readable.toWeb(createReadStream(file.path)) as ReadableStream, duplex: "half" as const }
+        : { body: file.bytes }),
       signal: AbortSignal.timeout(FILE_UPLOAD_TIMEOUT_MS),
     });
     await response.arrayBuffer();

@@ -1,3 +1,4 @@
+import { createReadStream } from "node:fs";
 import { type Api, GrammyError, InputFile } from "grammy";
 import type { ConversationRef, FileAttachment, ImageAttachment } from "../../src/core/index.js";
 import { isNotModified } from "./errors.js";
@@ -56,7 +57,7 @@ export function createTelegramSender(api: Api): TelegramSender {
       const caption = captionOf(file, ids.length === 0 ? rendered.caption : undefined);
       const message = await api.sendDocument(
         chatIdOf(conversation),
-        new InputFile(file.bytes, safeFilename(file.filename)),
+        new InputFile(file.bytes ?? createReadStream(file.path), safeFilename(file.filename)),
         {
           ...threadOf(conversation),
           ...(ids.length === 0 && replyParameters(replyTo)),

@@ -61,6 +61,7 @@ export {
   errorReply,
   type Field,
   type FileAttachment,
+  fileSize,
   image,
   publicReply,
   type Reply,

@@ -1,14 +1,14 @@
-import type { Block, FileAttachment, ImageAttachment, Reply } from "./reply.js";
+import type { Block, DiskFile, FileAttachment, ImageAttachment, Reply } from "./reply.js";
 
 /**
  * A `Reply` as it travels in a job: JSON, so file bytes are base64 (a Uint8Array would come back
  * from JSON as an object of numbered keys).
  */
-type EncodedFile = Omit<FileAttachment, "bytes"> & { base64: string };
+type EncodedFile = Omit<Extract<FileAttachment, { bytes: Uint8Array }>, "bytes"> & { base64: string };
 type EncodedImage = Omit<ImageAttachment, "png"> & { base64: string };
 type EncodedBlock =
   | Exclude<Block, { type: "file" } | { type: "image" }>
-  | { type: "file"; file: EncodedFile }
+  | { type: "file"; file: EncodedFile | DiskFile }
   | { type: "image"; image: EncodedImage };
 export type EncodedReply = Omit<Reply, "blocks"> & { blocks: EncodedBlock[] };
 
@@ -30,6 +30,8 @@ function encodeBlock(block: Block): EncodedBlock {
     return { type: "image", image: { ...rest, base64: toBase64(png) } };
   }
   if (block.type !== "file") return block;
+  // A file on this instance's disk travels as its path (it is posted by the instance that wrote it).
+  if (block.file.bytes === undefined) return { type: "file", file: block.file };
   const { bytes, ...rest } = block.file;
   return { type: "file", file: { ...rest, base64: toBase64(bytes) } };
 }
@@ -40,6 +42,7 @@ function decodeBlock(block: EncodedBlock): Block {
     return { type: "image", image: { ...rest, png: fromBase64(base64) } };
   }
   if (block.type !== "file") return block;
+  if (!("base64" in block.file)) return { type: "file", file: block.file };
   const { base64, ...rest } = block.file;
   return { type: "file", file: { ...rest, bytes: fromBase64(base64) } };
 }

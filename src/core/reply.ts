@@ -26,12 +26,22 @@ export interface Button {
   style?: "primary" | "danger";
 }
 
-export interface FileAttachment {
+interface FileBase {
   filename: string;
   contentType: string;
-  bytes: Uint8Array;
   title?: string;
 }
+
+/**
+ * A file of a reply: its bytes, or, for a file written to disk as it was made so memory stays flat
+ * (an audit export of 100 000 rows), its path on this instance and its size; adapters stream it.
+ */
+export type FileAttachment = (FileBase & { bytes: Uint8Array }) | DiskFile;
+export type DiskFile = FileBase & { path: string; sizeBytes: number; bytes?: undefined };
+
+/** The file's size in bytes, wherever it is. */
+export const fileSize = (file: FileAttachment): number =>
+  file.bytes === undefined ? file.sizeBytes : file.bytes.byteLength;
 
 /**
  * A picture (a chart, PNG) with the one line that says what it shows and its key numbers: the

@@ -59,9 +59,7 @@ export type SlackBlock =
   | { type: "divider" };
 
 /** A file to share; an image carries its alt text. */
-export interface SlackUpload extends FileAttachment {
-  altText?: string;
-}
+export type SlackUpload = FileAttachment & { altText?: string };
 
 export interface SlackMessage {
   /** Plain fallback for notifications and clients without Block Kit (escaped mrkdwn). */

@@ -2,7 +2,7 @@ import type { CoreDeps } from "../deps.js";
 import { image, type Reply } from "../reply.js";
 import type { BalanceLevels } from "./balance-chart-data.js";
 import { balanceChartImage, spendChartImage } from "./chart-images.js";
-import { balanceReadings, energyFeeSun, factsOfDays, spendRatePerHour } from "./chart-sources.js";
+import { balanceReadings, energyFeeSun, ledgerOfDays, spendRatePerHour } from "./chart-sources.js";
 
 /**
  * The pictures the scheduled posts carry: the daily digest the 7-day spend chart, the runway
@@ -29,7 +29,7 @@ async function withPicture(
 /** The digest of `day` with the spend chart of the 7 days ending that day (none when nothing was spent). */
 export function withSpendChart(deps: CoreDeps, reply: Reply, day: string): Promise<Reply> {
   return withPicture(deps, reply, "spend", async () =>
-    spendChartImage(await factsOfDays(deps, day, DIGEST_CHART_DAYS), await energyFeeSun(deps)),
+    spendChartImage(await ledgerOfDays(deps, day, DIGEST_CHART_DAYS), await energyFeeSun(deps)),
   );
 }
 

@@ -6,7 +6,7 @@ import { errorReply, type ImageAttachment, image, publicReply, type Reply, text 
 import { getPriceList } from "../spend/price-list.js";
 import { type ChartArgs, parseChartArgs } from "./chart-args.js";
 import { balanceChartImage, type PeriodicName, priceChartImage, spendChartImage } from "./chart-images.js";
-import { balanceReadingsNow, energyFeeSun, factsOfDays, spendRatePerHour } from "./chart-sources.js";
+import { balanceReadingsNow, energyFeeSun, ledgerOfDays, spendRatePerHour } from "./chart-sources.js";
 
 /**
  * `chart prices [service]`, `chart spend [7|30]`, `chart balance`: a picture posted in the
@@ -48,7 +48,7 @@ async function pricesChart(ctx: CommandContext, wanted: string | undefined): Pro
 
 async function spendChart(ctx: CommandContext, count: number): Promise<Reply> {
   const lastDay = utcDay(ctx.deps.now());
-  const days = await factsOfDays(ctx.deps, lastDay, count);
+  const days = await ledgerOfDays(ctx.deps, lastDay, count);
   const picture = await spendChartImage(days, await energyFeeSun(ctx.deps));
   return picture
     ? pictureReply(picture)

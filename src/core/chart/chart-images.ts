@@ -6,7 +6,7 @@ import { balanceChartOption } from "./balance-chart-options.js";
 import { renderChart } from "./chart-svg.js";
 import { buildPriceChart } from "./price-chart-data.js";
 import { priceChartOption } from "./price-chart-options.js";
-import { buildSpendChart, type DayFacts } from "./spend-chart-data.js";
+import { buildSpendChart, type DayEntries } from "./spend-chart-data.js";
 import { spendChartOption } from "./spend-chart-options.js";
 
 /**
@@ -32,7 +32,7 @@ export async function priceChartImage(
 }
 
 export async function spendChartImage(
-  days: readonly DayFacts[],
+  days: readonly DayEntries[],
   feeSun: number | undefined,
 ): Promise<ImageAttachment | undefined> {
   const data = buildSpendChart(days, feeSun);

@@ -1,27 +1,27 @@
 import type { CoreDeps } from "../deps.js";
-import { readFacts, utcDay } from "../facts/facts.js";
 import { botSpentLast24h, rateOf, readSamples } from "../facts/rate.js";
+import { dayOf, readDay } from "../ledger/ledger.js";
 import { keptAccount } from "../spend/account.js";
 import { getBalance } from "../spend/balance-cache.js";
 import { readSnapshot } from "../spend/balance-refresh.js";
 import type { BalanceReading } from "./balance-chart-data.js";
-import type { DayFacts } from "./spend-chart-data.js";
+import type { DayEntries } from "./spend-chart-data.js";
 
 /**
  * Where the charts' numbers come from, read without spending a service call of their own: the
- * digest's daily facts, the runway's kept readings and spend rate, the last account reading.
+ * spend ledger's days, the runway's kept readings and spend rate, the last account reading.
  */
 const DAY_MS = 24 * 3_600_000;
 
-/** The `count` UTC days ending with `lastDay`, oldest first, each with its facts. */
-export async function factsOfDays(
+/** The `count` UTC days ending with `lastDay`, oldest first, each with its ledger entries. */
+export async function ledgerOfDays(
   deps: Pick<CoreDeps, "store">,
   lastDay: string,
   count: number,
-): Promise<DayFacts[]> {
+): Promise<DayEntries[]> {
   const end = Date.parse(`${lastDay}T00:00:00Z`);
-  const days = Array.from({ length: count }, (_, i) => utcDay(end - (count - 1 - i) * DAY_MS));
-  return Promise.all(days.map(async (day) => ({ day, facts: await readFacts(deps.store, day) })));
+  const days = Array.from({ length: count }, (_, i) => dayOf(end - (count - 1 - i) * DAY_MS));
+  return Promise.all(days.map(async (day) => ({ day, entries: await readDay(deps.store, day) })));
 }
 
 /** The network's energy fee (SUN per unit) from the last account reading, when there is one. */

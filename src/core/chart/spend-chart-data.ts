@@ -1,24 +1,23 @@
 import Big from "big.js";
-import type { Fact } from "../facts/facts.js";
-import { energyBoughtOf, SPEND_KINDS, type SpendKind, spendsOf } from "../facts/spends.js";
 import { formatDecimal } from "../format.js";
+import type { LedgerEntry } from "../ledger/entry.js";
+import { energyBoughtOf, SPEND_KINDS, type SpendKind, spendsOf } from "../ledger/spends.js";
 
 /**
- * What `chart spend` plots: TRX spent per UTC day by kind, read from the same daily facts as the
- * digest, and the saving against burning TRX for the energy bought (at the network's energy fee,
+ * What `chart spend` plots: TRX spent per UTC day by kind, read from the spend ledger as the
+ * digest reads it, and the saving against burning TRX for the energy bought (at the network's energy fee,
  * when it is known), one value per day.
  */
 const SPEND_KIND_LABELS: Record<SpendKind, string> = {
   energy: "Energy",
-  orchestrator: "Orchestrator",
   payout: "Payout runs",
   host: "Host Mode cycles",
   screening: "Screenings",
 };
 
-export interface DayFacts {
+export interface DayEntries {
   day: string;
-  facts: readonly Fact[];
+  entries: readonly LedgerEntry[];
 }
 
 export interface SpendChartData {
@@ -36,12 +35,12 @@ const SUN_PER_TRX = 1_000_000;
 
 /** The chart's data, or undefined when nothing was spent in the range. */
 export function buildSpendChart(
-  days: readonly DayFacts[],
+  days: readonly DayEntries[],
   feeSun: number | undefined,
 ): SpendChartData | undefined {
   const perKind = new Map<SpendKind, Big[]>(SPEND_KINDS.map((k) => [k, days.map(() => new Big(0))]));
-  days.forEach(({ facts }, i) => {
-    for (const spend of spendsOf(facts, () => undefined)) {
+  days.forEach(({ entries }, i) => {
+    for (const spend of spendsOf(entries)) {
       const row = perKind.get(spend.kind);
       if (row) row[i] = (row[i] ?? new Big(0)).plus(spend.trx);
     }
@@ -66,11 +65,11 @@ export function buildSpendChart(
   return data;
 }
 
-function savingPerDay(days: readonly DayFacts[], feeSun: number | undefined) {
+function savingPerDay(days: readonly DayEntries[], feeSun: number | undefined) {
   if (feeSun === undefined) return undefined;
   let energy = 0;
-  const perDay = days.map(({ facts }) => {
-    const bought = energyBoughtOf(facts);
+  const perDay = days.map(({ entries }) => {
+    const bought = energyBoughtOf(entries);
     energy += bought.reduce((n, b) => n + b.energy, 0);
     const paid = bought.reduce((sum, b) => sum.plus(b.paidTrx), new Big(0));
     const burn = new Big(feeSun).times(bought.reduce((n, b) => n + b.energy, 0)).div(SUN_PER_TRX);

@@ -1,13 +1,12 @@
 import Big from "big.js";
-import { SPEND_KINDS, type Spend, type SpendKind } from "../facts/spends.js";
 import { capList, formatAmount, formatDecimal, moreLine } from "../format.js";
+import { SPEND_KINDS, type Spend, type SpendKind } from "../ledger/spends.js";
 import { formatCount } from "../parse/echo.js";
 import { type Block, bold, context, fields, header, publicReply, type Reply, text } from "../reply.js";
 import type { Digest, Saving } from "./summary.js";
 
 const KIND_LABEL: Record<SpendKind, string> = {
   energy: "energy",
-  orchestrator: "orchestrator",
   payout: "payout runs",
   host: "Host Mode cycles",
   screening: "screenings",

@@ -1,12 +1,17 @@
 import Big from "big.js";
 import type { CoreDeps } from "../deps.js";
 import { wasDelivered } from "../energy/index.js";
-import { type Fact, hostStarters, readFacts } from "../facts/facts.js";
-import { energyBoughtOf, payoutRunsOf, type Spend, spendsOf } from "../facts/spends.js";
+import { readFacts } from "../facts/facts.js";
+import type { LedgerEntry } from "../ledger/entry.js";
+import { readDay } from "../ledger/ledger.js";
+import { energyBoughtOf, payoutRunsOf, type Spend, spendsOf } from "../ledger/spends.js";
 import { readAccount } from "../spend/account.js";
 import { SUN_PER_TRX } from "../spend/trx.js";
 
-/** One UTC day of activity, computed from the day's facts (see facts.ts). */
+/**
+ * One UTC day of activity: its money from the spend ledger (src/core/ledger/), what else happened
+ * (screenings' levels, refusals, approvals, cases, agents' requests) from the day's facts.
+ */
 export interface Saving {
   energy: number;
   paidTrx: Big;
@@ -36,13 +41,11 @@ export interface Digest {
   saving: Saving;
 }
 
-function unconfirmedCandidates(facts: readonly Fact[]) {
-  return facts.flatMap((f) => {
-    if (f.type !== "audit" || f.entry.verb !== "energy" || f.entry.result !== "ok") return [];
-    const message = f.entry.message ?? "";
-    if (message.startsWith("orchestrator") || message.startsWith("payout run")) return [];
-    const address = f.entry.address;
-    return (f.entry.orderIds ?? []).map((orderId) => ({ orderId, ...(address && { address }) }));
+/** 5-minute and orchestrator energy orders of the day, by order id, to check against deliveries. */
+function unconfirmedCandidates(entries: readonly LedgerEntry[]) {
+  return entries.flatMap((e) => {
+    if ((e.kind !== "energy" && e.kind !== "schedule_run") || e.result !== "ordered") return [];
+    return e.orderIds.map((orderId) => ({ orderId, ...(e.address && { address: e.address }) }));
   });
 }
 
@@ -57,8 +60,8 @@ function count<T>(items: readonly T[], key: (item: T) => string | undefined): Ma
 
 const APPROVAL_OUTCOME = /^approval (request|approve|reject)$/;
 
-async function savingOf(deps: CoreDeps, facts: readonly Fact[]): Promise<Saving> {
-  const bought = energyBoughtOf(facts);
+async function savingOf(deps: CoreDeps, entries: readonly LedgerEntry[]): Promise<Saving> {
+  const bought = energyBoughtOf(entries);
   const energy = bought.reduce((n, b) => n + b.energy, 0);
   const paidTrx = bought.reduce((sum, b) => sum.plus(b.paidTrx), new Big(0));
   if (energy === 0) return { energy, paidTrx };
@@ -69,26 +72,21 @@ async function savingOf(deps: CoreDeps, facts: readonly Fact[]): Promise<Saving>
 }
 
 export async function buildDigest(deps: CoreDeps, day: string): Promise<Digest> {
-  const facts = await readFacts(deps.store, day);
-  const cycles = facts.flatMap((f) => (f.type === "host-cycle" ? [f] : []));
-  const starters = await hostStarters(
-    deps.store,
-    cycles.map((c) => c.address),
-  );
-  const spends = spendsOf(facts, (a) => starters.get(a));
-  const candidates = unconfirmedCandidates(facts);
+  const [facts, entries] = await Promise.all([readFacts(deps.store, day), readDay(deps.store, day)]);
+  const spends = spendsOf(entries);
+  const candidates = unconfirmedCandidates(entries);
   const delivered = await Promise.all(candidates.map((c) => wasDelivered(deps.store, c.orderId)));
   const screenings = facts.flatMap((f) => (f.type === "screening" ? [f] : []));
   const audits = facts.flatMap((f) => (f.type === "audit" ? [f.entry] : []));
-  const saving = await savingOf(deps, facts);
+  const saving = await savingOf(deps, entries);
   return {
     day,
-    empty: facts.length === 0,
+    empty: facts.length === 0 && entries.length === 0,
     spends,
-    hostCycles: cycles.length,
+    hostCycles: entries.filter((e) => e.kind === "host_cycle").length,
     screenings: spends.filter((s) => s.kind === "screening").length,
     energyDelegated: saving.energy,
-    payoutRuns: payoutRunsOf(facts, energyBoughtOf(facts)),
+    payoutRuns: payoutRunsOf(entries),
     unconfirmed: candidates.filter((_, i) => !delivered[i]),
     riskLevels: count(screenings, (s) => s.level),
     refusals: facts.flatMap((f) =>

@@ -4,12 +4,12 @@ import type { AuditEntry } from "../audit-entry.js";
 import type { CoreDeps } from "../deps.js";
 
 /**
- * What the digest and the runway read: one list per UTC day of the facts that happened that day,
- * written at the moment they happen by one-line hooks (the audit, Host Mode callbacks, final
- * screenings, deny-list refusals). Facts of the same event are written once (a re-run job, a
- * replayed callback). Days older than KEEP_DAYS are deleted by the first fact of a new day.
+ * What the digest reads beside the spend ledger (which holds the money): one list per UTC day of
+ * what else happened that day, written at the moment it happens by one-line hooks (the audit of
+ * guarded actions, approvals and cases, final screenings' levels, deny-list refusals). Facts of
+ * the same event are written once. Days older than KEEP_DAYS are deleted by the first fact of a
+ * new day.
  */
-/** 31: `chart spend 30` reads the last 30 days (today included) from these facts. */
 export const KEEP_DAYS = 31;
 /** Far above a busy day; the list is trimmed, never unbounded. */
 const MAX_FACTS_PER_DAY = 50_000;
@@ -19,14 +19,6 @@ const DAY_MS = 24 * 3_600_000;
 const auditFact = z.object({
   type: z.literal("audit"),
   entry: z.custom<AuditEntry>((v) => typeof v === "object" && v !== null),
-});
-const hostCycleFact = z.object({
-  type: z.literal("host-cycle"),
-  at: z.string(),
-  address: z.string(),
-  orderId: z.string(),
-  chargedTrx: z.string().optional(),
-  idle: z.boolean(),
 });
 const screeningFact = z.object({
   type: z.literal("screening"),
@@ -40,7 +32,7 @@ const refusalFact = z.object({
   address: z.string(),
   category: z.string(),
 });
-const factSchema = z.discriminatedUnion("type", [auditFact, hostCycleFact, screeningFact, refusalFact]);
+const factSchema = z.discriminatedUnion("type", [auditFact, screeningFact, refusalFact]);
 export type Fact = z.infer<typeof factSchema>;
 
 /** `YYYY-MM-DD` of the UTC day of `at` (ms or ISO). */
@@ -101,26 +93,6 @@ export async function hostStarters(store: Store, addresses: Iterable<string>): P
     if (who) map.set(address, who);
   });
   return map;
-}
-
-export function noteHostCycle(
-  deps: Pick<CoreDeps, "store" | "now">,
-  cycle: {
-    address: string;
-    order_id: string;
-    hash: string;
-    charged?: string | undefined;
-    idle_cycle?: string | undefined;
-  },
-): Promise<void> {
-  return recordOnce(deps.store, `host:${cycle.order_id}:${cycle.hash}`, {
-    type: "host-cycle",
-    at: new Date(deps.now()).toISOString(),
-    address: cycle.address,
-    orderId: cycle.order_id,
-    ...(cycle.charged !== undefined && { chargedTrx: cycle.charged }),
-    idle: cycle.idle_cycle === "1",
-  });
 }
 
 export function noteScreening(

@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { Store } from "../../store/store.js";
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
-import { hostStarters, readFacts, utcDay } from "./facts.js";
-import { spendsOf } from "./spends.js";
+import { readSince } from "../ledger/ledger.js";
+import { spendsOf } from "../ledger/spends.js";
 
 /**
  * The spend rate in TRX per hour, the larger of two views:
@@ -53,15 +53,10 @@ export async function readSamples(store: Store): Promise<Samples> {
   return (await getJson(store, SAMPLES_KEY, samplesSchema)) ?? [];
 }
 
-/** What the bot spent in the 24 hours before `now`. */
+/** What the bot spent in the 24 hours before `now`, from the spend ledger. */
 export async function botSpentLast24h(deps: Pick<CoreDeps, "store">, now: number): Promise<Big> {
-  const days = [utcDay(now - DAY_MS), utcDay(now)];
-  const facts = (await Promise.all(days.map((d) => readFacts(deps.store, d)))).flat();
-  const since = new Date(now - DAY_MS).toISOString();
-  const recent = facts.filter((f) => (f.type === "audit" ? f.entry.at : f.at) >= since);
-  const addresses = recent.flatMap((f) => (f.type === "host-cycle" ? [f.address] : []));
-  const starters = await hostStarters(deps.store, addresses);
-  return spendsOf(recent, (a) => starters.get(a)).reduce((sum, s) => sum.plus(s.trx), new Big(0));
+  const recent = await readSince(deps.store, now, DAY_MS);
+  return spendsOf(recent).reduce((sum, s) => sum.plus(s.trx), new Big(0));
 }
 
 export function rateOf(botLast24hTrx: Big, samples: Samples): SpendRate {

@@ -4,7 +4,6 @@ import {
   hostCycleSchema,
   hostPausedSchema,
 } from "../../service/webhook-events.js";
-import { noteHostCycle } from "../facts/facts.js";
 import type { NotificationDefinition } from "../notifications/definition.js";
 import { expectationKeys } from "../notifications/expectations.js";
 import { findOrigin } from "../origins.js";
@@ -27,8 +26,7 @@ export const hostCycle: NotificationDefinition<HostCycle> = {
   origin: (deps, n) => findOrigin(deps.store, "host", n.address),
   expects: (n) => expectationKeys(["host", n.address]),
   onReceipt: async (deps, n) => {
-    await noteHostCycle(deps, n);
-    // What the cycle charged counts toward the daily cap of whoever started Host Mode.
+    // One ledger entry at what the cycle charged, counted toward the daily cap of whoever started Host Mode.
     await countHostCycle(deps, n);
     // Cycles past the starter's daily cap: one alert a day with Stop Host Mode (over-cap.ts).
     await alertHostOverCap(deps, n);

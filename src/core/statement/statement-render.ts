@@ -9,6 +9,7 @@ import {
   context,
   type FileAttachment,
   fields,
+  fileSize,
   file,
   publicReply,
   type Reply,
@@ -57,7 +58,7 @@ export function renderStatementOrdered(
 /** The file, posted into the conversation that asked for it. */
 export function renderStatementFile(order: ReportOrder, attachment: FileAttachment): Reply {
   const summary = `Statement ${order.order_no} is ready: ${attachment.filename}`;
-  const size = `${formatCount(attachment.bytes.length)} bytes`;
+  const size = `${formatCount(fileSize(attachment))} bytes`;
   const blocks: Block[] = [text(summary), subjectFields(order), file(attachment)];
   const expires = order.expires_at ? ` · the service keeps it until ${formatTime(order.expires_at)}` : "";
   blocks.push(context(`${size}${expires}`));

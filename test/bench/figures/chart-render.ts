@@ -2,8 +2,8 @@ import { loadavg } from "node:os";
 import Big from "big.js";
 import { balanceChartImage, priceChartImage, spendChartImage } from "../../../src/core/chart/chart-images.js";
 import { svgToPng } from "../../../src/core/chart/render-png.js";
-import type { DayFacts } from "../../../src/core/chart/spend-chart-data.js";
-import type { Fact } from "../../../src/core/facts/facts.js";
+import type { DayEntries } from "../../../src/core/chart/spend-chart-data.js";
+import type { LedgerEntry } from "../../../src/core/ledger/entry.js";
 import type { PriceList } from "../../../src/service/pricing.js";
 import type { FigureResult } from "../support/report.js";
 import { median, percentile, ratio, round } from "../support/stats.js";
@@ -52,23 +52,26 @@ function priceList(): PriceList {
   };
 }
 
-function spendDays(): DayFacts[] {
+function spendDays(): DayEntries[] {
   return Array.from({ length: 30 }, (_, d) => {
     const day = new Date(NOW - (29 - d) * DAY_MS).toISOString().slice(0, 10);
-    const facts: Fact[] = Array.from({ length: 40 }, (_, i) => ({
-      type: "audit",
-      entry: {
-        at: `${day}T10:00:00Z`,
-        actor: "slack:U1",
-        conversation: "slack:C1",
-        verb: i % 4 === 0 ? "screen" : "energy",
-        quoteTrx: String(1 + (i % 5)),
-        amount: "65000",
-        result: "ok",
-        message: i % 4 === 0 ? "screened" : `paid ${1 + (i % 5)} TRX`,
-      },
+    const entries: LedgerEntry[] = Array.from({ length: 40 }, (_, i) => ({
+      seq: d * 40 + i + 1,
+      at: `${day}T10:00:00Z`,
+      kind: i % 4 === 0 ? "screening" : "energy",
+      actor: "slack:U1",
+      requester: "slack:U1",
+      address: "TA",
+      amountSun: (1 + (i % 5)) * 1_000_000,
+      result: "ordered",
+      orderIds: [],
+      confirmationId: "",
+      detail: "",
+      ...(i % 4 === 0 ? {} : { energy: 65_000 }),
+      prevHash: "0".repeat(64),
+      hash: "0".repeat(64),
     }));
-    return { day, facts };
+    return { day, entries };
   });
 }
 

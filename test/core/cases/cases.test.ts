@@ -164,7 +164,7 @@ forEachStore("cases", (get) => {
     const reply = await certificateCommand.run(command(d, viewer, `certificate ${ADDRESS}`));
     const fileBlock = reply.blocks.find((b) => b.type === "file");
     expect(fileBlock?.type === "file" && fileBlock.file.contentType).toBe("application/pdf");
-    const bytes = fileBlock?.type === "file" ? fileBlock.file.bytes : new Uint8Array();
+    const bytes = fileBlock?.type === "file" ? (fileBlock.file.bytes ?? new Uint8Array()) : new Uint8Array();
     const pdf = await getDocument({ data: new Uint8Array(bytes) }).promise;
     let content = "";
     for (let p = 1; p <= pdf.numPages; p += 1)

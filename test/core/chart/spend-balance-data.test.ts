@@ -1,46 +1,45 @@
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
 import { buildBalanceChart, PROJECTION_MAX_MS } from "../../../src/core/chart/balance-chart-data.js";
-import { buildSpendChart, type DayFacts } from "../../../src/core/chart/spend-chart-data.js";
-import type { Fact } from "../../../src/core/facts/facts.js";
+import { buildSpendChart, type DayEntries } from "../../../src/core/chart/spend-chart-data.js";
+import type { LedgerEntry, LedgerKind } from "../../../src/core/ledger/entry.js";
 
-/** What `chart spend` and `chart balance` plot, from facts and readings the test writes. */
-const audit = (at: string, verb: string, quoteTrx: string, message: string, amount = "65000"): Fact => ({
-  type: "audit",
-  entry: {
+/** What `chart spend` and `chart balance` plot, from ledger entries and readings the test writes. */
+let seq = 0;
+const entry = (at: string, kind: LedgerKind, sun: number, more: Partial<LedgerEntry> = {}): LedgerEntry => {
+  seq += 1;
+  return {
+    seq,
     at,
+    kind,
     actor: "slack:U1",
-    conversation: "slack:C1",
-    verb,
-    quoteTrx,
-    amount,
-    result: "ok",
-    message,
+    requester: "slack:U1",
     address: "TA",
-  },
-});
-const cycle = (at: string, chargedTrx: string): Fact => ({
-  type: "host-cycle",
-  at,
-  address: "TB",
-  orderId: `o-${at}`,
-  chargedTrx,
-  idle: false,
-});
+    amountSun: sun,
+    result: "ordered",
+    orderIds: [],
+    confirmationId: "",
+    detail: "",
+    prevHash: "0".repeat(64),
+    hash: "1".repeat(64),
+    ...more,
+  };
+};
 
-const days: DayFacts[] = [
+const days: DayEntries[] = [
   {
     day: "2026-11-24",
-    facts: [audit("2026-11-24T10:00:00Z", "energy", "3.5", "order placed, paid 3.25 TRX")],
+    entries: [entry("2026-11-24T10:00:00Z", "energy", 3_250_000, { energy: 65_000 })],
   },
-  { day: "2026-11-25", facts: [] },
+  { day: "2026-11-25", entries: [] },
   {
     day: "2026-11-26",
-    facts: [
-      audit("2026-11-26T09:00:00Z", "energy", "7", "paid 6.5 TRX", "131000"),
-      audit("2026-11-26T09:30:00Z", "screen", "1.2", "screened"),
-      audit("2026-11-26T09:40:00Z", "screen", "1.2", "provider failed, not charged"),
-      cycle("2026-11-26T10:00:00Z", "2.25"),
+    entries: [
+      entry("2026-11-26T09:00:00Z", "energy", 6_500_000, { energy: 131_000 }),
+      entry("2026-11-26T09:30:00Z", "screening", 1_200_000),
+      entry("2026-11-26T09:40:00Z", "screening", 0, { result: "failed" }),
+      entry("2026-11-26T09:50:00Z", "refusal", 0, { result: "refused" }),
+      entry("2026-11-26T10:00:00Z", "host_cycle", 2_250_000, { actor: "host:TB", address: "TB" }),
     ],
   },
 ];
@@ -69,7 +68,7 @@ describe("chart spend: what is plotted", () => {
   it("leaves the saving out when the fee is unknown, and has nothing to plot without spends", () => {
     expect(buildSpendChart(days, undefined)?.savedTrx).toBeUndefined();
     expect(buildSpendChart(days, undefined)?.summary).not.toMatch(/saved/);
-    expect(buildSpendChart([{ day: "2026-11-26", facts: [] }], 100)).toBeUndefined();
+    expect(buildSpendChart([{ day: "2026-11-26", entries: [] }], 100)).toBeUndefined();
   });
 });
 

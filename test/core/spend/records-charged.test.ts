@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readAudit } from "../../../src/core/audit-log.js";
 import { buildDigest } from "../../../src/core/digest/summary.js";
+import { readDay } from "../../../src/core/ledger/ledger.js";
 import { createNotificationRouter } from "../../../src/core/notification-routing/route.js";
 import { spentTodaySun } from "../../../src/core/spend/spend-guard.js";
 import { createRedisStore } from "../../../src/store/redis-store.js";
@@ -51,8 +52,16 @@ describe("an orchestrator order whose create answer was lost", () => {
     const chargedSun = 65 * 700_000;
     expect(h.sandbox.energy.orders().filter((o) => o.receiveAddress === address)).toHaveLength(1);
     const digest = await buildDigest(h.deps, today(h));
-    const orchestrator = digest.spends.filter((s) => s.kind === "orchestrator");
-    expect(orchestrator.map((s) => [s.who, s.trx.toFixed()])).toEqual([["slack:U0OPER", "45.5"]]);
+    expect(digest.spends.map((s) => [s.kind, s.who, s.trx.toFixed()])).toEqual([
+      ["energy", "slack:U0OPER", "45.5"],
+    ]);
+    const entry = (await readDay(h.store, today(h))).find((e) => e.address === address);
+    expect(entry).toMatchObject({
+      kind: "energy",
+      result: "ordered",
+      amountSun: chargedSun,
+      energy: 700_000,
+    });
     expect((await spentTodaySun(h.store, operator, h.clock.now)).toNumber()).toBe(chargedSun);
     const final = (await readAudit(h.store, 10)).find((e) => e.message?.startsWith("orchestrator final"));
     expect(final?.message).toContain("charged 45.5 TRX");

@@ -65,7 +65,7 @@ describe("statement: ordering and delivery", () => {
     expect(built.request).toMatchObject({ address: ADDRESS, token_id: "TRX", format: "csv" });
     expect(built.artifact!.contentType).toBe("application/gzip");
     const expected = statementCsv(built.request);
-    expect(Buffer.from(file.bytes).toString("utf8")).toBe(expected);
+    expect(Buffer.from(file.bytes ?? []).toString("utf8")).toBe(expected);
     expect(expected.startsWith("date,tx_id,direction,amount,token\n")).toBe(true);
     const posted = h.notifications.filter((n) => n.reply.blocks.some((b) => b.type === "file"));
     expect(posted.map((n) => [n.conversation, n.dedupKey])).toEqual([[channel, `statement:${orderNo}`]]);
@@ -100,8 +100,8 @@ describe("statement: ordering and delivery", () => {
       date_to: "2025-01-31",
       format: "pdf",
     });
-    expect(Buffer.from(file.bytes).equals(pdf)).toBe(true);
-    expect(Buffer.from(file.bytes).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(Buffer.from(file.bytes ?? []).equals(pdf)).toBe(true);
+    expect(Buffer.from(file.bytes ?? []).subarray(0, 5).toString()).toBe("%PDF-");
     expect(h.sandbox.calls("reports.statement")[0]!.body).toMatchObject({ format: "pdf", token_id: USDT });
   });
 
