@@ -46,7 +46,12 @@ const canonicalOf = (c: AuditExportCertified): string =>
 
 function macOf(deps: Pick<CoreDeps, "settings">, c: AuditExportCertified): string {
   const key = Buffer.from(deps.settings.cases.certKeyHex, "hex");
-  return base32(createHmac("sha256", key).update(`audit:${canonicalOf(c)}`).digest(), 26);
+  return base32(
+    createHmac("sha256", key)
+      .update(`audit:${canonicalOf(c)}`)
+      .digest(),
+    26,
+  );
 }
 
 export async function issueAuditCode(

@@ -8,6 +8,7 @@ import {
   readAudit,
 } from "../../../src/core/audit-log.js";
 import { commands } from "../../../src/core/command-registry.js";
+import { appendToLedger } from "../../../src/core/ledger/ledger.js";
 import { spansToText } from "../../../src/core/reply.js";
 import { admin, channel, forEachStore, stubDeps } from "../support.js";
 
@@ -39,7 +40,7 @@ forEachStore("audit log", (get) => {
     expect(await readAudit(get().store, AUDIT_MAX_ENTRIES + 100)).toHaveLength(AUDIT_MAX_ENTRIES);
   });
 
-  it("shows the last n to an admin: default 10, max 50, compact lines", async () => {
+  it("shows the audit log's last n to an admin with `audit log`: default 10, max 50, compact lines", async () => {
     for (let i = 0; i < 60; i++) await appendAudit(get().store, entry(i));
     await appendAudit(
       get().store,
@@ -54,25 +55,63 @@ forEachStore("audit log", (get) => {
         deps,
         commands,
       });
-    const text = (reply: Awaited<ReturnType<typeof run>>) =>
-      reply.blocks.flatMap((b) => (b.type === "text" ? [spansToText(b.spans)] : [])).join("\n");
-
-    const byDefault = await run([]);
+    const byDefault = await run(["log"]);
     expect(byDefault.visibility).toBe("private");
-    expect(byDefault.summary).toBe("Last 10 audit entries");
+    expect(byDefault.summary).toBe("Last 10 audit log entries");
     const lines = text(byDefault).split("\n");
     expect(lines).toHaveLength(10);
     expect(lines[0]).toBe(
       "2025-03-01 12:00Z slack:U0OPER energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65000 quote 3.25 TRX failed (insufficient funds) in slack:C0OPS",
     );
     expect(lines[1]).toContain("65059 quote 3.25 TRX ok orders ord-59");
+    expect(text(await run(["log", "50"])).split("\n")).toHaveLength(50);
+  });
 
-    expect(text(await run(["50"])).split("\n")).toHaveLength(50);
-    for (const bad of [["51"], ["0"], ["x"], ["2.5"], ["1", "2"]]) {
-      expect((await run(bad)).summary).toBe('audit takes a count from 1 to 50, e.g. "audit 20".');
+  it("shows the ledger's newest spends by default, paged, and refuses a bad count or page", async () => {
+    // The stub's clock stands at 2025-03-01 12:00 UTC.
+    const deps = stubDeps({ store: get().store });
+    for (let i = 1; i <= 25; i++) {
+      await appendToLedger(deps, `t:${i}`, {
+        kind: i % 5 === 0 ? "refusal" : "energy",
+        actor: "slack:U0OPER",
+        requester: i === 3 ? "agent:triage" : "slack:U0OPER",
+        address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+        amountSun: i % 5 === 0 ? 0 : 3_250_000,
+        result: i % 5 === 0 ? "refused" : "ordered",
+        orderIds: [`ord-${i}`],
+        confirmationId: `c${i}`,
+        detail: `spend ${i}`,
+      });
+    }
+    const run = (args: string[]) =>
+      auditCommand.run({
+        invocation: { kind: "command", actor: admin, conversation: channel, text: `audit ${args.join(" ")}` },
+        args,
+        role: "admin",
+        deps,
+        commands,
+      });
+    const first = await run([]);
+    expect(first.visibility).toBe("private");
+    expect(first.summary).toBe("Spend ledger, newest first (page 1 of 3)");
+    const lines = text(first).split("\n");
+    expect(lines).toHaveLength(10);
+    expect(lines[0]).toBe(
+      "2025-03-01 12:00Z #25 refusal slack:U0OPER TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 0 TRX refused orders ord-25 — spend 25",
+    );
+    expect(lines[1]).toContain("#24 energy slack:U0OPER TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 3.25 TRX ordered");
+    const third = text(await run(["10", "3"])).split("\n");
+    expect(third.map((l) => l.split(" ")[2])).toEqual(["#5", "#4", "#3", "#2", "#1"]);
+    expect(third[2]).toContain("(asked by agent:triage)");
+    expect((await run(["10", "4"])).summary).toBe("No page 4: the ledger has 3.");
+    for (const bad of [["51"], ["0"], ["x"], ["2.5"], ["1", "0"], ["1", "2", "3"]]) {
+      expect((await run(bad)).summary).toMatch(/^audit takes a count from 1 to 50 and a page/);
     }
   });
 });
+
+const text = (reply: { blocks: readonly import("../../../src/core/reply.js").Block[] }) =>
+  reply.blocks.flatMap((b) => (b.type === "text" ? [spansToText(b.spans)] : [])).join("\n");
 
 describe("audit command", () => {
   it("is for admins and says when there is nothing yet", async () => {
@@ -85,7 +124,7 @@ describe("audit command", () => {
       deps,
       commands,
     });
-    expect(reply.summary).toBe("No audit entries yet.");
+    expect(reply.summary).toBe("No spends in the ledger yet.");
   });
 
   it("formats a minimal entry", () => {
