@@ -109,18 +109,32 @@ export function utcClock(raw: string): number | undefined {
   return match ? Number(match[1]) * 60 + Number(match[2]) : undefined;
 }
 
-/** An agent of OPS_AGENT_TOKENS: `<name>:<scope>:<token>`. */
+/** An agent of OPS_AGENT_TOKENS: `<name>:<scope>:<token>[:<daily TRX>]`. */
 export interface AgentToken {
   name: string;
   scope: "read" | "request";
   token: string;
+  /** What its confirmed requests may cost per UTC day, all together (decimal TRX); absent: no budget. */
+  dailyTrx?: string;
 }
 
-/** `<name>:<scope>:<token>`: name `[a-z0-9-]{1,32}`, scope `read` or `request`, token ≥ 32 visible characters. */
+/**
+ * `<name>:<scope>:<token>[:<daily TRX>]`: name `[a-z0-9-]{1,32}`, scope `read` or `request`, token
+ * ≥ 32 visible characters without `:` or `,`, the budget a positive TRX amount (up to 6 decimals).
+ */
 function agentToken(raw: string): AgentToken | undefined {
-  const match = /^([a-z0-9-]{1,32}):(read|request):([\x21-\x2b\x2d-\x7e]{32,512})$/.exec(raw);
+  const match =
+    /^([a-z0-9-]{1,32}):(read|request):([\x21-\x2b\x2d-\x39\x3b-\x7e]{32,512})(?::(\d{1,12}(?:\.\d{1,6})?))?$/.exec(
+      raw,
+    );
   if (!match?.[1] || !match[3]) return undefined;
-  return { name: match[1], scope: match[2] as AgentToken["scope"], token: match[3] };
+  if (match[4] !== undefined && Number(match[4]) <= 0) return undefined;
+  return {
+    name: match[1],
+    scope: match[2] as AgentToken["scope"],
+    token: match[3],
+    ...(match[4] !== undefined && { dailyTrx: match[4] }),
+  };
 }
 
 /** OPS_AGENT_TOKENS: a comma list of agents, each name once. */

@@ -51,6 +51,10 @@ export function coreSettingsOf(env: Env) {
       /** OPS_ONCALL: `slack:U…`, `slack:S…` (a user group), `telegram:@username`. */
       oncall: env.OPS_ONCALL,
     },
+    /** OPS_AGENT_TOKENS' optional fourth field: each agent's daily TRX budget, by agent name. */
+    agentDailyTrx: Object.fromEntries(
+      env.OPS_AGENT_TOKENS.flatMap((t) => (t.dailyTrx === undefined ? [] : [[t.name, t.dailyTrx] as const])),
+    ) as Readonly<Record<string, string>>,
     ledger: {
       /** OPS_AUDIT_RETENTION_DAYS: days the spend ledger keeps (whole days are dropped). */
       retentionDays: env.OPS_AUDIT_RETENTION_DAYS,

@@ -163,7 +163,7 @@ export const envSchema = z.object({
     { default: "info" },
   ),
   OPS_AGENT_TOKENS: listSetting(
-    "must be a comma list of <name>:<scope>:<token>: name of a-z 0-9 - (1 to 32), scope read or request, token at least 32 visible characters (no comma), each name once",
+    "must be a comma list of <name>:<scope>:<token>[:<daily TRX>]: name of a-z 0-9 - (1 to 32), scope read or request, token at least 32 visible characters (no comma or colon), an optional positive daily TRX budget, each name once",
     agentTokens,
   ),
   OPS_AGENT_CHANNEL: setting(

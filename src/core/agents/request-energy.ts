@@ -8,8 +8,8 @@ import { balanceCovers, getBalance } from "../spend/balance-cache.js";
 import { offerQuote } from "../spend/offer-quote.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteEnergy } from "../spend/quote.js";
-import { checkSpend } from "../spend/spend-guard.js";
 import { auditAgent } from "./audit.js";
+import { agentBudgetCheck } from "./budget.js";
 import { renderAgentQuote } from "./render.js";
 import { saveRequest } from "./requests.js";
 
@@ -51,14 +51,8 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
   if (!preflight.ok) return refused(preflight.line);
   const quote = await quoteEnergy(deps, address.value, amount.value);
   const actor = `agent:${ask.agent}`;
-  const spend = await checkSpend({
-    store: deps.store,
-    actor,
-    quoteTrx: quote.costTrx,
-    settings: deps.settings,
-    now: deps.now,
-  });
-  if (!spend.ok) return refused(spend.line);
+  const budget = await agentBudgetCheck(deps, ask.agent, quote.costTrx);
+  if (budget !== undefined) return refused(budget);
   if (balanceCovers(await getBalance(deps), quote.costTrx) === false) {
     return refused("The balance does not cover this order: top up the deposit address first.");
   }

@@ -22,7 +22,11 @@ export function decideApproved(
   request: ApprovalRequest,
 ): Promise<ConfirmDecision<LiveQuote>> {
   const payload = def.schema.parse(request.payload);
-  const seed = { confirmationId: request.id, actor: request.requester };
+  const seed = {
+    confirmationId: request.id,
+    actor: request.requester,
+    ...(request.origin !== undefined && { requester: request.origin }),
+  };
   return decide(ctx.deps, def, payload, seed, { approval: "approved" });
 }
 

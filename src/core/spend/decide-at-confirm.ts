@@ -54,6 +54,8 @@ export interface ConfirmSpend<Q extends LiveQuote> {
   confirmationId: string;
   /** Whose caps the spend counts against. */
   actor: Actor | string;
+  /** The agent that asked for it: the spend counts against its daily budget too. */
+  agent?: string;
   /** What the person confirmed (the quote on the button, or the amount approved). */
   quoted: LiveQuote;
   /** The addresses the spend goes to (one batch call, at most 1000). */
@@ -169,6 +171,9 @@ async function reserve<Q extends LiveQuote>(
     actor: spend.actor,
     quoteTrx: quote.costTrx,
     settings: deps.settings,
+    ...(spend.agent !== undefined && {
+      agent: { name: spend.agent, dailyTrx: deps.settings.agentDailyTrx[spend.agent] },
+    }),
   });
   if (held.ok) return { ok: true };
   await deps.store.del(decisionKey(spend.confirmationId));

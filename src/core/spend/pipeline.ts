@@ -34,7 +34,7 @@ export function decide<P, Q extends LiveQuote>(
   deps: Deps,
   def: SpendDefinition<P, Q>,
   payload: P,
-  seed: { confirmationId: string; actor: Actor },
+  seed: { confirmationId: string; actor: Actor; requester?: Requester },
   options: { approval?: "ask" | "approved"; live?: LiveSpend<Q> } = {},
 ): Promise<ConfirmDecision<Q>> {
   const live = options.live ?? def.live(deps, payload);
@@ -42,6 +42,7 @@ export function decide<P, Q extends LiveQuote>(
     ...live,
     confirmationId: seed.confirmationId,
     actor: seed.actor,
+    ...(seed.requester?.kind === "agent" && { agent: seed.requester.name }),
     word: def.word,
     approval: options.approval ?? "ask",
   });

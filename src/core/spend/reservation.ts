@@ -12,6 +12,7 @@ import {
   spendKey,
   trxToSun,
 } from "./spend-guard.js";
+import { sunToTrx } from "./trx.js";
 
 /**
  * Spend reservations: the daily cap (OPS_DAILY_LIMIT_TRX) is checked and the quote added to the
@@ -36,6 +37,8 @@ interface Hold {
   /** The day total the hold was added to (the day of the confirmation). */
   key: string;
   sun: string;
+  /** The requesting agent's day total, held the same amount (its budget). */
+  agentKey?: string;
 }
 
 export interface ReserveSpendInput {
@@ -43,6 +46,12 @@ export interface ReserveSpendInput {
   actor: Actor | string;
   quoteTrx: string;
   settings: SpendSettings;
+  /**
+   * The agent that asked for it (`OPS_AGENT_TOKENS`): the spend is held against its day too, within
+   * its daily budget when it has one, so its confirmed spend is what it was charged plus what is
+   * held for what was confirmed and not charged yet.
+   */
+  agent?: { name: string; dailyTrx?: string };
 }
 
 /** Checks the caps and holds the quote against the day's total; ok again for a confirmation already held. */
@@ -67,7 +76,16 @@ export async function reserveSpend(deps: Deps, input: ReserveSpendInput): Promis
       }
     }
   }
-  const hold: Hold = { key, sun: String(sun) };
+  const agentKey = input.agent === undefined ? undefined : agentDayKey(input.agent.name, deps.now());
+  if (input.agent !== undefined && agentKey !== undefined && sun > 0) {
+    const refusal = await holdForAgent(deps, agentKey, sun, input.agent);
+    if (refusal !== undefined) {
+      // The agent's budget refuses it: the person's part of the hold is given back at once.
+      await store.incrBy(key, -sun);
+      return { ok: false, line: refusal };
+    }
+  }
+  const hold: Hold = { key, sun: String(sun), ...(agentKey !== undefined && sun > 0 && { agentKey }) };
   await store.set(holdKey(input.confirmationId), JSON.stringify(hold), HOLD_TTL_MS);
   return { ok: true };
 }
@@ -89,6 +107,8 @@ export async function settleSpend(
     if (charged > 0) await deps.store.incrBy(spendKey(actor, deps.now()), charged, SPEND_TTL_MS);
   } else if (charged !== Number(hold.sun)) {
     await deps.store.incrBy(hold.key, charged - Number(hold.sun), SPEND_TTL_MS);
+    if (hold.agentKey !== undefined)
+      await deps.store.incrBy(hold.agentKey, charged - Number(hold.sun), SPEND_TTL_MS);
   }
   // Quotes subtract it from the last balance reading instead of waiting for a new one.
   await noteSpend(deps, amountTrx);
@@ -103,7 +123,45 @@ export async function settleSpend(
 /** Gives the hold back (nothing was charged); a no-op when it was settled or released already. */
 export async function releaseSpend(deps: Pick<Deps, "store">, confirmationId: string): Promise<void> {
   const hold = parseHold(await deps.store.take(holdKey(confirmationId)));
-  if (hold !== undefined && Number(hold.sun) > 0) await deps.store.incrBy(hold.key, -Number(hold.sun));
+  if (hold !== undefined && Number(hold.sun) > 0) {
+    await deps.store.incrBy(hold.key, -Number(hold.sun));
+    if (hold.agentKey !== undefined) await deps.store.incrBy(hold.agentKey, -Number(hold.sun));
+  }
+}
+
+/** `spend:agent:<name>:<day>`: what an agent's confirmed requests were charged and hold today. */
+export const agentDayKey = (name: string, at: number): string => spendKey(`agent:${name}`, at);
+
+/** The line of a spend past an agent's daily budget, or undefined when it fits. */
+export function agentBudgetRefusal(
+  quoteSun: Big,
+  spentSun: Big,
+  agent: { name: string; dailyTrx: string },
+): string {
+  const left = trxToSun(agent.dailyTrx).minus(spentSun);
+  const limit = `agent ${agent.name}'s daily limit of ${agent.dailyTrx} TRX (OPS_AGENT_TOKENS, resets at 00:00 UTC)`;
+  return left.lte(0)
+    ? `This request would cost ${sunToTrx(quoteSun)} TRX, and ${limit} is used up.`
+    : `This request would cost ${sunToTrx(quoteSun)} TRX, but only ${sunToTrx(left)} TRX is left today of ${limit}.`;
+}
+
+async function holdForAgent(
+  deps: Deps,
+  key: string,
+  sun: number,
+  agent: { name: string; dailyTrx?: string },
+): Promise<string | undefined> {
+  if (agent.dailyTrx === undefined) {
+    await deps.store.incrBy(key, sun, SPEND_TTL_MS);
+    return undefined;
+  }
+  const limit = toSafeSun(trxToSun(agent.dailyTrx), agent.dailyTrx);
+  const reserved = await deps.store.reserveWithin(key, sun, limit, SPEND_TTL_MS);
+  if (reserved.ok) return undefined;
+  return agentBudgetRefusal(new Big(sun), new Big(reserved.total), {
+    name: agent.name,
+    dailyTrx: agent.dailyTrx,
+  });
 }
 
 function parseHold(raw: string | null): Hold | undefined {
