@@ -57,6 +57,8 @@ describe("loadConfig", () => {
         watch: { intervalMs: 60_000, autoWatch: true, hostAutostop: false, scoreDelta: 1 },
         alerts: { escalateMs: undefined, oncall: [] },
         cases: { levels: ["high", "severe"], slaMs: 60 * 60_000 },
+        agentDailyTrx: {},
+        ledger: { retentionDays: 400 },
       },
     });
   });
@@ -292,10 +294,18 @@ describe("loadConfig", () => {
       ],
       channel: { platform: "slack", id: "C0AGENTS" },
     });
+    expect(
+      loadConfig({ ...SLACK, OPS_AGENT_TOKENS: `triage:read:${token},ops-1:request:${token}:12.5` }).core
+        .agentDailyTrx,
+    ).toEqual({ "ops-1": "12.5" });
     const rule =
-      "OPS_AGENT_TOKENS: must be a comma list of <name>:<scope>:<token>: name of a-z 0-9 - (1 to 32), scope read or request, token at least 32 visible characters (no comma), each name once";
+      "OPS_AGENT_TOKENS: must be a comma list of <name>:<scope>:<token>[:<daily TRX>]: name of a-z 0-9 - (1 to 32), scope read or request, token at least 32 visible characters (no comma or colon), an optional positive daily TRX budget, each name once";
     for (const bad of [
       `triage:read:${"t".repeat(31)}`,
+      `triage:read:${token}:0`,
+      `triage:read:${token}:-1`,
+      `triage:read:${token}:1.1234567`,
+      `triage:read:${token}:5:6`,
       `Triage:read:${token}`,
       `triage:write:${token}`,
       `a:read:${token},a:request:${token}`,
