@@ -21,6 +21,7 @@ import { helpCommand } from "./help.js";
 import { hostFeature } from "./host/feature.js";
 import { guardHost } from "./host/index.js";
 import { intentsFeature } from "./intents/feature.js";
+import { ledgerFeature } from "./ledger/feature.js";
 import { pasteCheckFeature } from "./paste-check/feature.js";
 import { payoutFeature } from "./payout/feature.js";
 import { runwayFeature } from "./runway/feature.js";
@@ -58,6 +59,7 @@ const declared = [
   hostFeature,
   scheduleFeature,
   accountFeature,
+  ledgerFeature,
   statementFeature,
   runwayFeature,
   digestFeature,

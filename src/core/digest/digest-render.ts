@@ -1,5 +1,6 @@
 import Big from "big.js";
 import { capList, formatAmount, formatDecimal, moreLine } from "../format.js";
+import { reconciliationLine } from "../ledger/reconcile.js";
 import { SPEND_KINDS, type Spend, type SpendKind } from "../ledger/spends.js";
 import { formatCount } from "../parse/echo.js";
 import { type Block, bold, context, fields, header, publicReply, type Reply, text } from "../reply.js";
@@ -109,6 +110,9 @@ export function renderDigest(digest: Digest): Reply {
         `${digest.cases.opened} opened, ${digest.cases.closed} closed, ${digest.cases.overdue} overdue`,
       ],
       ...(digest.agentRequests > 0 ? [["Agents' requests", agentsLine(digest)] as [string, string]] : []),
+      ...(digest.reconciliation
+        ? [["Ledger and service", reconciliationLine(digest.reconciliation)] as [string, string]]
+        : []),
     ),
     ...savingBlocks(digest.saving),
   ]);

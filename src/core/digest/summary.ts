@@ -4,6 +4,7 @@ import { wasDelivered } from "../energy/index.js";
 import { readFacts } from "../facts/facts.js";
 import type { LedgerEntry } from "../ledger/entry.js";
 import { readDay } from "../ledger/ledger.js";
+import { type Reconciliation, reconcileDay } from "../ledger/reconcile.js";
 import { energyBoughtOf, payoutRunsOf, type Spend, spendsOf } from "../ledger/spends.js";
 import { readAccount } from "../spend/account.js";
 import { SUN_PER_TRX } from "../spend/trx.js";
@@ -39,6 +40,8 @@ export interface Digest {
   /** Agents' energy requests posted for a person that day (src/core/agents/). */
   agentRequests: number;
   saving: Saving;
+  /** The ledger's total against the growth of the service's `total_trx_spent` (ledger/reconcile.ts). */
+  reconciliation?: Reconciliation;
 }
 
 /** 5-minute and orchestrator energy orders of the day, by order id, to check against deliveries. */
@@ -79,6 +82,7 @@ export async function buildDigest(deps: CoreDeps, day: string): Promise<Digest> 
   const screenings = facts.flatMap((f) => (f.type === "screening" ? [f] : []));
   const audits = facts.flatMap((f) => (f.type === "audit" ? [f.entry] : []));
   const saving = await savingOf(deps, entries);
+  const reconciliation = await reconcileDay(deps, day);
   return {
     day,
     empty: facts.length === 0 && entries.length === 0,
@@ -98,6 +102,7 @@ export async function buildDigest(deps: CoreDeps, day: string): Promise<Digest> 
     cases: casesOf(audits),
     agentRequests: audits.filter((e) => e.verb === "mcp request_energy" && e.result === "ok").length,
     saving,
+    ...(reconciliation && { reconciliation }),
   };
 }
 
