@@ -76,6 +76,10 @@
  *     in the agents' channel, p99 (baseline: a bare chat.postMessage). `--mcp-calls=N` (default 200
  *     reads of each kind; requests: a tenth, at least 5).
  *
+ * 17. audit export: 100 000 ledger entries over 10 days → the CSV file, in process: time and RSS
+ *     before, at its peak and after (flat: the peak grows by far less than the file). Baseline: the
+ *     same rows, already in memory, written with plain fs. Also the rate of real ledger appends.
+ *
  * Usage: npm run bench [-- <json file>] [--only=1,2] [--screenings=N] [--orders=N] [--cases=N]
  *   [--mcp-calls=N] [--no-build] [--ingest-built=cold|warm]
  * `--ingest-built`: figure 2 against the built program in a child process (`npm start`'s node and
@@ -85,6 +89,7 @@
  * Progress goes to stderr.
  */
 import { fileURLToPath } from "node:url";
+import { auditExportFigure } from "./figures/audit-export.js";
 import { casesFigure } from "./figures/cases.js";
 import { chartRenderFigure } from "./figures/chart-render.js";
 import { failoverFigure } from "./figures/failover.js";
@@ -214,6 +219,7 @@ function figures(args: Args, build: { note: string }): Figure[] {
       title: "agents over MCP",
       run: (w) => mcpAgentsFigure(w, args.mcpCalls, Math.max(5, Math.round(args.mcpCalls / 10))),
     },
+    { id: "17", title: "audit export of 100 000 rows", run: (w) => auditExportFigure(w) },
   ];
   return all.filter((f) => !args.only || args.only.has(f.id));
 }
