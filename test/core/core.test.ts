@@ -117,7 +117,7 @@ describe("help", () => {
     expect(lines(reply)).toEqual([
       "What I can do",
       "/help [command] — what I can do, with an example for each command. Example: /help energy",
-      "/audit [count] — the last spending actions (default 10, at most 50). Example: /audit 20 (needs admin)",
+      "/audit [count] [page] | audit export [<from> [<to>]] — the spend ledger, newest first; export: a CSV anyone can verify. Example: /audit export 2026-11-01 (needs admin)",
       "/energy <address> <amount> — rent energy. Example: /energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k (needs operator)",
       expect.stringMatching(/^\/host start\|stop <address> — host mode\. .* \(needs operator\)$/),
       "/prices [service] — price list. Example: /prices energy",
@@ -134,7 +134,7 @@ describe("help", () => {
     expect(forOperator).toContain("(needs admin)");
     expect(forOperator).toContain("ask an admin to add you to admin: OPS_ADMINS.");
     const forAdmin = lines(await say(admin, "help")).join("\n");
-    expect(forAdmin).toContain("/audit [count] — the last spending actions");
+    expect(forAdmin).toContain("/audit [count] [page] | audit export [<from> [<to>]] — the spend ledger");
     expect(forAdmin).not.toContain("needs ");
     expect(forAdmin).toContain(
       `You are an admin (telegram:${admin.userId}). Type /help <command> for details.`,

@@ -19,9 +19,9 @@ const USAGE = `audit [count] [page] (count 1–${MAX_COUNT}, default ${DEFAULT_C
 export const auditCommand: CommandDefinition = {
   verb: "audit",
   role: "admin",
-  summary: "spends from the ledger, paged; audit export for a CSV with a code",
-  usage: "audit [count] [page] | audit export [<from> [<to>]] | audit log [count]",
-  example: "audit export 2026-11-01 2026-11-28",
+  summary: "the spend ledger, newest first; export: a CSV anyone can verify",
+  usage: "audit [count] [page] | audit export [<from> [<to>]]",
+  example: "audit export 2026-11-01",
   async run(ctx) {
     const [first, ...rest] = ctx.args;
     if (first === "export") return runAuditExport(ctx, rest);

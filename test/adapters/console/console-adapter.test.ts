@@ -98,7 +98,7 @@ describe("console adapter", () => {
         "What I can do",
         "=============",
         "help [command] — what I can do, with an example for each command. Example: help energy",
-        "audit [count] — the last spending actions (default 10, at most 50). Example: audit 20 (needs admin)",
+        "audit [count] [page] | audit export [<from> [<to>]] — the spend ledger, newest first; export: a CSV anyone can verify. Example: audit export 2026-11-01 (needs admin)",
         "quote — a quote with buttons. Example: quote",
         "report — a file. Example: report",
         "You are a viewer (console:alice). For a command marked “needs …”, ask an admin to add you to admin: OPS_ADMINS. Type help <command> for details.",

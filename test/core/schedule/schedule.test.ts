@@ -135,7 +135,9 @@ describe("standing orders", () => {
 
     const audit = await readAudit(h.store, 10);
     expect(audit.find((e) => e.result === "ok" && e.verb === "energy")?.schedule).toBe("S1");
-    expect(replyText(await h.run(admin, "audit"))).toContain("by standing order S1");
+    expect(replyText(await h.run(admin, "audit"))).toContain(
+      "schedule_run schedule:S1 (asked by slack:U0OPER)",
+    );
     expect(replyText(await h.run(viewer, "digest today"))).toMatch(
       /of which by standing orders: 2\.73 TRX \(1 run: S1\)/,
     );

@@ -101,7 +101,11 @@ describe("statement: ordering and delivery", () => {
       format: "pdf",
     });
     expect(Buffer.from(file.bytes ?? []).equals(pdf)).toBe(true);
-    expect(Buffer.from(file.bytes ?? []).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(
+      Buffer.from(file.bytes ?? [])
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
     expect(h.sandbox.calls("reports.statement")[0]!.body).toMatchObject({ format: "pdf", token_id: USDT });
   });
 
