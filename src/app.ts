@@ -202,6 +202,7 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
       ...config.core.cases,
       certKeyHex: certKeyOf(config),
       destinations: alertConversations(config, consoleConversation),
+      ...(config.publicUrl && { verifyUrl: `${config.publicUrl.replace(/\/+$/, "")}/verify` }),
     },
     ...(agentChannel(config) && { agentChannel: agentChannel(config) }),
     ...(config.testing?.intentRecoverMs && {
