@@ -27,7 +27,9 @@ const COMMA = 0x2c;
 
 type Broken = { badSeq: string; why: string };
 
-export async function checkExportChain(input: AsyncIterable<Buffer | string>): Promise<ExportChainCheck> {
+export async function checkExportChain(
+  input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+): Promise<ExportChainCheck> {
   const chain = chainChecker();
   let pending: Buffer = Buffer.alloc(0);
   for await (const chunk of input) {
