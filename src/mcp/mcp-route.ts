@@ -7,7 +7,7 @@ import {
   toolError,
 } from "../core/index.js";
 import { type HttpRoute, isBodyTooLarge, readRawBody, sendJson, sendTooLarge } from "../http/server.js";
-import { NoFreeSlotError, type ServiceRateLimiter } from "../service/rate-limits.js";
+import { NoFreeSlotError, type RateLimiter } from "../store/rate-limit.js";
 import { type AgentTokenEntry, agentOf } from "./agent-auth.js";
 import { registerTools } from "./mcp-tools.js";
 
@@ -19,7 +19,7 @@ export interface McpRouteOptions {
   deps: CoreDeps;
   agents: readonly AgentTokenEntry[];
   /** Shared by every instance (Redis): one bucket per agent name. */
-  limiter: ServiceRateLimiter<string>;
+  limiter: RateLimiter<string>;
   version: string;
 }
 

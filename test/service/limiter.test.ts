@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { sleep } from "../../src/clock.js";
 import { createRateLimiter, DEFAULT_RATE_MARGIN_MS } from "../../src/service/limiter.js";
-import { NoFreeSlotError, RATE_BUCKETS, type RateBucket } from "../../src/service/rate-limits.js";
+import { RATE_BUCKETS, type RateBucket } from "../../src/service/rate-limits.js";
+import { NoFreeSlotError } from "../../src/store/rate-limit.js";
 import { type TestRedis, testRedis } from "../support/redis.js";
 
 const MARGIN = DEFAULT_RATE_MARGIN_MS;

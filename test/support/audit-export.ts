@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
  * including `prev_hash`, chained from `prevHash` (64 zeros: the first entry ever). Tests edit,
  * drop or swap its lines to make an altered copy.
  */
-export const EXPORT_COLUMNS =
+const EXPORT_COLUMNS =
   "seq,at,kind,actor,requester,address,amount_trx,result,order_ids,confirmation_id,detail,prev_hash,hash";
 
 const ZERO_HASH = "0".repeat(64);

@@ -28,7 +28,8 @@ const LAYER_RULES: Record<string, readonly string[]> = {
   "adapters/slack": ["clock", "config", "core", "http", "store"],
   "adapters/telegram": ["clock", "config", "core", "http", "store"],
   metrics: ["clock", "core", "jobs", "service", "webhooks"],
-  mcp: ["core", "http", "service"],
+  mcp: ["core", "http", "store"],
+  "verify-page": ["core", "http", "store"],
   wiring: [
     "adapters/console",
     "adapters/slack",
@@ -57,6 +58,7 @@ const LAYER_RULES: Record<string, readonly string[]> = {
     "sandbox",
     "service",
     "store",
+    "verify-page",
     "webhooks",
     "wiring",
   ],

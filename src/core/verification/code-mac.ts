@@ -8,8 +8,8 @@ import type { CoreDeps } from "../deps.js";
  * base32 (RFC 4648 alphabet, no padding), so a code survives being read aloud or retyped.
  */
 const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-export const SERIAL_LENGTH = 10;
-export const MAC_LENGTH = 26;
+const SERIAL_LENGTH = 10;
+const MAC_LENGTH = 26;
 /** A code is kept as long as the evidence it certifies is worth checking. */
 export const CODE_TTL_MS = 10 * 365 * 24 * 3_600_000;
 

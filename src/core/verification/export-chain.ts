@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
  * that breaks a rule is named by its `seq` as written: an edited cell names its row, a row left
  * out names the row after the gap, two rows swapped name the first of them in the file.
  */
-export const EXPORT_HEADER =
+const EXPORT_HEADER =
   "seq,at,kind,actor,requester,address,amount_trx,result,order_ids,confirmation_id,detail,prev_hash,hash";
 
 export type ExportChainCheck =

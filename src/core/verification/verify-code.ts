@@ -71,7 +71,7 @@ export function factsOf(verdict: CodeVerdict): VerdictFact[] {
   ];
 }
 
-export const rangeOf = (a: Pick<AuditExportCertified, "from" | "to">): string => `${a.from}..${a.to}`;
+const rangeOf = (a: Pick<AuditExportCertified, "from" | "to">): string => `${a.from}..${a.to}`;
 
 /** The chat's one line for a verdict. */
 export function verdictLine(verdict: CodeVerdict): string {
