@@ -22,6 +22,7 @@ code,.value{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace
 .genuine{border-color:#1d6b3a;background:#eef8f1}
 .not-genuine{border-color:#9b1c2c;background:#fdf0f2}
 .verdict p{margin:.5rem 0 0}
+.mismatch{border-left:4px solid #9b1c2c;padding-left:.5rem}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:.5rem 0 0}
 dt{font-weight:600}
 dd{margin:0}
@@ -72,7 +73,7 @@ function verdictSection(verdict: CodeVerdict, factList: readonly VerdictFact[], 
 <h2 id="verdict">Genuine</h2>
 <p>This code was issued for ${what}. It certifies:</p>
 ${facts(factList)}
-${file && html`<p class="file-check"><strong>${file.matches ? "File: matches." : "File: does not match."}</strong> ${file.line}</p>`}
+${file && html`<p class="file-check${file.matches ? "" : " mismatch"}"><strong>${file.matches ? "File: matches." : "File: does not match."}</strong> ${file.line}</p>`}
 </section>`;
 }
 
