@@ -155,6 +155,7 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
         agents: config.agents.tokens,
         limiter: backends.agentLimiter,
         version: MCP_SERVER_VERSION,
+        ...(config.publicUrl && { publicUrl: config.publicUrl }),
       }),
     );
   }
