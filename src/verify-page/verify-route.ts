@@ -54,7 +54,11 @@ async function answer(
       },
     };
   }
-  if (!req.complete && result.status !== 413) req.resume();
+  // A body not read (a POST over its limit of requests): not waited for, the connection closes after.
+  if (!req.complete && !req.destroyed) {
+    res.setHeader("connection", "close");
+    req.resume();
+  }
   res.writeHead(result.status, {
     "content-type": "text/html; charset=utf-8",
     ...SECURITY_HEADERS,
