@@ -58,6 +58,8 @@ function chainChecker() {
   let lastSeq: number | null = null;
   let lastHash = "";
 
+  const nextSeq = () => (lastSeq === null ? "" : String(lastSeq + 1));
+
   function row(bytes: Buffer): Broken | undefined {
     const firstComma = bytes.indexOf(COMMA);
     const seqText = bytes.subarray(0, firstComma === -1 ? Math.min(bytes.length, 20) : firstComma).toString();
@@ -73,7 +75,11 @@ function chainChecker() {
       !HEX.test(hash) ||
       !HEX.test(prevHash)
     )
-      return { badSeq: seqText, why: "it is not an export row (seq first, prev_hash and hash last)" };
+      return {
+        // A seq that is no number is named by the one expected there.
+        badSeq: SEQ.test(seqText) ? seqText : nextSeq(),
+        why: "it is not an export row (seq first, prev_hash and hash last)",
+      };
     const computed = createHash("sha256").update(bytes.subarray(0, hashComma)).digest("hex");
     if (computed !== hash)
       return { badSeq: seqText, why: "its hash does not match its content (a cell was changed)" };
@@ -92,7 +98,6 @@ function chainChecker() {
     return undefined;
   }
 
-  const nextSeq = () => (lastSeq === null ? "" : String(lastSeq + 1));
   return {
     rows: () => rows,
     nextSeq,

@@ -72,6 +72,12 @@ describe("checkExportChain", () => {
     });
   });
 
+  it("a row whose seq is no number is named by the seq expected there", async () => {
+    const made = makeExport(5);
+    const broken = made.csv.replace(/\n3,/, "\nthree,");
+    expect(await checkExportChain([broken])).toMatchObject({ unaltered: false, rows: 2, badSeq: "3" });
+  });
+
   it("a file that is no export is named as such, never thrown", async () => {
     const made = makeExport(3);
     const cases: [string, RegExp][] = [
