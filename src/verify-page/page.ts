@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { CodeVerdict, FileCheck, VerdictFact } from "../core/index.js";
+import { type CodeVerdict, type FileCheck, factsOf, type VerdictFact } from "../core/index.js";
 import { Html, html } from "./html.js";
 
 /**
@@ -77,7 +77,7 @@ ${file && html`<p class="file-check${file.matches ? "" : " mismatch"}"><strong>$
 </section>`;
 }
 
-export function renderPage(state: PageState, factsOf: (verdict: CodeVerdict) => VerdictFact[]): string {
+export function renderPage(state: PageState): string {
   const code = (state.code ?? "").trim().slice(0, MAX_CODE_ECHO);
   const heading =
     state.notice?.title ?? (state.verdict ? (state.verdict.genuine ? "Genuine" : "Not genuine") : "");

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type CoreDeps, factsOf, type Logger, verifyAnyCode } from "../core/index.js";
+import { type CoreDeps, type Logger, verifyAnyCode } from "../core/index.js";
 import type { HttpRoute } from "../http/server.js";
 import { NoFreeSlotError, type RateLimiter } from "../store/rate-limit.js";
 import { MAX_FILE_MB, type PageState, renderPage, SECURITY_HEADERS } from "./page.js";
@@ -64,7 +64,7 @@ async function answer(
     ...SECURITY_HEADERS,
     ...result.headers,
   });
-  res.end(renderPage(result.state, factsOf));
+  res.end(renderPage(result.state));
 }
 
 async function limited(options: VerifyPageOptions, req: IncomingMessage): Promise<Answer | undefined> {

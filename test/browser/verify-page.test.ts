@@ -44,7 +44,7 @@ beforeAll(async () => {
       "--disable-sync",
     ],
   });
-});
+}, 60_000);
 
 afterAll(async () => {
   await context?.close();
@@ -98,7 +98,9 @@ async function submitByKeyboard(page: Page, code: string, file?: string): Promis
 }
 
 describe("the verification page in Chromium", () => {
-  it("keyboard only: a pasted code's verdict, an export unaltered, an edited one naming its row; no console errors; axe passes", async () => {
+  it("keyboard only: a pasted code's verdict, an export unaltered, an edited one naming its row; no console errors; axe passes", {
+    timeout: 120_000,
+  }, async () => {
     const world = await createWorld();
     const bot = await world.start();
     const { code: certCode } = await botCertificate(bot.app, OPERATOR.id);
