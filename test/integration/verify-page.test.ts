@@ -26,7 +26,7 @@ afterEach(() => redis.cleanup());
 async function bot() {
   const world = await createWorld({ redis: { url: redis.url, prefix: redis.prefix } });
   const started = await world.start();
-  return { ...started, page: `${started.origin}/verify` };
+  return { ...started, world, page: `${started.origin}/verify` };
 }
 
 function expectSecurityHeaders(headers: Headers) {
@@ -166,8 +166,11 @@ describe("the verification page", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expectSecurityHeaders(limited.headers);
     expect(visibleText(limited.body)).toMatch(/At most 30 checks a minute/);
-    // Another address, another instance behind the same Redis: answered.
+    // Another address: answered. A second instance on the same Redis counts the flood too.
     expect((await getPage(b.page, "127.0.0.3")).status).toBe(200);
+    const second = await b.world.start();
+    expect((await getPage(`${second.origin}/verify`, "127.0.0.2")).status).toBe(429);
+    expect((await getPage(`${second.origin}/verify`, "127.0.0.5")).status).toBe(200);
     const { code } = await genuineExport(b.app.deps, 2);
     expect(visibleText((await getPage(`${b.page}?code=${code}`, "127.0.0.4")).body)).toMatch(/Genuine/);
   });
