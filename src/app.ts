@@ -21,6 +21,7 @@ import type { Logger } from "./log.js";
 import { mcpRoute } from "./mcp/mcp-route.js";
 import { createMetrics, type Metrics, metricsObservers } from "./metrics.js";
 import type { Sandbox } from "./sandbox/server.js";
+import { verifyRoutes } from "./verify-page/verify-route.js";
 import { alertConversations, registerDemoWebhooks, WEBHOOK_QUEUE } from "./webhooks/index.js";
 import { type Backends, DEMO_PUBLIC_URL, startBackends } from "./wiring/backends.js";
 import { CONSOLE_CONVERSATION, consoleActor, consoleEnabled, startChat } from "./wiring/chat.js";
@@ -141,6 +142,8 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
     ...(config.testing?.killAt && { faults: killAtFault(config.testing.killAt, logger) }),
   };
   const core = createCore(deps, { commands, actions: actionHandlers });
+  // The public verification page: anyone checks a certificate's or an export's code (and its file).
+  routes.push(...verifyRoutes({ deps, limiter: backends.verifyLimiter, logger }));
   const chat = await startChat({ ...options, core, deps, routes, health, shutdown });
   for (const [platform, adapter] of chat.adapters) chats.set(platform, adapter);
   routes.push(...(await startWorkers({ config, deps, queues, adapters: chat.adapters, observe, shutdown })));
@@ -152,6 +155,7 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
         agents: config.agents.tokens,
         limiter: backends.agentLimiter,
         version: MCP_SERVER_VERSION,
+        ...(config.publicUrl && { publicUrl: config.publicUrl }),
       }),
     );
   }
@@ -202,6 +206,7 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
       ...config.core.cases,
       certKeyHex: certKeyOf(config),
       destinations: alertConversations(config, consoleConversation),
+      ...(config.publicUrl && { verifyUrl: `${config.publicUrl.replace(/\/+$/, "")}/verify` }),
     },
     ...(agentChannel(config) && { agentChannel: agentChannel(config) }),
     ...(config.testing?.intentRecoverMs && {

@@ -22,7 +22,12 @@ export function createFileSaver(dir?: string): FileSaver {
       for (const block of reply.blocks) {
         const item =
           block.type === "file"
-            ? { key: block.file, name: block.file.filename, bytes: block.file.bytes, from: fromPath(block.file) }
+            ? {
+                key: block.file,
+                name: block.file.filename,
+                bytes: block.file.bytes,
+                from: fromPath(block.file),
+              }
             : block.type === "image"
               ? { key: block.image, name: block.image.filename, bytes: block.image.png }
               : undefined;

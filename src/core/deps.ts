@@ -90,4 +90,6 @@ interface CaseSettings extends EnvCaseSettings {
   certKeyHex: string;
   /** The alert destination: where a case's message goes. */
   destinations: readonly ConversationRef[];
+  /** `<PUBLIC_URL>/verify` when PUBLIC_URL is set: a certificate prints its link and QR code. */
+  verifyUrl?: string;
 }

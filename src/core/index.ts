@@ -72,3 +72,10 @@ export { decodeReply, encodeReply } from "./reply-codec.js";
 export { registerWebhooks } from "./setup/index.js";
 export { sunToTrx } from "./spend/trx.js";
 export { createTrackedHandlers } from "./tracking-registry.js";
+export {
+  type CodeVerdict,
+  factsOf,
+  type VerdictFact,
+  verifyAnyCode,
+} from "./verification/verify-code.js";
+export { checkFileOfCode, type FileCheck } from "./verification/verify-file.js";

@@ -7,8 +7,9 @@ import {
   toolError,
 } from "../core/index.js";
 import { type HttpRoute, isBodyTooLarge, readRawBody, sendJson, sendTooLarge } from "../http/server.js";
-import { NoFreeSlotError, type ServiceRateLimiter } from "../service/rate-limits.js";
+import { NoFreeSlotError, type RateLimiter } from "../store/rate-limit.js";
 import { type AgentTokenEntry, agentOf } from "./agent-auth.js";
+import { originAllowed } from "./allowed-origin.js";
 import { registerTools } from "./mcp-tools.js";
 
 /** CONTRACT.md: more than this many tool calls a minute per token get a tool error. */
@@ -19,14 +20,17 @@ export interface McpRouteOptions {
   deps: CoreDeps;
   agents: readonly AgentTokenEntry[];
   /** Shared by every instance (Redis): one bucket per agent name. */
-  limiter: ServiceRateLimiter<string>;
+  limiter: RateLimiter<string>;
   version: string;
+  /** PUBLIC_URL: the one browser origin let in (unset: the loopback names). */
+  publicUrl?: string;
 }
 
 /**
  * `POST /mcp`: the Model Context Protocol over Streamable HTTP, stateless (a server and transport
- * per request, JSON answers), with the official SDK. A missing or unknown bearer token gets 401
- * before anything is read or done. Mounted only when OPS_AGENT_TOKENS is set (else 404).
+ * per request, JSON answers), with the official SDK. A foreign `Origin` gets 403 and a missing or
+ * unknown bearer token 401, before anything is read or done. Mounted only when OPS_AGENT_TOKENS is
+ * set (else 404).
  */
 export function mcpRoute(options: McpRouteOptions): HttpRoute {
   // The SDK is loaded only when agents are let in, and meanwhile: it is a third of a second of start.
@@ -35,6 +39,7 @@ export function mcpRoute(options: McpRouteOptions): HttpRoute {
     method: "POST",
     path: "/mcp",
     async handler(req, res) {
+      if (!originAllowed(req, options.publicUrl)) return forbiddenOrigin(res);
       const agent = agentOf(req, options.agents);
       if (!agent) return unauthorized(res);
       let body: unknown;
@@ -51,6 +56,14 @@ export function mcpRoute(options: McpRouteOptions): HttpRoute {
       await serve(await sdk, options, agent, req, res, body);
     },
   };
+}
+
+function forbiddenOrigin(res: ServerResponse): void {
+  sendJson(res, 403, {
+    jsonrpc: "2.0",
+    id: null,
+    error: { code: -32000, message: "Forbidden: this Origin may not call /mcp" },
+  });
 }
 
 function unauthorized(res: ServerResponse): void {

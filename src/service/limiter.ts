@@ -1,15 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { type Clock, sleep as realSleep, systemClock } from "../clock.js";
+import { NoFreeSlotError, type RateSlot } from "../store/rate-limit.js";
 import type { RedisClient } from "../store/redis-connect.js";
 import { type LogWindow, memorySlidingLog, redisSlidingLog } from "../store/sliding-log.js";
-import {
-  NoFreeSlotError,
-  RATE_BUCKETS,
-  type RateBucket,
-  type RateSlot,
-  type RateWindow,
-  type ServiceRateLimiter,
-} from "./rate-limits.js";
+import { RATE_BUCKETS, type RateBucket, type RateWindow, type ServiceRateLimiter } from "./rate-limits.js";
 
 /**
  * The service's rate limits, enforced before each call so that polling never earns a 429.
@@ -49,8 +43,11 @@ export interface RateLimiterOptions<B extends string = RateBucket> {
   now?: Clock;
   /** How the limiter waits; tests with a fake clock pass one that moves the clock. */
   sleep?: (ms: number) => Promise<void>;
-  /** The limits by bucket; the spec's RATE_BUCKETS unless a test needs smaller ones. */
-  windows?: Record<B, readonly RateWindow[]>;
+  /**
+   * The limits by bucket; the spec's RATE_BUCKETS unless a test needs smaller ones. A function for
+   * buckets not known in advance (one per client address: every bucket has the same windows).
+   */
+  windows?: Record<B, readonly RateWindow[]> | ((bucket: B) => readonly RateWindow[]);
   /**
    * Added to every window: a call recorded here reaches the service a little later, and not
    * always with the same delay, so the next window's first call must not overtake it there.
@@ -65,7 +62,11 @@ type Window = LogWindow;
 export function createRateLimiter<B extends string = RateBucket>(
   options: RateLimiterOptions<B>,
 ): ServiceRateLimiter<B> {
-  const table: Record<string, readonly RateWindow[] | undefined> = options.windows ?? RATE_BUCKETS;
+  const given = options.windows ?? (RATE_BUCKETS as Record<string, readonly RateWindow[]>);
+  const windowsOfBucket = (bucket: B): readonly RateWindow[] | undefined =>
+    typeof given === "function"
+      ? given(bucket)
+      : (given as Record<string, readonly RateWindow[] | undefined>)[bucket];
   const marginMs = options.marginMs ?? DEFAULT_RATE_MARGIN_MS;
   const sleep = options.sleep ?? realSleep;
   const { tryTake, restamp } = options.redis
@@ -77,7 +78,7 @@ export function createRateLimiter<B extends string = RateBucket>(
 
   function windowsOf(buckets: readonly B[]): Window[] {
     return [...new Set(buckets)].sort().flatMap((bucket) => {
-      const windows = table[bucket];
+      const windows = windowsOfBucket(bucket);
       if (!windows) throw new Error(`unknown rate-limit bucket: ${bucket}`);
       return windows.map((w) => ({
         key: `${options.keyPrefix}${bucket}:${w.durationMs}`,

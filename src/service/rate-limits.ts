@@ -1,3 +1,5 @@
+import type { RateLimiter } from "../store/rate-limit.js";
+
 /**
  * The service's published rate limits, as named buckets. Every call names the buckets it
  * consumes; the limiter makes the caller wait for a free slot instead of earning a 429.
@@ -40,37 +42,7 @@ export const RATE_BUCKETS = {
 
 export type RateBucket = keyof typeof RATE_BUCKETS;
 
-interface AcquireOptions {
-  /**
-   * Give up instead of waiting longer than this (0: only a slot free right now): the call fails
-   * at once with `NoFreeSlotError`, taking nothing. For a person waiting on an answer, who is
-   * better served by a cached copy or another endpoint than by a queue.
-   */
-  maxWaitMs?: number;
-}
-
-/**
- * The admitted call: `counted()`, once the service has surely counted the call (its answer came,
- * or its request was written a moment ago), moves its entry to that moment.
- */
-export interface RateSlot {
-  counted(): Promise<void>;
-}
-
-/** Waits until one call may be made in every named bucket. Shared by all instances when Redis-backed. */
-export interface ServiceRateLimiter<B extends string = RateBucket> {
-  acquire(buckets: readonly B[], options?: AcquireOptions): Promise<RateSlot | undefined>;
-}
-
-/** No slot is free within the caller's `maxWaitMs`; `waitMs`: until one frees. */
-export class NoFreeSlotError extends Error {
-  override readonly name = "NoFreeSlotError";
-  constructor(
-    readonly buckets: readonly string[],
-    readonly waitMs: number,
-  ) {
-    super(`no free rate-limit slot in ${buckets.join("+")} for ${waitMs} ms`);
-  }
-}
+/** The limiter of the service's buckets (the interface and its error live with the sliding logs, in the store). */
+export type ServiceRateLimiter<B extends string = RateBucket> = RateLimiter<B>;
 
 export const unlimited: ServiceRateLimiter = { acquire: async () => undefined };

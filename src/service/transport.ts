@@ -1,9 +1,10 @@
 import pRetry, { AbortError } from "p-retry";
 import { type Dispatcher, request, errors as undiciErrors } from "undici";
+import { NoFreeSlotError } from "../store/rate-limit.js";
 import { decodeErrorReply } from "./decode-error.js";
 import { ServiceError, type ServiceFamily } from "./errors.js";
 import type { RateBucket, ServiceRateLimiter } from "./rate-limits.js";
-import { NoFreeSlotError, unlimited } from "./rate-limits.js";
+import { unlimited } from "./rate-limits.js";
 import type { RawReply } from "./raw-reply.js";
 import { whenWritten } from "./request-sent.js";
 

@@ -91,12 +91,33 @@ export function redisSlidingLog(redis: RedisClient, now: Clock | undefined): Sli
   };
 }
 
-/** The same algorithm in process memory: each call runs without an await, so it is atomic. */
+/** How many admissions between two sweeps of the memory logs for keys whose entries all expired. */
+const SWEEP_EVERY = 1_024;
+
+/**
+ * The same algorithm in process memory: each call runs without an await, so it is atomic. Keys
+ * whose entries have all expired are dropped now and then, so a limit per client address does
+ * not keep every address ever seen.
+ */
 export function memorySlidingLog(now: Clock): SlidingLog {
   const logs = new Map<string, { id: string; at: number }[]>();
+  const spans = new Map<string, number>();
+  let calls = 0;
+  const sweep = (t: number) => {
+    for (const [key, log] of logs) {
+      const newest = log[log.length - 1];
+      if (newest === undefined || newest.at <= t - (spans.get(key) ?? 0)) {
+        logs.delete(key);
+        spans.delete(key);
+      }
+    }
+  };
   return {
     async tryTake(windows, id) {
       const t = now();
+      calls += 1;
+      if (calls % SWEEP_EVERY === 0) sweep(t);
+      for (const w of windows) spans.set(w.key, w.spanMs);
       let waitMs = 0;
       for (const w of windows) {
         const log = (logs.get(w.key) ?? []).filter((entry) => entry.at > t - w.spanMs);

@@ -76,7 +76,7 @@ interface NumberedLog {
 }
 
 /** A hash chain: its head and where each entry is kept by its id (keys relative to the store). */
-export interface ChainLog {
+interface ChainLog {
   head: string;
   idPrefix: string;
 }
@@ -88,7 +88,7 @@ export interface ChainHead {
   at: string;
 }
 
-export interface ChainItem {
+interface ChainItem {
   id: string;
   prev: ChainHead;
   hash: string;
@@ -97,7 +97,7 @@ export interface ChainItem {
   list: string;
 }
 
-export type ChainAppended =
+type ChainAppended =
   | { kind: "appended"; seq: number }
   | { kind: "exists"; value: string }
   | { kind: "moved" };

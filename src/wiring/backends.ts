@@ -36,10 +36,14 @@ export interface Backends {
   durableStore?: { store: Store; confirm: AfterStore };
   /** Each agent's calls a minute (OPS_AGENT_TOKENS), counted by every instance together. */
   agentLimiter: ServiceRateLimiter<string>;
+  /** Each client address's requests a minute to `/verify`, counted by every instance together. */
+  verifyLimiter: ServiceRateLimiter<string>;
 }
 
 /** CONTRACT.md "Agents": more than 60 calls a minute per token are refused. */
 const AGENT_WINDOW = [{ points: 60, durationMs: 60_000 }] as const;
+/** CONTRACT.md "Verification page": more than 30 requests a minute from one address get 429. */
+const VERIFY_WINDOW = [{ points: 30, durationMs: 60_000 }] as const;
 
 export interface BackendOptions {
   config: Config;
@@ -85,6 +89,12 @@ export async function startBackends(options: BackendOptions): Promise<Backends> 
     windows: Object.fromEntries(config.agents.tokens.map((agent) => [agent.name, AGENT_WINDOW])),
     marginMs: 0,
   });
+  const verifyLimiter = createRateLimiter<string>({
+    redis: limiterRedis,
+    keyPrefix: `${redis?.keys.limiter ?? `${prefix}rl:`}verify:`,
+    windows: () => VERIFY_WINDOW,
+    marginMs: 0,
+  });
 
   const queues: JobQueue = redis
     ? createBullQueues({
@@ -105,6 +115,7 @@ export async function startBackends(options: BackendOptions): Promise<Backends> 
     hostCallbackToken,
     ...(durableStore && { durableStore }),
     agentLimiter,
+    verifyLimiter,
   };
 }
 

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { sleep } from "../../src/clock.js";
 import { createRateLimiter, DEFAULT_RATE_MARGIN_MS } from "../../src/service/limiter.js";
-import { NoFreeSlotError, RATE_BUCKETS, type RateBucket } from "../../src/service/rate-limits.js";
+import { RATE_BUCKETS, type RateBucket } from "../../src/service/rate-limits.js";
+import { NoFreeSlotError } from "../../src/store/rate-limit.js";
 import { type TestRedis, testRedis } from "../support/redis.js";
 
 const MARGIN = DEFAULT_RATE_MARGIN_MS;
@@ -252,5 +253,56 @@ describe("rate limiter: callers that will not wait, and calls counted late", () 
     await refusesAndRestamps((clock) =>
       createRateLimiter({ redis: r.connect(), keyPrefix: r.prefix, ...clock }),
     );
+  });
+});
+
+describe("a limit per client (buckets not known in advance, one window each)", () => {
+  let redis: TestRedis | undefined;
+  afterEach(async () => {
+    await redis?.cleanup();
+    redis = undefined;
+  });
+
+  async function perAddress(
+    limiter: ReturnType<typeof createRateLimiter<string>>,
+    clock: ReturnType<typeof fakeTime>,
+  ) {
+    const take = (address: string) =>
+      limiter.acquire([address], { maxWaitMs: 0 }).then(
+        () => "ok",
+        (error: unknown) => (error instanceof NoFreeSlotError ? "refused" : "error"),
+      );
+    const flood: string[] = [];
+    for (let i = 0; i < 1_000; i += 1) flood.push(await take("198.51.100.7"));
+    expect(flood.filter((r) => r === "ok")).toHaveLength(30);
+    expect(flood.slice(30).every((r) => r === "refused")).toBe(true);
+    expect(await take("203.0.113.9")).toBe("ok");
+    clock.advance(59_999);
+    expect(await take("198.51.100.7")).toBe("refused");
+    clock.advance(1);
+    expect(await take("198.51.100.7")).toBe("ok");
+  }
+
+  const windows = () => [{ points: 30, durationMs: 60_000 }];
+
+  it("in memory: 1000 from one address take 30, another address is still let in, the window moves on", async () => {
+    const clock = fakeTime();
+    await perAddress(
+      createRateLimiter<string>({ keyPrefix: "verify:", windows, marginMs: 0, ...clock }),
+      clock,
+    );
+  });
+
+  it("on Redis: the same, shared by every instance", async () => {
+    redis = testRedis();
+    const clock = fakeTime(Date.now());
+    const limiter = createRateLimiter<string>({
+      redis: redis.connect(),
+      keyPrefix: `${redis.prefix}verify:`,
+      windows,
+      marginMs: 0,
+      ...clock,
+    });
+    await perAddress(limiter, clock);
   });
 });

@@ -28,7 +28,8 @@ const LAYER_RULES: Record<string, readonly string[]> = {
   "adapters/slack": ["clock", "config", "core", "http", "store"],
   "adapters/telegram": ["clock", "config", "core", "http", "store"],
   metrics: ["clock", "core", "jobs", "service", "webhooks"],
-  mcp: ["core", "http", "service"],
+  mcp: ["core", "http", "store"],
+  "verify-page": ["core", "http", "store"],
   wiring: [
     "adapters/console",
     "adapters/slack",
@@ -57,6 +58,7 @@ const LAYER_RULES: Record<string, readonly string[]> = {
     "sandbox",
     "service",
     "store",
+    "verify-page",
     "webhooks",
     "wiring",
   ],
@@ -74,7 +76,16 @@ const CORE_STORE_MODULES = ["src/store/store.ts", "src/store/store-json.ts", "sr
  * doors"). Every other folder of src/core is a feature, reached from outside only through its
  * `index.ts` (and its `feature.ts`, from the list in `src/core/features.ts`).
  */
-const SHARED_CORE_FOLDERS = ["buttons", "facts", "faults", "notifications", "parse", "spend", "threads"];
+const SHARED_CORE_FOLDERS = [
+  "buttons",
+  "facts",
+  "faults",
+  "notifications",
+  "parse",
+  "spend",
+  "threads",
+  "verification",
+];
 
 /** `src/core/x/y.ts` → `x`; a module of `src/core/` itself or outside it → undefined. */
 const coreFolderOf = (path: string): string | undefined => /^src\/core\/([^/]+)\//.exec(path)?.[1];

@@ -10,7 +10,7 @@ import { issueAuditCode } from "../verification/audit-code.js";
  * alone: from then to today; at most 92 days) as the contract's CSV file, with a code
  * `OPS-AUDIT-…` that binds its range, rows and last hash.
  */
-export const EXPORT_MAX_DAYS = 92;
+const EXPORT_MAX_DAYS = 92;
 const DAY_MS = 86_400_000;
 const USAGE =
   "audit export [<from> [<to>]] — UTC days as YYYY-MM-DD, at most 92 days, e.g. audit export 2026-11-01 2026-11-28";
@@ -55,7 +55,9 @@ export async function runAuditExport(ctx: CommandContext, args: readonly string[
     ? ` or at ${deps.settings.publicUrl.replace(/\/+$/, "")}/verify?code=${auditCode}`
     : "";
   return publicReply(line, [
-    text(`Audit export ${span}: ${rows}${seqs}, last hash `, code(written.lastHash), "."),
+    written.rows === 0
+      ? text(`Audit export ${span}: no spends in those days.`)
+      : text(`Audit export ${span}: ${rows}${seqs}, last hash `, code(written.lastHash), "."),
     text("Verification code: ", code(auditCode)),
     file({
       filename: `audit-${span.replace("..", "_")}.csv`,

@@ -48,19 +48,22 @@ function keepingParses(fontkit: Fontkit): Fontkit {
   };
 }
 
-let libraries: Promise<{ pdf: typeof import("pdf-lib"); fontkit: Fontkit }> | undefined;
+type PdfLibraries = { pdf: typeof import("pdf-lib"); fontkit: Fontkit; qrcode: typeof import("qrcode") };
+let libraries: Promise<PdfLibraries> | undefined;
 
 /**
  * pdf-lib and fontkit, loaded on first use (half a second of a start that does not need them);
  * the wiring calls it once the bot is up, so the first certificate does not wait for it either.
  */
-export function loadPdfLibraries(): Promise<{ pdf: typeof import("pdf-lib"); fontkit: Fontkit }> {
-  libraries ??= Promise.all([import("pdf-lib"), import("@pdf-lib/fontkit")]).then(([pdf, fontkit]) => ({
-    pdf,
-    fontkit: keepingParses(fontkit.default),
-  }));
+export function loadPdfLibraries(): Promise<PdfLibraries> {
+  libraries ??= Promise.all([import("pdf-lib"), import("@pdf-lib/fontkit"), import("qrcode")]).then(
+    ([pdf, fontkit, qrcode]) => ({ pdf, fontkit: keepingParses(fontkit.default), qrcode: qrcode.default }),
+  );
   return libraries;
 }
+
+/** The side of the printed QR code, in points (about 3 cm: read by any phone at arm's length). */
+const QR_SIZE = 85;
 
 /** Splits a line into pieces that fit `width` (long words, like hashes, are cut). */
 function wrap(line: string, font: PDFFont, width: number): string[] {
@@ -85,12 +88,17 @@ function wrap(line: string, font: PDFFont, width: number): string[] {
   return out;
 }
 
+/**
+ * `link`: a URL printed under the footer with its QR code beside it (vector squares, so it stays
+ * sharp at any zoom).
+ */
 export async function buildPdf(
   title: string,
   sections: readonly PdfSection[],
   footer: string,
+  link?: string,
 ): Promise<Uint8Array> {
-  const { pdf, fontkit } = await loadPdfLibraries();
+  const { pdf, fontkit, qrcode } = await loadPdfLibraries();
   const doc = await pdf.PDFDocument.create();
   doc.registerFontkit(fontkit);
   doc.setTitle(title);
@@ -116,5 +124,31 @@ export async function buildPdf(
   }
   y -= 6;
   for (const piece of wrap(footer, regular, width)) draw(piece, regular);
+  if (link !== undefined) {
+    if (y < MARGIN + QR_SIZE + LEADING * 2) {
+      page = doc.addPage([A4.width, A4.height]);
+      y = A4.height - MARGIN;
+    }
+    const modules = qrcode.create(link, { errorCorrectionLevel: "M" }).modules;
+    const cell = QR_SIZE / modules.size;
+    const top = y;
+    for (let row = 0; row < modules.size; row += 1)
+      for (let col = 0; col < modules.size; col += 1)
+        if (modules.get(row, col))
+          page.drawRectangle({
+            x: MARGIN + col * cell,
+            y: top - (row + 1) * cell,
+            width: cell,
+            height: cell,
+            color: pdf.rgb(0, 0, 0),
+          });
+    y = top - 4;
+    const textWidth = width - QR_SIZE - 12;
+    const x = MARGIN + QR_SIZE + 12;
+    for (const piece of ["Check this certificate online:", ...wrap(link, regular, textWidth)]) {
+      y -= LEADING;
+      page.drawText(piece, { x, y, size: SIZE, font: regular, color: pdf.rgb(0.1, 0.1, 0.1) });
+    }
+  }
   return doc.save({ useObjectStreams: false });
 }

@@ -1,22 +1,24 @@
+import { createHash } from "node:crypto";
 import { createActionGroup } from "../actions.js";
 import type { CommandDefinition } from "../command.js";
 import type { CoreDeps } from "../deps.js";
-import { formatEpoch } from "../format.js";
 import { actorKey } from "../invocation.js";
 import { parseTronAddress } from "../parse/tron-address.js";
-import { buttons, code, context, errorReply, file, publicReply, type Reply, text } from "../reply.js";
+import { buttons, code, context, errorReply, file, publicReply, text } from "../reply.js";
+import { type Certified, issueCertCode, recordCertificatePdf } from "../verification/cert-code.js";
 import { nameOf } from "./case-ops.js";
 import { caseOfAddress } from "./case-record.js";
 import { eventLine, stateOf } from "./case-render.js";
-import { type Certified, issueCode, verifyCode } from "./cert-code.js";
 import { buildPdf, type PdfSection } from "./cert-pdf.js";
 import { readEvidence, type ScreeningEvidence } from "./evidence.js";
 
 /**
  * `certificate <address>`: a PDF of what the bot knows of the address (the last screening, the
  * deny-list verdict read now, its case and timeline, the SHA-256 of the service's raw screening
- * reply), with a verification code in the message. `verify <code>`: genuine or not, and what it
- * certifies. An address never screened gets a line and a Screen (billed) button, no PDF.
+ * reply), with a verification code in the message (`verify <code>`, src/core/verification/, checks
+ * it), and with PUBLIC_URL the link to the `/verify` page and its QR code. The PDF's SHA-256 is kept
+ * with the code, so the page can tell the very file apart. An address never screened gets a line
+ * and a Screen (billed) button, no PDF.
  */
 /** The paste check's Screen button (src/core/paste-check/): the same as `screen <address>`. */
 const SCREEN_KIND = "paste.screen";
@@ -78,7 +80,7 @@ async function buildCertificate(
     caseId: record?.id ?? null,
     caseState: record?.state ?? null,
   };
-  const verification = await issueCode(deps, certified);
+  const verification = await issueCertCode(deps, certified);
   const now = deps.now();
   const sections: PdfSection[] = [
     { title: "Address", lines: [address, `Certificate made ${certified.issuedAt} for ${askedBy}`] },
@@ -95,8 +97,11 @@ async function buildCertificate(
       lines: [`SHA-256 of the service's raw screening reply: ${evidence.rawSha256 ?? "not kept"}`],
     },
   ];
-  const footer = `Verification code: ${verification} — check it with the bot's verify command.`;
-  const pdf = await buildPdf(`AML certificate · ${address}`, sections, footer);
+  const { verifyUrl } = deps.settings.cases;
+  const link = verifyUrl && `${verifyUrl}?code=${encodeURIComponent(verification)}`;
+  const footer = `Verification code: ${verification} — check it with the bot's verify command${link ? " or at the link below" : ""}.`;
+  const pdf = await buildPdf(`AML certificate · ${address}`, sections, footer, link);
+  await recordCertificatePdf(deps, verification, createHash("sha256").update(pdf).digest("hex"));
   return { pdf, code: verification, certified };
 }
 
@@ -127,30 +132,6 @@ export const certificateCommand: CommandDefinition = {
         title: `AML certificate ${address}`,
       }),
       context("Anyone can check the code with ", code(`verify ${built.code}`), "."),
-    ]);
-  },
-};
-
-export const verifyCommand: CommandDefinition = {
-  verb: "verify",
-  role: "viewer",
-  summary: "check a certificate's code",
-  usage: "verify <code>",
-  example: "verify OPS-CERT-…",
-  async run({ deps, args }): Promise<Reply> {
-    if (args.length !== 1) return errorReply("Usage: verify <code> — the OPS-CERT-… code of a certificate.");
-    const result = await verifyCode(deps, args[0] ?? "");
-    if (!result.genuine) {
-      const line = `Not genuine: ${result.why}.`;
-      return publicReply(line, [text(line)]);
-    }
-    const c = result.certified;
-    const line = `Genuine: certifies ${c.address} at ${c.issuedAt}: risk level ${c.level} (score ${c.score ?? "none"} on ${c.scale}), screening ${c.clientOrderId}${c.caseId ? `, case ${c.caseId} ${c.caseState}` : ""}.`;
-    return publicReply(line, [
-      text(line),
-      context(
-        `Raw screening reply SHA-256: ${c.rawSha256 ?? "not kept"} · issued ${formatEpoch(Date.parse(c.issuedAt))}`,
-      ),
     ]);
   },
 };

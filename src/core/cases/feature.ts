@@ -1,8 +1,9 @@
 import { defineFeature } from "../feature.js";
+import { verifyCommand } from "../verification/verify-command.js";
 import { caseActions, reasonForm } from "./case-buttons.js";
 import { caseCommand, casesCommand } from "./case-commands.js";
 import { caseSlaHandler } from "./case-sla.js";
-import { certificateCommand, verifyCommand } from "./certificate-command.js";
+import { certificateCommand } from "./certificate-command.js";
 
 export const casesFeature = defineFeature({
   name: "cases",

@@ -19,7 +19,7 @@ export const sunAsTrx = (sun: number): string => new Big(sun).div(SUN_PER_TRX).t
  * One cell: line breaks folded to spaces (a row is one line), a leading `=`, `+`, `-` or `@`
  * prefixed with `'` (spreadsheet formula injection), quoted when it holds a comma or a quote.
  */
-export function cell(value: string): string {
+function cell(value: string): string {
   const folded = value.replace(/[\r\n]+/g, " ");
   const guarded = /^[=+\-@]/.test(folded) ? `'${folded}` : folded;
   return /[",]/.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
@@ -28,7 +28,7 @@ export function cell(value: string): string {
 type Chained = Omit<LedgerEntry, "hash" | "energy" | "addresses">;
 
 /** The row's text that its hash covers (everything but `,<hash>`). */
-export function hashedPart(e: Chained): string {
+function hashedPart(e: Chained): string {
   return [
     String(e.seq),
     e.at,
@@ -45,7 +45,7 @@ export function hashedPart(e: Chained): string {
   ].join(",");
 }
 
-export const sha256Hex = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
+const sha256Hex = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
 
 /** The entry's hash, from its fields and the hash before it. */
 export const hashOf = (e: Chained): string => sha256Hex(hashedPart(e));

@@ -13,10 +13,10 @@ export interface ChargedToday {
   hostCyclesSun: number;
 }
 
-export const countsToward = (e: Pick<LedgerEntry, "actor" | "requester">, who: string): boolean =>
+const countsToward = (e: Pick<LedgerEntry, "actor" | "requester">, who: string): boolean =>
   e.actor === who || e.requester === who;
 
-export function chargedTo(entries: readonly LedgerEntry[], who: string): ChargedToday {
+function chargedTo(entries: readonly LedgerEntry[], who: string): ChargedToday {
   let totalSun = 0;
   let hostCyclesSun = 0;
   for (const e of entries) {

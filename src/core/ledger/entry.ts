@@ -6,7 +6,7 @@ import { z } from "zod";
  * written once, chained, never edited. Caps, `digest`, `chart spend`, the runway, `audit`, agents'
  * budgets and the export read these entries; nothing reads audit sentences back.
  */
-export const LEDGER_KINDS = [
+const LEDGER_KINDS = [
   "energy",
   "payout",
   "host_start",
@@ -19,11 +19,11 @@ export const LEDGER_KINDS = [
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
-export const LEDGER_RESULTS = ["ordered", "failed", "refused"] as const;
+const LEDGER_RESULTS = ["ordered", "failed", "refused"] as const;
 export type LedgerResult = (typeof LEDGER_RESULTS)[number];
 
 /** What a writer says of an outcome; the ledger adds `seq`, `at` and the chain. */
-export const ledgerFieldsSchema = z.object({
+const ledgerFieldsSchema = z.object({
   kind: z.enum(LEDGER_KINDS),
   /** `slack:U…`, `agent:<name>`, `schedule:<id>`, `host:<address>`, `watch:<address>`. */
   actor: z.string(),

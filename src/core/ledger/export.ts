@@ -21,12 +21,12 @@ export interface WrittenExport {
   rows: number;
   firstSeq: number | null;
   lastSeq: number | null;
-  /** The last row's hash; 64 zeros for an export with no rows. */
+  /** The last row's hash; empty for an export with no rows. */
   lastHash: string;
 }
 
 /** The CSV text of a range, line by line (header first; every line ends with `\n`). */
-export async function* exportLines(
+async function* exportLines(
   store: Store,
   from: string,
   to: string,

@@ -72,7 +72,7 @@ export async function ledgerEntryOf(store: Store, id: string): Promise<LedgerEnt
 export const ledgerHead = (store: Store): Promise<ChainHead> => headOf(store);
 
 /** Every entry of one UTC day, oldest first, a slice at a time (flat memory for any day). */
-export async function* dayEntries(store: Store, day: string): AsyncGenerator<LedgerEntry> {
+async function* dayEntries(store: Store, day: string): AsyncGenerator<LedgerEntry> {
   for (let start = 0; ; start += SLICE) {
     const slice = await store.listSlice(dayList(day), start, SLICE);
     for (const raw of slice) yield parseEntry(raw);

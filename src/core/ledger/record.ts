@@ -93,7 +93,7 @@ async function settleCap(
  * (`schedule:<id>`, asked by its creator); an agent's request is the confirming person's, asked by
  * `agent:<name>`; anything else is the person's own.
  */
-export function partiesOf(outcome: Pick<SpendOutcome, "actor" | "schedule" | "requester">): {
+function partiesOf(outcome: Pick<SpendOutcome, "actor" | "schedule" | "requester">): {
   actor: string;
   requester: string;
 } {

@@ -38,7 +38,7 @@ export async function refused<P, Q extends LiveQuote>(
 }
 
 /** A Confirm that placed nothing: one `refusal` entry of the ledger (its hold, if any, given back). */
-export function recordRefusal<P, Q extends LiveQuote>(
+function recordRefusal<P, Q extends LiveQuote>(
   deps: Deps,
   def: SpendDefinition<P, Q>,
   who: Confirmed,

@@ -1,15 +1,19 @@
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { Readable } from "node:stream";
+import { getDocument, OPS } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { expect, it } from "vitest";
 import { caseCommand } from "../../../src/core/cases/case-commands.js";
 import { applyCaseOp } from "../../../src/core/cases/case-ops.js";
 import { readCase } from "../../../src/core/cases/case-record.js";
 import { caseSlaHandler } from "../../../src/core/cases/case-sla.js";
-import { certificateCommand, verifyCommand } from "../../../src/core/cases/certificate-command.js";
+import { certificateCommand } from "../../../src/core/cases/certificate-command.js";
 import { screeningFound } from "../../../src/core/cases/evidence.js";
 import { noteFinding } from "../../../src/core/cases/open.js";
 import type { CommandContext } from "../../../src/core/command.js";
 import type { Actor } from "../../../src/core/invocation.js";
 import { roleOf } from "../../../src/core/roles.js";
+import { verifyAnyCode } from "../../../src/core/verification/verify-code.js";
+import { verifyCommand } from "../../../src/core/verification/verify-command.js";
+import { checkFileOfCode } from "../../../src/core/verification/verify-file.js";
 import type { ScreeningOrder } from "../../../src/service/screening.js";
 import { replyButtons, replyText } from "../../support/core-harness.js";
 import { channel, forEachStore, operator, stubDeps, viewer } from "../support.js";
@@ -186,5 +190,30 @@ forEachStore("cases", (get) => {
     expect(replyText(await verifyCommand.run(command(d, viewer, `verify ${unknown}`)))).toMatch(
       /^Not genuine: no certificate/,
     );
+  });
+
+  it("with PUBLIC_URL the PDF prints the /verify link of its code; the PDF itself matches the code", async () => {
+    const d = stubDeps({
+      store: get().store,
+      clock: get().clock,
+      settings: { ...SETTINGS, cases: { ...SETTINGS.cases, verifyUrl: "https://bot.example/ops/verify" } },
+    });
+    await screeningFound(d, order("A00000000000002", "severe"), { askedBy: "olga", conversation: channel });
+    const reply = await certificateCommand.run(command(d, viewer, `certificate ${ADDRESS}`));
+    const code = /OPS-CERT-[A-Z2-7]{10}-[A-Z2-7]{26}/.exec(replyText(reply))?.[0] ?? "";
+    const fileBlock = reply.blocks.find((b) => b.type === "file");
+    const bytes = fileBlock?.type === "file" ? (fileBlock.file.bytes ?? new Uint8Array()) : new Uint8Array();
+    const pdf = await getDocument({ data: new Uint8Array(bytes) }).promise;
+    const last = await pdf.getPage(pdf.numPages);
+    const content = (await last.getTextContent()).items.map((i) => ("str" in i ? i.str : "")).join("");
+    expect(content).toContain(`https://bot.example/ops/verify?code=${code}`);
+    // The QR code is drawn as filled squares beside the link: far more fill operations than text needs.
+    const ops = await last.getOperatorList();
+    expect(ops.fnArray.filter((fn) => fn === OPS.fill || fn === OPS.eoFill).length).toBeGreaterThan(100);
+    const verdict = await verifyAnyCode(d, code);
+    if (!verdict.genuine) throw new Error("not genuine");
+    expect(await checkFileOfCode(d, verdict, Readable.from([Buffer.from(bytes)]))).toMatchObject({
+      matches: true,
+    });
   });
 });
