@@ -55,7 +55,7 @@ export async function writeExport(store: Store, from: string, to: string): Promi
     rows: 0,
     firstSeq: null as number | null,
     lastSeq: null as number | null,
-    lastHash: "0".repeat(64),
+    lastHash: "",
   };
   await pipeline(Readable.from(exportLines(store, from, to, seen)), createWriteStream(path, { mode: 0o600 }));
   setTimeout(() => void rm(dir, { recursive: true, force: true }).catch(() => {}), KEEP_FILE_MS).unref();
