@@ -1,6 +1,6 @@
 import type { Store } from "../store/store.js";
+import { noteAudit } from "./activity/facts.js";
 import type { AuditEntry } from "./audit-entry.js";
-import { noteAudit } from "./facts/facts.js";
 
 /** Who spent what, where, with which result. Newest first in one capped list. */
 const AUDIT_KEY = "audit";

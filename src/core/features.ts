@@ -21,9 +21,9 @@ import { helpCommand } from "./help.js";
 import { hostFeature } from "./host/feature.js";
 import { guardHost } from "./host/index.js";
 import { intentsFeature } from "./intents/feature.js";
-import { ledgerFeature } from "./ledger/feature.js";
 import { pasteCheckFeature } from "./paste-check/feature.js";
 import { payoutFeature } from "./payout/feature.js";
+import { reconcileFeature } from "./reconcile/feature.js";
 import { runwayFeature } from "./runway/feature.js";
 import { scheduleFeature } from "./schedule/feature.js";
 import { pauseOnBlocked } from "./schedule/index.js";
@@ -59,7 +59,7 @@ const declared = [
   hostFeature,
   scheduleFeature,
   accountFeature,
-  ledgerFeature,
+  reconcileFeature,
   statementFeature,
   runwayFeature,
   digestFeature,

@@ -77,9 +77,10 @@ const CORE_STORE_MODULES = ["src/store/store.ts", "src/store/store-json.ts", "sr
  * `index.ts` (and its `feature.ts`, from the list in `src/core/features.ts`).
  */
 const SHARED_CORE_FOLDERS = [
+  "activity",
   "buttons",
-  "facts",
   "faults",
+  "ledger",
   "notifications",
   "parse",
   "spend",

@@ -1,6 +1,6 @@
 import type { PriceList } from "../../service/pricing.js";
+import { utcDay } from "../activity/facts.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
-import { utcDay } from "../facts/facts.js";
 import { echo } from "../parse/echo.js";
 import { errorReply, type ImageAttachment, image, publicReply, type Reply, text } from "../reply.js";
 import { getPriceList } from "../spend/price-list.js";

@@ -1,5 +1,5 @@
+import { botSpentLast24h, rateOf, readSamples } from "../activity/rate.js";
 import type { CoreDeps } from "../deps.js";
-import { botSpentLast24h, rateOf, readSamples } from "../facts/rate.js";
 import { dayOf, readDay } from "../ledger/ledger.js";
 import { keptAccount } from "../spend/account.js";
 import { getBalance } from "../spend/balance-cache.js";

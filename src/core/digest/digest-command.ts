@@ -1,5 +1,5 @@
+import { KEEP_DAYS, utcDay } from "../activity/facts.js";
 import type { CommandDefinition } from "../command.js";
-import { KEEP_DAYS, utcDay } from "../facts/facts.js";
 import { errorReply } from "../reply.js";
 import { renderDigest } from "./digest-render.js";
 import { buildDigest } from "./summary.js";

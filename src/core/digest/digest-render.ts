@@ -1,8 +1,8 @@
 import Big from "big.js";
 import { capList, formatAmount, formatDecimal, moreLine } from "../format.js";
-import { reconciliationLine } from "../ledger/reconcile.js";
 import { SPEND_KINDS, type Spend, type SpendKind } from "../ledger/spends.js";
 import { formatCount } from "../parse/echo.js";
+import { reconciliationLine } from "../reconcile/index.js";
 import { type Block, bold, context, fields, header, publicReply, type Reply, text } from "../reply.js";
 import type { Digest, Saving } from "./summary.js";
 

@@ -1,6 +1,6 @@
+import { utcDay } from "../activity/facts.js";
 import { withSpendChart } from "../chart/index.js";
 import type { CoreDeps } from "../deps.js";
-import { utcDay } from "../facts/facts.js";
 import type { ConversationRef } from "../invocation.js";
 import { postCopies } from "../notifications/subscriptions.js";
 import { renderDigest } from "./digest-render.js";

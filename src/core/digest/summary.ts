@@ -1,11 +1,11 @@
 import Big from "big.js";
+import { readFacts } from "../activity/facts.js";
 import type { CoreDeps } from "../deps.js";
 import { wasDelivered } from "../energy/index.js";
-import { readFacts } from "../facts/facts.js";
 import type { LedgerEntry } from "../ledger/entry.js";
 import { readDay } from "../ledger/ledger.js";
-import { type Reconciliation, reconcileDay } from "../ledger/reconcile.js";
 import { energyBoughtOf, payoutRunsOf, type Spend, spendsOf } from "../ledger/spends.js";
+import { type Reconciliation, reconcileDay } from "../reconcile/index.js";
 import { readAccount } from "../spend/account.js";
 import { SUN_PER_TRX } from "../spend/trx.js";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { setJson } from "../../store/store-json.js";
+import { hostStarters } from "../activity/facts.js";
 import type { CoreDeps } from "../deps.js";
-import { hostStarters } from "../facts/facts.js";
 import { type Actor, actorKey, actorSchema } from "../invocation.js";
 import { recordSpend } from "../ledger/record.js";
 import { SPEND_TTL_MS } from "../spend/spend-guard.js";

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { createAction } from "../actions.js";
+import { hostStarters } from "../activity/facts.js";
 import { raiseAlert } from "../alerts/index.js";
 import type { ActionHandler } from "../command.js";
 import type { CoreDeps } from "../deps.js";
-import { hostStarters } from "../facts/facts.js";
 import { formatAmount } from "../format.js";
 import type { ConversationRef } from "../invocation.js";
 import { chargedToday } from "../ledger/day-totals.js";

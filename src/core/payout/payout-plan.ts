@@ -1,8 +1,8 @@
 import type { ComplianceVerdict } from "../../service/compliance.js";
 import { isServiceError } from "../../service/errors.js";
+import { noteRefusal } from "../activity/facts.js";
 import type { CoreDeps } from "../deps.js";
 import { toUserLine, UserError } from "../errors.js";
-import { noteRefusal } from "../facts/facts.js";
 import {
   ORCHESTRATOR_MAX_ENERGY_PER_ADDRESS,
   ORCHESTRATOR_MIN_ENERGY_PER_ADDRESS,

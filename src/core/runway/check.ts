@@ -1,8 +1,8 @@
 import Big from "big.js";
+import { botSpentLast24h, hoursLeft, keepSample, rateOf, readSamples } from "../activity/rate.js";
 import { clearAlertOf, raiseAlert } from "../alerts/index.js";
 import { withBalanceChart } from "../chart/index.js";
 import type { CoreDeps } from "../deps.js";
-import { botSpentLast24h, hoursLeft, keepSample, rateOf, readSamples } from "../facts/rate.js";
 import { formatAmount, formatDecimal } from "../format.js";
 import type { ConversationRef } from "../invocation.js";
 import { readAccount } from "../spend/account.js";

@@ -1,6 +1,6 @@
 import type Big from "big.js";
+import { botSpentLast24h, hoursLeft, rateOf, readSamples, type SpendRate } from "../activity/rate.js";
 import type { CoreDeps } from "../deps.js";
-import { botSpentLast24h, hoursLeft, rateOf, readSamples, type SpendRate } from "../facts/rate.js";
 import { formatAmount, formatDecimal } from "../format.js";
 import { type Block, code, context, fields, header, publicReply, type Reply, text } from "../reply.js";
 

@@ -6,10 +6,10 @@ import {
   type ScreeningOrder,
   type ScreeningProvider,
 } from "../../service/screening.js";
+import { noteScreening } from "../activity/facts.js";
 import { screeningFound } from "../cases/index.js";
 import type { CoreDeps } from "../deps.js";
 import { UserError } from "../errors.js";
-import { noteScreening } from "../facts/facts.js";
 import { formatAmount } from "../format.js";
 import { type Actor, actorKey, type ConversationRef, conversationKey } from "../invocation.js";
 import { recordSpend } from "../ledger/record.js";

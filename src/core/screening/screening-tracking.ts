@@ -1,9 +1,9 @@
 import { isServiceError } from "../../service/errors.js";
 import { FINAL_SCREENING_STATUSES } from "../../service/screening.js";
+import { noteScreening } from "../activity/facts.js";
 import { screeningFound } from "../cases/index.js";
 import type { CoreDeps } from "../deps.js";
 import { toUserLine } from "../errors.js";
-import { noteScreening } from "../facts/facts.js";
 import { conversationKey } from "../invocation.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";

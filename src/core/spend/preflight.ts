@@ -1,8 +1,8 @@
 import type { ComplianceVerdict } from "../../service/compliance.js";
 import { isServiceError } from "../../service/errors.js";
+import { noteRefusal } from "../activity/facts.js";
 import type { CoreDeps } from "../deps.js";
 import { toUserLine } from "../errors.js";
-import { noteRefusal } from "../facts/facts.js";
 import { clip } from "../format.js";
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { utcDay } from "../../../src/core/activity/facts.js";
 import { readAudit } from "../../../src/core/audit-log.js";
 import { renderDigest } from "../../../src/core/digest/digest-render.js";
 import { buildDigest } from "../../../src/core/digest/summary.js";
-import { utcDay } from "../../../src/core/facts/facts.js";
 import type { SharedFile } from "../../../src/core/invocation.js";
 import { findOrigin } from "../../../src/core/origins.js";
 import type { Reply } from "../../../src/core/reply.js";

@@ -1,7 +1,7 @@
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
+import { hoursLeft, keepSample, rateOf } from "../../../src/core/activity/rate.js";
 import { digestDayAt, msUntilDigest } from "../../../src/core/digest/schedule.js";
-import { hoursLeft, keepSample, rateOf } from "../../../src/core/facts/rate.js";
 import { createMemoryStore } from "../../../src/store/memory-store.js";
 
 const T0 = Date.parse("2025-03-01T12:00:00Z");

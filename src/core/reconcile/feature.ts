@@ -4,9 +4,9 @@ import { reconcileTick } from "./reconcile.js";
 /** How often the account is read for the reconciliation (a day is closed by its first reading). */
 const RECONCILE_EVERY_MS = 30 * 60_000;
 
-/** The spend ledger's own job: once a day, its total against the service's `total_trx_spent`. */
-export const ledgerFeature = defineFeature({
-  name: "ledger",
+/** The spend ledger against the service: once a day, its total against `total_trx_spent`. */
+export const reconcileFeature = defineFeature({
+  name: "reconcile",
   scheduled: ({ deps, alerts }): ScheduledJob[] => [
     {
       kind: "ticker",

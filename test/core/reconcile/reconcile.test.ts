@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildDigest } from "../../../src/core/digest/summary.js";
-import { reconcileTick } from "../../../src/core/ledger/reconcile.js";
+import { reconcileTick } from "../../../src/core/reconcile/reconcile.js";
 import { charge } from "../../../src/sandbox/accounts.js";
 import { operator, replyText } from "../../support/core-harness.js";
 import { freshAddress, quote, useSpendHarness } from "../../support/spend-harness.js";

@@ -5,12 +5,12 @@ import { raiseAlert } from "../alerts/index.js";
 import type { CoreDeps } from "../deps.js";
 import { formatAmount } from "../format.js";
 import type { ConversationRef } from "../invocation.js";
+import { sunAsTrx } from "../ledger/csv-row.js";
+import { isCharge } from "../ledger/entry.js";
+import { dayOf, readSince } from "../ledger/ledger.js";
 import { publicReply, text } from "../reply.js";
 import { readAccount } from "../spend/account.js";
 import { readSnapshot } from "../spend/balance-refresh.js";
-import { sunAsTrx } from "./csv-row.js";
-import { isCharge } from "./entry.js";
-import { dayOf, readSince } from "./ledger.js";
 
 /**
  * The ledger against the service's own count: the first `total_trx_spent` reading of each UTC day

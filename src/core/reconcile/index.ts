@@ -1,0 +1,1 @@
+export { type Reconciliation, reconcileDay, reconciliationLine } from "./reconcile.js";
