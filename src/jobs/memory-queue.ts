@@ -191,9 +191,9 @@ export function createMemoryQueues({ startTimer = realTimer }: MemoryQueueOption
       state.ready = state.ready.filter((j) => j !== job);
     },
 
-    async pace(key, gapMs) {
+    async pace(key, gapMs, notBeforeMs = 0) {
       const now = Date.now();
-      const slot = Math.max(now, slots.get(key) ?? 0);
+      const slot = Math.max(now + Math.max(0, notBeforeMs), slots.get(key) ?? 0);
       slots.set(key, slot + Math.max(0, gapMs));
       if (slots.size > 10_000) for (const [k, at] of slots) if (at < now) slots.delete(k);
       return slot - now;

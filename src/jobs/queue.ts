@@ -69,9 +69,10 @@ export interface JobQueue {
   /**
    * Reserves the next send slot of `key`, at least `gapMs` after the previous reservation, and
    * answers how long to wait for it. Atomic and shared by every instance: paces one chat
-   * conversation without parking a worker.
+   * conversation without parking a worker. `notBeforeMs`: the slot is at least that far from now
+   * (a platform's Retry-After), and the key's later slots come after it.
    */
-  pace(key: string, gapMs: number): Promise<number>;
+  pace(key: string, gapMs: number, notBeforeMs?: number): Promise<number>;
   /**
    * Adds a job named `name` to `queue` every `everyMs`: one schedule for all instances (BullMQ's
    * job scheduler); calling it again with the same `schedulerId` updates it, never doubles it.

@@ -97,7 +97,8 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
     warnings: preflight.warning === undefined ? [] : [preflight.warning],
     tokens: group.tokens,
   });
-  await deps.notifier.post(channel, reply, `agent-request:${id}`);
+  // Behind the channel's answers, alerts and delivery notices: a burst of requests never delays them.
+  await deps.notifier.post(channel, reply, `agent-request:${id}`, { priority: "low" });
   await auditAgent(
     deps,
     ask.agent,
