@@ -95,6 +95,11 @@ export interface Reply {
    * button is not used up, and nothing is posted in the conversation.
    */
   asks?: { form: string; line: string; prompt: string };
+  /**
+   * The people this message pages (OPS_ONCALL's mentions on an escalation): a digest that folds it
+   * in mentions them too, once, so a coalesced escalation still pages.
+   */
+  pages?: Span[];
 }
 
 export const plain = (text: string): Span => ({ text });
