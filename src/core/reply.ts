@@ -94,7 +94,12 @@ export interface Reply {
    * console prompt) and what it gathers completes `line` into the command line that runs. The
    * button is not used up, and nothing is posted in the conversation.
    */
-  asks?: { form: string; line: string; prompt: string };
+  asks?: {
+    form: string;
+    line: string;
+    prompt: string /** The form's title (Slack: ≤ 24 characters). */;
+    title?: string;
+  };
   /**
    * The people this message pages (OPS_ONCALL's mentions on an escalation): a digest that folds it
    * in mentions them too, once, so a coalesced escalation still pages.

@@ -53,6 +53,7 @@ export const caseCommand: CommandDefinition = {
   example: "case note C12 customer sent documents",
   details:
     "`case clear <id> <reason>` and `case report <id> <reason>` close a case with a reason (the Clear… and Report… buttons ask for it).",
+  freeTextAfter: 2,
   async run(ctx) {
     const [first, ...rest] = ctx.args;
     if (first === undefined) return errorReply(USAGE);
@@ -72,9 +73,10 @@ async function changeCase(ctx: CommandContext, op: CaseOp, words: string[]): Pro
   const { deps, invocation, role } = ctx;
   if (!can(role, "operator"))
     return errorReply(refusalLine(`case ${op}`, "operator", role, invocation.actor));
-  const [id, ...reasonWords] = words;
+  // Parsed, the text after the id is one arg as typed (the command's `freeTextAfter`).
+  const [id, ...typed] = words;
   if (id === undefined || !CASE_ID_PATTERN.test(id)) return errorReply(USAGE);
-  const note = reasonWords.join(" ").trim();
+  const note = typed.join(" ").trim();
   const noun = op === "note" ? "A note" : "A reason";
   if (note === "")
     return errorReply(
