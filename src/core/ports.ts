@@ -103,7 +103,7 @@ export interface ChatAdapterLifecycle {
  * Posts into a conversation later (results of pending orders, webhooks). Implemented by a durable
  * job queue, so a chat outage or a restart delays a message and never loses it.
  */
-export interface PostOptions {
+interface PostOptions {
   /**
    * `low`: waits behind every other notice of its conversation (an agent's request), so people's
    * answers, alerts and delivery notices there are never paced behind it.
