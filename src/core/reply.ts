@@ -141,7 +141,17 @@ export function publicReply(summary: string, blocks: Block[]): Reply {
 
 /** One short line only the user who typed sees: bad input, refusals, errors. */
 export function errorReply(line: string): Reply {
-  return { summary: line, blocks: [text(line)], visibility: "private" };
+  return { summary: line, blocks: [text(...codeMarked(line))], visibility: "private" };
+}
+
+/**
+ * A line of ours whose `backticked` parts are code (a command to type): code spans, so each
+ * platform shows them as its code (Slack would otherwise show look-alikes of the backticks).
+ */
+export function codeMarked(line: string): Span[] {
+  return line
+    .split(/`([^`\n]+)`/)
+    .flatMap((part, i) => (part === "" ? [] : [i % 2 === 1 ? code(part) : plain(part)]));
 }
 
 /** The plain text of a span list, for fallbacks and the console. */

@@ -67,14 +67,16 @@ export async function issueCode(
   }
 }
 
-export type Verified = { genuine: true; certified: Certified } | { genuine: false; why: string };
+export type Verified =
+  | { genuine: true; certified: Certified }
+  | { genuine: false; why: string; malformed?: true };
 
 export async function verifyCode(
   deps: Pick<CoreDeps, "store" | "settings">,
   code: string,
 ): Promise<Verified> {
   const match = CODE_PATTERN.exec(code.trim().toUpperCase());
-  if (!match) return { genuine: false, why: "it is not a certificate code (OPS-CERT-…)" };
+  if (!match) return { genuine: false, why: "it is not a certificate code (OPS-CERT-…)", malformed: true };
   const [, serial = "", mac = ""] = match;
   const certified = await getJson(deps.store, CERT_KEY(serial), certifiedSchema);
   if (certified === null) return { genuine: false, why: "no certificate was issued with this code" };

@@ -136,10 +136,13 @@ export const verifyCommand: CommandDefinition = {
   role: "viewer",
   summary: "check a certificate's code",
   usage: "verify <code>",
-  example: "verify OPS-CERT-…",
+  // Runnable as it is: a well-formed code that no certificate has (it answers "Not genuine").
+  example: "verify OPS-CERT-AAAAAAAAAA-AAAAAAAAAAAAAAAAAAAAAAAAAA",
   async run({ deps, args }): Promise<Reply> {
     if (args.length !== 1) return errorReply("Usage: verify <code> — the OPS-CERT-… code of a certificate.");
     const result = await verifyCode(deps, args[0] ?? "");
+    // Not even a code: bad input, one private line; a code that fails is news for the conversation.
+    if (!result.genuine && result.malformed) return errorReply(`Not genuine: ${result.why}.`);
     if (!result.genuine) {
       const line = `Not genuine: ${result.why}.`;
       return publicReply(line, [text(line)]);

@@ -16,7 +16,7 @@ export type ScheduleArgs =
 export const SCHEDULE_USAGE =
   "schedule energy <address> <amount> at <HH:MM> [daily|weekdays|<mon,tue,…>] [max <sun>], schedule list [page], schedule pause|resume|remove <id>";
 const ENERGY_USAGE =
-  "use schedule energy <address> <amount> at <HH:MM> [daily|weekdays|<mon,tue,…>] [max <sun>], e.g. schedule energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k at 08:00 weekdays max 40";
+  "use schedule energy <address> <amount> at <HH:MM> [daily|weekdays|<mon,tue,…>] [max <sun>], e.g. schedule energy TF6qg4pGgrMviRrWwUomrfxbPTsxjKrP7b 65k at 08:00 weekdays max 40";
 /** The ids `schedule list` shows: S and a number. */
 const ID_PATTERN = /^S\d{1,9}$/i;
 
