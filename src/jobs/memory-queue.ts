@@ -24,6 +24,8 @@ interface MemoryJob {
   backoff: Backoff;
   state: "waiting" | "delayed" | "active";
   cancelDelay?: () => void;
+  /** When a delayed job comes due (epoch ms). */
+  dueAt?: number;
 }
 
 interface Runner {
@@ -81,6 +83,7 @@ export function createMemoryQueues({ startTimer = realTimer }: MemoryQueueOption
       return;
     }
     job.state = "delayed";
+    job.dueAt = Date.now() + delayMs;
     const cancel = startTimer(delayMs, () => {
       delays.delete(cancel);
       job.cancelDelay = undefined;
@@ -177,6 +180,12 @@ export function createMemoryQueues({ startTimer = realTimer }: MemoryQueueOption
 
     async counts(queue) {
       return countsOf(stateOf(queue));
+    },
+
+    async dueWithin(queue, ms) {
+      const until = Date.now() + ms;
+      const jobs = [...stateOf(queue).pending.values()];
+      return jobs.filter((job) => job.state !== "delayed" || (job.dueAt ?? 0) <= until).length;
     },
 
     async remove(queue, jobId) {

@@ -64,6 +64,11 @@ export interface JobQueue {
   add<T>(queue: string, name: string, data: T, options?: AddOptions): Promise<void>;
   process<T>(queue: string, handler: JobHandler<T>, options: ProcessOptions): Promise<JobWorker>;
   counts(queue: string): Promise<JobCounts>;
+  /**
+   * How many jobs of `queue` are waiting, running, or delayed to within `ms` from now: the work
+   * that will still happen soon. Unset where the delays cannot be read cheaply (BullMQ).
+   */
+  dueWithin?(queue: string, ms: number): Promise<number>;
   /** Removes a waiting or delayed job by its id; a job running or gone is left alone. */
   remove(queue: string, jobId: string): Promise<void>;
   /**
