@@ -97,8 +97,6 @@ interface NotifyJob {
   slotAt?: number;
   /** When the platform first answered "too many" for this batch (epoch ms); cleared by a send. */
   limitedSince?: number;
-  /** The lane of the notice that queued this job (absent: `first`). */
-  lane?: Lane;
 }
 
 export interface NotifierOptions {
@@ -131,7 +129,7 @@ export function createNotifier(queues: JobQueue, options: NotifierOptions): Noti
         await startSending(
           queues,
           box,
-          { conversation, seq, pacedAt: -1, ...(lane === "low" && { lane }) },
+          { conversation, seq, pacedAt: -1 },
           { ...retry, watchMs, repeat: !appended },
         );
       }
