@@ -240,11 +240,20 @@ function killAtFault(point: FaultPoint, logger: Logger): (at: FaultPoint) => Pro
   };
 }
 
+/**
+ * Waits for the work that comes before `timeoutMs` is up; a job delayed past it (an AML case's
+ * SLA in an hour, a delivery watch in minutes) would only keep a finished demo waiting.
+ */
 async function drainQueues(queues: JobQueue, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const pending = async (queue: string): Promise<number> => {
+    if (queues.dueWithin) return queues.dueWithin(queue, deadline - Date.now());
+    const c = await queues.counts(queue);
+    return c.waiting + c.active + c.delayed;
+  };
   while (Date.now() < deadline) {
-    const counts = await Promise.all(["tracked", "notify", WEBHOOK_QUEUE].map((q) => queues.counts(q)));
-    if (counts.every((c) => c.waiting + c.active + c.delayed === 0)) return;
+    const counts = await Promise.all(["tracked", "notify", WEBHOOK_QUEUE].map(pending));
+    if (counts.every((n) => n === 0)) return;
     await new Promise((r) => setTimeout(r, 200));
   }
 }

@@ -127,7 +127,23 @@ function checkCombinations(env: Env, ctx: z.RefinementCtx): void {
   if (env.OPS_AGENT_CHANNEL?.platform === "telegram" && !env.TELEGRAM_BOT_TOKEN) {
     need("OPS_AGENT_CHANNEL", "a telegram: chat needs TELEGRAM_BOT_TOKEN");
   }
+  checkTelegramChatsServed(env, need);
   checkRedisCombination(env, need);
+}
+
+/**
+ * The bot answers only TELEGRAM_ALLOWED_CHATS: a chat it posts alerts, cases or agents' requests
+ * into must be one of them, or every button there would be refused ("This chat is not served").
+ */
+function checkTelegramChatsServed(env: Env, need: (variable: keyof Env, message: string) => void): void {
+  if (!env.TELEGRAM_BOT_TOKEN) return;
+  const allowed = new Set(env.TELEGRAM_ALLOWED_CHATS.map(String));
+  const refused = (chat: string) =>
+    `chat ${chat} is not in TELEGRAM_ALLOWED_CHATS, so the bot would refuse every button of what it posts there: add it to TELEGRAM_ALLOWED_CHATS`;
+  if (env.ALERT_TELEGRAM_CHAT !== undefined && !allowed.has(String(env.ALERT_TELEGRAM_CHAT)))
+    need("ALERT_TELEGRAM_CHAT", refused(String(env.ALERT_TELEGRAM_CHAT)));
+  if (env.OPS_AGENT_CHANNEL?.platform === "telegram" && !allowed.has(env.OPS_AGENT_CHANNEL.id))
+    need("OPS_AGENT_CHANNEL", refused(env.OPS_AGENT_CHANNEL.id));
 }
 
 /** One way to reach Redis: a URL, Sentinel (with its master's name) or Cluster. */

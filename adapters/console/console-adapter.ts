@@ -22,7 +22,7 @@ export interface ConsoleAdapterOptions {
   input: Readable;
   output: Writable;
   /** Anything with the core's `handle` (the core itself in `main.ts`). */
-  core: Pick<AdapterCore, "handle" | "delivered">;
+  core: Pick<AdapterCore, "handle" | "delivered" | "commands">;
   actor: Actor;
   conversation: ConversationRef;
   /** Default: `output.isTTY`. */
@@ -44,6 +44,7 @@ export interface ConsoleAdapter extends ChatAdapter, ChatAdapterLifecycle {
 }
 
 export const PROMPT = "opsbot> ";
+const CANCEL_HINT = "cancel closes nothing; a line that starts with a command runs that command";
 const NOTIFICATION_MARK = "» ";
 
 export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAdapter {
@@ -87,11 +88,39 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
 
   async function answer(line: string): Promise<void> {
     const typed = line.trim();
-    // An empty answer to a prompt runs the line without it: the core refuses it, nothing changes.
-    if (typed.length === 0 && asked === undefined) return;
-    if (/^\d+$/.test(typed) && asked === undefined) return press(Number(typed));
-    const text = asked === undefined ? typed : `${asked} ${typed}`.trim();
+    if (asked !== undefined) return answerAsked(asked, typed);
+    if (typed.length === 0) return;
+    if (/^\d+$/.test(typed)) return press(Number(typed));
+    return run(typed);
+  }
+
+  /**
+   * The line after a button's prompt: the reason, as typed. A blank one asks again; `cancel`
+   * closes nothing; a line that starts with a command's name is that command (the prompt says so).
+   */
+  async function answerAsked(lead: string, typed: string): Promise<void> {
+    if (typed.length === 0) {
+      write(`A reason is needed; type it on the next line (${CANCEL_HINT}).\n\n`);
+      return;
+    }
     asked = undefined;
+    if (typed.toLowerCase() === "cancel") {
+      write("Cancelled: nothing was closed.\n\n");
+      return;
+    }
+    if (isCommand(typed)) {
+      write("Not taken as the reason (it is a command): nothing was closed.\n");
+      return run(typed);
+    }
+    return run(`${lead} ${typed}`);
+  }
+
+  const isCommand = (typed: string): boolean => {
+    const first = typed.split(/\s/, 1)[0]?.replace(/^\//, "").toLowerCase() ?? "";
+    return (options.core.commands ?? []).some((c) => c.verb === first || c.aliases?.includes(first));
+  };
+
+  async function run(text: string): Promise<void> {
     const file = await fileOfLine(text);
     const invocation = { kind: "command", actor, conversation, text, ...(file && { file }) } as const;
     await print(await options.core.handle(invocation), "");
@@ -110,7 +139,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     if (reply.asks) {
       // The console's form: a prompt, answered by the next line.
       asked = reply.asks.line;
-      write(`${clean(reply.asks.prompt)}\n(Type it on the next line; an empty line closes nothing.)\n\n`);
+      write(`${clean(reply.asks.prompt)}\n(Type it on the next line; ${CANCEL_HINT}.)\n\n`);
       return;
     }
     await print(reply, "");

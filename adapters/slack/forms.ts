@@ -40,6 +40,7 @@ function formView(spec: FormSpec, meta: FormMetadata): Record<string, unknown> {
         type: "plain_text_input",
         action_id: INPUT_ACTION_ID,
         placeholder: { type: "plain_text", text: field.placeholder.slice(0, 150) },
+        ...(field.freeText && { multiline: true, max_length: field.freeText.maxChars }),
       },
       ...(field.hint !== undefined && { hint: { type: "plain_text", text: field.hint } }),
     })),

@@ -107,7 +107,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     ...(home && { onHomePress: (user: string, reply: Reply) => publish(user, home, reply) }),
     openAsked: async (triggerId, asks, channel) => {
       const spec = FORMS[asks.form];
-      return spec !== undefined && openForm(web, logger, triggerId, spec, channel, asks.line);
+      if (spec === undefined) return false;
+      const titled = asks.title === undefined ? spec : { ...spec, title: asks.title };
+      return openForm(web, logger, triggerId, titled, channel, asks.line);
     },
   });
   registerMessages(app, { core: options.core, delivery, inflight, logger });

@@ -4,8 +4,8 @@
  * inside a tag or an entity (`&amp;`). Tags open at a cut are closed at the end of one message
  * and reopened at the start of the next, so every message is valid HTML on its own.
  *
- * Telegram counts the text after parsing; measuring the HTML (which is never shorter) keeps
- * every message under the limit whatever the markup.
+ * Telegram counts the text after parsing (UTF-16 code units, an entity one character, tags
+ * nothing), so that is what is measured: markup does not split a reply that fits.
  */
 export const TELEGRAM_TEXT_LIMIT = 4096;
 /**
@@ -54,8 +54,8 @@ interface OpenTag {
 const UNIT = /<[^>]*>|&[#A-Za-z0-9]+;|\n|[\s\S]/gu;
 
 export function splitHtml(html: string, limit = TELEGRAM_TEXT_LIMIT): string[] {
-  if (html.length <= limit) return html.trim() === "" ? [] : [html];
   const units = html.match(UNIT) ?? [];
+  if (units.reduce((n, unit) => n + shownLength(unit), 0) <= limit) return html.trim() === "" ? [] : [html];
   const chunks: string[] = [];
   let start = 0;
   let stack: OpenTag[] = [];
@@ -79,15 +79,15 @@ interface Cut {
 /** The last good cut from `start` that fits: at a newline, else after a space, else anywhere. */
 function findCut(units: readonly string[], start: number, opening: OpenTag[], limit: number): Cut {
   const stack = [...opening];
-  let length = openTags(opening).length;
+  let length = 0;
   let atNewline: Cut | undefined;
   let afterSpace: Cut | undefined;
   let anywhere: Cut | undefined;
   for (let i = start; i < units.length; i++) {
     const unit = units[i] ?? "";
     const next = applyTag(unit, stack);
-    if (i > start && length + unit.length + closeTags(next).length > limit) break;
-    length += unit.length;
+    if (i > start && length + shownLength(unit) > limit) break;
+    length += shownLength(unit);
     stack.splice(0, stack.length, ...next);
     if (units[i + 1] === "\n") atNewline = { end: i + 1, stack: [...stack] };
     else if (unit === " ") afterSpace = { end: i + 1, stack: [...stack] };
@@ -98,6 +98,10 @@ function findCut(units: readonly string[], start: number, opening: OpenTag[], li
   if (!cut) throw new Error("splitHtml: nothing fits in one message");
   return cut;
 }
+
+/** What a unit counts for in Telegram's limit: a tag nothing, an entity one character. */
+const shownLength = (unit: string): number =>
+  unit.startsWith("<") && unit.length > 1 ? 0 : unit.startsWith("&") && unit.length > 1 ? 1 : unit.length;
 
 function applyTag(unit: string, stack: readonly OpenTag[]): OpenTag[] {
   if (!unit.startsWith("<") || unit.length < 3) return [...stack];

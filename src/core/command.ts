@@ -40,6 +40,11 @@ export interface CommandDefinition {
   example: string;
   /** More than one line can say (other forms, options): shown by `help <verb>` only, so the list stays one message. */
   details?: string;
+  /**
+   * After this many words (a subverb counted), the rest of the line is one last arg, exactly as
+   * typed (trimmed): a reason or a note, whose quotes, apostrophes and line breaks are kept.
+   */
+  freeTextAfter?: number;
   run(ctx: CommandContext): Promise<Reply>;
 }
 

@@ -30,6 +30,11 @@ export interface FormField {
   placeholder: string;
   optional?: boolean;
   hint?: string;
+  /**
+   * Free text (a reason): kept as typed, trimmed, as one value (never split into words), at most
+   * this many characters; several lines where the platform allows (a Slack multi-line input).
+   */
+  freeText?: { maxChars: number };
 }
 
 export interface FormSpec {

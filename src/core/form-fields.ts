@@ -5,7 +5,7 @@ import { parseTronAddress } from "./parse/tron-address.js";
 export const ADDRESS_FIELD: FormField = {
   name: "address",
   label: "TRON address",
-  placeholder: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+  placeholder: "TF6qg4pGgrMviRrWwUomrfxbPTsxjKrP7b",
 };
 
 /** True when the address field alone is refused: empty, not a TRON address, or more than one word. */

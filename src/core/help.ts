@@ -4,6 +4,7 @@ import { echo } from "./parse/echo.js";
 import {
   type Block,
   code,
+  codeMarked,
   context,
   errorReply,
   fields,
@@ -105,7 +106,7 @@ function verbReply(ctx: CommandContext, wanted: string): Reply {
   const blocks: Block[] = [
     header(found.verb),
     text(`${capitalise(found.summary)}.`),
-    ...(found.details === undefined ? [] : [text(found.details)]),
+    ...(found.details === undefined ? [] : [text(...codeMarked(found.details))]),
     fields(["Usage", code(`${prefix}${found.usage}`)], ["Example", code(`${prefix}${found.example}`)]),
   ];
   if (!can(ctx.role, found.role)) {

@@ -103,9 +103,17 @@ export interface ChatAdapterLifecycle {
  * Posts into a conversation later (results of pending orders, webhooks). Implemented by a durable
  * job queue, so a chat outage or a restart delays a message and never loses it.
  */
+interface PostOptions {
+  /**
+   * `low`: waits behind every other notice of its conversation (an agent's request), so people's
+   * answers, alerts and delivery notices there are never paced behind it.
+   */
+  priority?: "low";
+}
+
 export interface Notifier {
   /** `dedupKey` makes a repeated notification (a replayed webhook, a re-polled result) post once. */
-  post(conversation: ConversationRef, reply: Reply, dedupKey?: string): Promise<void>;
+  post(conversation: ConversationRef, reply: Reply, dedupKey?: string, options?: PostOptions): Promise<void>;
   /**
    * True while something posted into this conversation is still waiting to be sent: an answer
    * that comes meanwhile queues behind it instead of overtaking it.

@@ -104,7 +104,17 @@ export interface Reply {
    * console prompt) and what it gathers completes `line` into the command line that runs. The
    * button is not used up, and nothing is posted in the conversation.
    */
-  asks?: { form: string; line: string; prompt: string };
+  asks?: {
+    form: string;
+    line: string;
+    prompt: string /** The form's title (Slack: ≤ 24 characters). */;
+    title?: string;
+  };
+  /**
+   * The people this message pages (OPS_ONCALL's mentions on an escalation): a digest that folds it
+   * in mentions them too, once, so a coalesced escalation still pages.
+   */
+  pages?: Span[];
 }
 
 export const plain = (text: string): Span => ({ text });
@@ -141,7 +151,17 @@ export function publicReply(summary: string, blocks: Block[]): Reply {
 
 /** One short line only the user who typed sees: bad input, refusals, errors. */
 export function errorReply(line: string): Reply {
-  return { summary: line, blocks: [text(line)], visibility: "private" };
+  return { summary: line, blocks: [text(...codeMarked(line))], visibility: "private" };
+}
+
+/**
+ * A line of ours whose `backticked` parts are code (a command to type): code spans, so each
+ * platform shows them as its code (Slack would otherwise show look-alikes of the backticks).
+ */
+export function codeMarked(line: string): Span[] {
+  return line
+    .split(/`([^`\n]+)`/)
+    .flatMap((part, i) => (part === "" ? [] : [i % 2 === 1 ? code(part) : plain(part)]));
 }
 
 /** The plain text of a span list, for fallbacks and the console. */

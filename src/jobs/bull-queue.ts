@@ -45,7 +45,8 @@ const paceScript = defineRedisScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local slot = tonumber(redis.call('GET', KEYS[1]) or '0')
-if slot < now then slot = now end
+local earliest = now + tonumber(ARGV[2] or '0')
+if slot < earliest then slot = earliest end
 local gap = tonumber(ARGV[1])
 redis.call('SET', KEYS[1], slot + gap, 'PX', slot + gap - now + 60000)
 return slot - now
@@ -133,10 +134,9 @@ export function createBullQueues(options: BullQueuesOptions): JobQueue {
       if (job && ((await job.isDelayed()) || (await job.isWaiting()))) await job.remove().catch(() => {});
     },
 
-    async pace(key, gapMs) {
-      return Number(
-        await paceScript.run(shared, [`${prefix}:pace:${key}`], [Math.max(0, Math.round(gapMs))]),
-      );
+    async pace(key, gapMs, notBeforeMs = 0) {
+      const args = [Math.max(0, Math.round(gapMs)), Math.max(0, Math.round(notBeforeMs))];
+      return Number(await paceScript.run(shared, [`${prefix}:pace:${key}`], args));
     },
 
     async repeat(queue, schedulerId, everyMs, name, data) {

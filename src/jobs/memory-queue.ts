@@ -24,6 +24,8 @@ interface MemoryJob {
   backoff: Backoff;
   state: "waiting" | "delayed" | "active";
   cancelDelay?: () => void;
+  /** When a delayed job comes due (epoch ms). */
+  dueAt?: number;
 }
 
 interface Runner {
@@ -81,6 +83,7 @@ export function createMemoryQueues({ startTimer = realTimer }: MemoryQueueOption
       return;
     }
     job.state = "delayed";
+    job.dueAt = Date.now() + delayMs;
     const cancel = startTimer(delayMs, () => {
       delays.delete(cancel);
       job.cancelDelay = undefined;
@@ -179,6 +182,12 @@ export function createMemoryQueues({ startTimer = realTimer }: MemoryQueueOption
       return countsOf(stateOf(queue));
     },
 
+    async dueWithin(queue, ms) {
+      const until = Date.now() + ms;
+      const jobs = [...stateOf(queue).pending.values()];
+      return jobs.filter((job) => job.state !== "delayed" || (job.dueAt ?? 0) <= until).length;
+    },
+
     async remove(queue, jobId) {
       const state = stateOf(queue);
       const job = state.pending.get(jobId);
@@ -191,9 +200,9 @@ export function createMemoryQueues({ startTimer = realTimer }: MemoryQueueOption
       state.ready = state.ready.filter((j) => j !== job);
     },
 
-    async pace(key, gapMs) {
+    async pace(key, gapMs, notBeforeMs = 0) {
       const now = Date.now();
-      const slot = Math.max(now, slots.get(key) ?? 0);
+      const slot = Math.max(now + Math.max(0, notBeforeMs), slots.get(key) ?? 0);
       slots.set(key, slot + Math.max(0, gapMs));
       if (slots.size > 10_000) for (const [k, at] of slots) if (at < now) slots.delete(k);
       return slot - now;

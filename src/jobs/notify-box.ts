@@ -42,11 +42,23 @@ export interface BoxState {
 export const mailboxKey = (c: ConversationRef): string =>
   c.replyTo ? `${conversationKey(c)}:re:${c.replyTo}` : conversationKey(c);
 
-export function notifyBox(store: Store, conversation: ConversationRef, noticeTtlMs: number) {
-  const base = `notify:box:${mailboxKey(conversation)}`;
+/**
+ * A mailbox's lane. `low` holds what may wait behind everything else of the place (agents'
+ * requests): the one lead of the place sends the `first` lane's notices before any of it.
+ */
+export type Lane = "first" | "low";
+
+export function notifyBox(
+  store: Store,
+  conversation: ConversationRef,
+  noticeTtlMs: number,
+  lane: Lane = "first",
+) {
+  const place = `notify:box:${mailboxKey(conversation)}`;
+  const base = lane === "first" ? place : `${place}:low`;
   const seqKey = `${base}:seq`;
   const sentKey = `${base}:sent`;
-  const leadKey = `${base}:lead`;
+  const leadKey = `${place}:lead`;
   const noticeKey = (seq: number) => `${base}:n:${seq}`;
   const num = (value: string | null) => (value === null ? 0 : Number(value));
 
@@ -72,6 +84,7 @@ export function notifyBox(store: Store, conversation: ConversationRef, noticeTtl
   }
 
   return {
+    lane,
     /**
      * Stores a notice under the next number, once per `mark` (a dedup key's mark): answers its
      * number, and whether it was stored now (false: the number the mark's first post got).

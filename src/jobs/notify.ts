@@ -22,7 +22,14 @@ import {
 } from "../core/index.js";
 import type { AfterStore } from "../store/replica-ack.js";
 import type { Store } from "../store/store.js";
-import { type BoxState, mailboxKey, type Notice, type NotifyBox, notifyBox } from "./notify-box.js";
+import {
+  type BoxState,
+  type Lane,
+  mailboxKey,
+  type Notice,
+  type NotifyBox,
+  notifyBox,
+} from "./notify-box.js";
 import {
   type AddOptions,
   attemptsWithin,
@@ -44,8 +51,12 @@ import {
  * slot posts what waited meanwhile, one notice as it is, several as one digest ("12 deliveries
  * confirmed", each order and hash listed) that fits one message of the platform
  * (`PlatformFacts.limits`); it leads until the mailbox is empty. So a burst costs one
- * message per slot instead of one slot per notice, and a conversation that keeps failing (or was
- * told to wait by a 429) pauses as a whole while the others flow.
+ * message per slot instead of one slot per notice, and a conversation that keeps failing pauses
+ * as a whole while the others flow. A 429 is not a failure: the lead takes the channel's first slot
+ * after its Retry-After and goes on from there (no attempt spent, so no growing backoff).
+ *
+ * Agents' requests are posted in the `low` lane of their mailbox: the lead sends them only when no
+ * answer, alert or delivery notice of the place waits, so a burst of them never delays those.
  */
 export const NOTIFY_QUEUE = "notify";
 /** Longer than any sender's retry window (report webhooks retry for ~31 h). */
@@ -84,6 +95,8 @@ interface NotifyJob {
   pacedAt: number;
   /** When the reserved slot comes (this process's clock, epoch ms); absent in jobs of older releases. */
   slotAt?: number;
+  /** When the platform first answered "too many" for this batch (epoch ms); cleared by a send. */
+  limitedSince?: number;
 }
 
 export interface NotifierOptions {
@@ -104,9 +117,10 @@ export function createNotifier(queues: JobQueue, options: NotifierOptions): Noti
   const retry = options.retry ?? NOTIFY_RETRY;
   const watchMs = options.watchMs ?? NOTIFY_WATCH_MS;
   return {
-    async post(conversation, reply, dedupKey) {
+    async post(conversation, reply, dedupKey, postOptions) {
       const confirm = options.durable?.();
-      const box = notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS);
+      const lane: Lane = postOptions?.priority === "low" ? "low" : "first";
+      const box = notifyBox(options.store, conversation, NOTIFY_DEDUP_TTL_MS, lane);
       const mark = dedupKey === undefined ? undefined : `notify:dedup:${dedupKey}`;
       const { seq, appended } = await box.append(encodeReply(reply), mark);
       // A repeat (a re-sent webhook, a retried job) of a notice still waiting: its first post may
@@ -141,7 +155,7 @@ async function startSending(
   o: NotifyRetry & { watchMs: number; repeat: boolean },
 ): Promise<void> {
   const key = mailboxKey(job.conversation);
-  const leadId = `notify:${key}:${job.seq}`;
+  const leadId = `notify:${key}:${box.lane === "low" ? "low:" : ""}${job.seq}`;
   const retry = { attempts: o.attempts, backoff: o.backoff, replicated: true };
   if (await box.tryLead(leadId)) {
     try {
@@ -218,14 +232,26 @@ function createDeliver(queues: JobQueue, options: NotifyWorkerOptions) {
     // The lead survives a retry (the job's id stays): go on sending.
     if (await box.holds(job.id)) return send(job, box);
     // A watch job (or a lead that lost its mark): all sent, or someone sends, or it leads now.
-    const state = await box.state();
-    if (state.last <= state.sent) return "done";
+    if ((await waiting(options.store, conversation)) === undefined) return "done";
     if (!(await box.tryLead(job.id))) {
       await reviveLead(queues, box, job.data, { ...retry, replicated: true });
       return { laterMs: options.watchMs ?? NOTIFY_WATCH_MS };
     }
     return send({ ...job, data: { ...job.data, pacedAt: -1 } }, box);
   };
+}
+
+/** The lane whose notices go next, and its state: `first` before `low`; undefined when all are sent. */
+async function waiting(
+  store: Store,
+  conversation: ConversationRef,
+): Promise<{ box: NotifyBox; state: BoxState } | undefined> {
+  for (const lane of ["first", "low"] as const) {
+    const box = notifyBox(store, conversation, NOTIFY_DEDUP_TTL_MS, lane);
+    const state = await box.state();
+    if (state.last > state.sent) return { box, state };
+  }
+  return undefined;
 }
 
 /** The lead job's run: wait for the channel's slot, post what waited, and go on while more waits. */
@@ -251,14 +277,15 @@ function createSender(queues: JobQueue, options: NotifyWorkerOptions) {
     await wait(waitMs);
     return true;
   };
-  return async function lead(job: JobContext<NotifyJob>, box: NotifyBox): Promise<Outcome> {
-    await box.refresh(job.id);
-    let state = await box.state();
-    if (state.last <= state.sent) {
-      await box.release(job.id);
+  return async function lead(job: JobContext<NotifyJob>, place: NotifyBox): Promise<Outcome> {
+    const { store } = options;
+    await place.refresh(job.id);
+    let next = await waiting(store, job.data.conversation);
+    if (next === undefined) {
+      await place.release(job.id);
       // A notice posted while releasing found the lead taken: take it back for it.
-      state = await box.state();
-      if (state.last <= state.sent || !(await box.tryLead(job.id))) return "done";
+      next = await waiting(store, job.data.conversation);
+      if (next === undefined || !(await place.tryLead(job.id))) return "done";
     }
     // A slot is reserved once per batch (and again after a failed attempt).
     if (job.data.pacedAt !== job.attemptsMade) {
@@ -267,24 +294,47 @@ function createSender(queues: JobQueue, options: NotifyWorkerOptions) {
       job = { ...job, data: slot };
     }
     // What came while waiting for the slot goes out in it: the mailbox is read at the slot.
-    if (await untilSlot(job)) state = await box.state();
+    if (await untilSlot(job)) next = (await waiting(store, job.data.conversation)) ?? next;
+    const { box, state } = next;
     const { conversation } = job.data;
     const limits = platformFacts(options.platforms, conversation.platform).limits;
     const batch = await gatherBatch(box, state, gapMs(conversation) > 0 ? limits : undefined);
     try {
       if (batch.notices.length > 0) await sendBatch(options, conversation, batch.notices, timeoutMs);
     } catch (error) {
-      return failed(job, box, { state, end: batch.end, error });
+      const wait = await toldToWait(job, place, error);
+      if (wait !== undefined) return wait;
+      return failed(job, place, { box, state, end: batch.end, error });
     }
     await box.advance(state.sent, batch.end);
     // What came meanwhile gets the next slot; with nothing left, the lead is released.
-    return lead({ ...job, data: { ...job.data, pacedAt: -1, slotAt: undefined } }, box);
+    const data = { ...job.data, pacedAt: -1, slotAt: undefined, limitedSince: undefined };
+    return lead({ ...job, data }, place);
   };
+
+  /**
+   * The platform said "too many, retry after N": the channel's first slot after N is this lead's
+   * (every thread and instance of the channel waits behind it), and the job parks until then
+   * without spending an attempt. Past the retry window it counts as a failure again.
+   */
+  async function toldToWait(job: JobContext<NotifyJob>, place: NotifyBox, error: unknown) {
+    const retryAfterMs = retryAfterMsOf(error);
+    if (retryAfterMs === undefined || isPermanentError(error)) return undefined;
+    const limitedSince = job.data.limitedSince ?? now();
+    if (now() - limitedSince > NOTIFY_RETRY_WINDOW_MS) return undefined;
+    logFailure(options.logger, job, error);
+    options.onSendFailure?.(job.data.conversation.platform);
+    const { conversation } = job.data;
+    const waitMs = await queues.pace(paceKey(conversation), gapMs(conversation), retryAfterMs);
+    await place.refresh(job.id, waitMs + NOTIFY_BACKOFF.maxDelayMs);
+    const data = { ...job.data, pacedAt: job.attemptsMade, slotAt: now() + waitMs, limitedSince };
+    return { laterMs: Math.max(0, waitMs - PARK_EARLY_MS), data };
+  }
 
   async function failed(
     job: JobContext<NotifyJob>,
-    box: NotifyBox,
-    f: { state: BoxState; end: number; error: unknown },
+    place: NotifyBox,
+    f: { box: NotifyBox; state: BoxState; end: number; error: unknown },
   ): Promise<never> {
     logFailure(options.logger, job, f.error);
     options.onSendFailure?.(job.data.conversation.platform);
@@ -293,10 +343,10 @@ function createSender(queues: JobQueue, options: NotifyWorkerOptions) {
     if (retryAfterMs !== undefined) await queues.pace(paceKey(job.data.conversation), retryAfterMs);
     if (isPermanentError(f.error) || job.attemptsMade + 1 >= job.maxAttempts) {
       // Dropped (logged above): the next notices get their own chance.
-      await box.advance(f.state.sent, f.end);
-      await box.release(job.id);
+      await f.box.advance(f.state.sent, f.end);
+      await place.release(job.id);
     } else {
-      await box.refresh(job.id, (retryAfterMs ?? 0) + NOTIFY_BACKOFF.maxDelayMs);
+      await place.refresh(job.id, (retryAfterMs ?? 0) + NOTIFY_BACKOFF.maxDelayMs);
     }
     throw f.error;
   }

@@ -64,14 +64,20 @@ export interface JobQueue {
   add<T>(queue: string, name: string, data: T, options?: AddOptions): Promise<void>;
   process<T>(queue: string, handler: JobHandler<T>, options: ProcessOptions): Promise<JobWorker>;
   counts(queue: string): Promise<JobCounts>;
+  /**
+   * How many jobs of `queue` are waiting, running, or delayed to within `ms` from now: the work
+   * that will still happen soon. Unset where the delays cannot be read cheaply (BullMQ).
+   */
+  dueWithin?(queue: string, ms: number): Promise<number>;
   /** Removes a waiting or delayed job by its id; a job running or gone is left alone. */
   remove(queue: string, jobId: string): Promise<void>;
   /**
    * Reserves the next send slot of `key`, at least `gapMs` after the previous reservation, and
    * answers how long to wait for it. Atomic and shared by every instance: paces one chat
-   * conversation without parking a worker.
+   * conversation without parking a worker. `notBeforeMs`: the slot is at least that far from now
+   * (a platform's Retry-After), and the key's later slots come after it.
    */
-  pace(key: string, gapMs: number): Promise<number>;
+  pace(key: string, gapMs: number, notBeforeMs?: number): Promise<number>;
   /**
    * Adds a job named `name` to `queue` every `everyMs`: one schedule for all instances (BullMQ's
    * job scheduler); calling it again with the same `schedulerId` updates it, never doubles it.

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEMO_ADDRESSES } from "../../src/sandbox/families/screening/demo-addresses.js";
 import { exitWithin, freePort } from "../support/processes.js";
 
 /**
@@ -17,7 +18,7 @@ interface Run {
   logDir: string;
 }
 
-async function demo(input: string, env: Record<string, string> = {}): Promise<Run> {
+async function demo(input: string, env: Record<string, string> = {}, exitMs = 60_000): Promise<Run> {
   const logDir = mkdtempSync(join(tmpdir(), "opsbot-demo-"));
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: process.cwd(),
@@ -40,7 +41,7 @@ async function demo(input: string, env: Record<string, string> = {}): Promise<Ru
     stderr += chunk.toString("utf8");
   });
   child.stdin.end(input);
-  const { code } = await exitWithin(child, 60_000, "the demo at the end of its input");
+  const { code } = await exitWithin(child, exitMs, "the demo at the end of its input");
   return { code, stdout, stderr, logDir };
 }
 
@@ -63,6 +64,13 @@ describe("console demo on a pipe", () => {
     const logged = jsonLines(readFileSync(logFile, "utf8")).map((line) => JSON.parse(line).msg);
     expect(logged).toContain("opsbot started");
     expect(logged).toContain("stopped");
+  });
+
+  it("a high-risk screening opens its case, and the demo still ends with its input: the case's SLA, an hour away, is not waited for", async () => {
+    // Bounded well under the 60 s the demo waits for results still coming.
+    const run = await demo(`screen ${DEMO_ADDRESSES.highRisk}\n`, {}, 30_000);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/opened AML case C1/);
   });
 
   it("with LOG_LEVEL set, logs go to stderr at that level and stdout stays the conversation", async () => {

@@ -6,6 +6,7 @@ import { createMemoryLogger } from "../../src/core/logger.js";
 import { platformFacts } from "../../src/core/platforms.js";
 import { type ChatAdapter, ChatSendError } from "../../src/core/ports.js";
 import {
+  buttons,
   fields,
   file,
   header,
@@ -71,6 +72,11 @@ function fakeAdapter(
 }
 
 const reply = (line: string): Reply => publicReply(line, [text(line)]);
+/** A message with its own buttons (a case, an agent's quote): never folded into a digest. */
+const withButtons = (line: string, action: string): Reply =>
+  publicReply(line, [text(line), buttons({ label: "Take", token: action, style: "primary" })]);
+const caseMessage = (i: number) => withButtons(`AML case C${i} opened`, `case-take:C${i}`);
+const agentQuote = (i: number) => withButtons(`Agent billing asks for energy (R${i})`, `confirm:R${i}`);
 const hashOf = (i: number) => i.toString(16).padStart(64, "a");
 const delivery = (i: number): Reply =>
   publicReply(`Energy delivered: 65,000 energy to TXYZ…abcd (order 5M${i})`, [
@@ -406,8 +412,8 @@ function drivenQueue(clock: { now: number }, lateMs: number) {
       return { waiting, active: active.size, delayed: jobs.length - waiting, failed };
     },
     remove: async () => {},
-    async pace(key, gapMs) {
-      const slot = Math.max(clock.now, slots.get(key) ?? 0);
+    async pace(key, gapMs, notBeforeMs = 0) {
+      const slot = Math.max(clock.now + notBeforeMs, slots.get(key) ?? 0);
       slots.set(key, slot + Math.max(0, gapMs));
       return slot - clock.now;
     },
@@ -632,6 +638,87 @@ describe("notifications on a driven queue and clock", () => {
     expect(lines(channel.reply)).toEqual(["• one", "• two"]);
     expect(slack.sent.find((s) => s.conversation.threadId === thread.threadId)?.reply.summary).toBe(
       "in a thread of the channel",
+    );
+  });
+
+  it("a channel answering 429 at 1 message a second still takes 30 case messages in about 30 s", async () => {
+    const clock = { now: 0 };
+    const driven = drivenQueue(clock, 100);
+    const store = createMemoryStore({ now: () => clock.now });
+    // Slack's limit, measured where the posts arrive: 1 a second per channel, else 429 Retry-After 1.
+    // A post leaves at its slot and arrives after the network's latency: 40 ms on every 7th call.
+    let lastArrival = Number.NEGATIVE_INFINITY;
+    const refused: number[] = [];
+    const slack = fakeAdapter(
+      "slack",
+      async (n) => {
+        if (n % 7 === 0) await driven.sleep(40);
+        if (clock.now - lastArrival < 1_000) {
+          refused.push(clock.now);
+          throw new ChatSendError("chat.postMessage: ratelimited", {
+            code: "ratelimited",
+            retryable: true,
+            retryAfterMs: 1_000,
+          });
+        }
+        lastArrival = clock.now;
+      },
+      () => clock.now,
+    );
+    await startNotifyWorker(driven.queue, {
+      platforms: PLATFORM_FACTS,
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      now: () => clock.now,
+      sleep: driven.sleep,
+    });
+    const notifier = createNotifier(driven.queue, { store, watchMs: WATCH_MS });
+    for (let i = 1; i <= 30; i += 1) await notifier.post(SLACK_A, caseMessage(i));
+
+    await driven.runUntil(36_000);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(slack.sent.map((s) => s.reply.summary)).toEqual(
+      Array.from({ length: 30 }, (_, i) => `AML case C${i + 1} opened`),
+    );
+    // Each refusal cost the one slot Slack asked for, never a growing backoff.
+    const gaps = slack.sent.slice(1).map((s, i) => s.at - slack.sent[i]!.at);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(2_100);
+  });
+
+  it("an agents' request waits behind the channel's delivery notices and answers, however many queued first", async () => {
+    const clock = { now: 0 };
+    const driven = drivenQueue(clock, 100);
+    const store = createMemoryStore({ now: () => clock.now });
+    const slack = fakeAdapter("slack", undefined, () => clock.now);
+    await startNotifyWorker(driven.queue, {
+      platforms: PLATFORM_FACTS,
+      adapters: new Map([["slack", slack.adapter]]),
+      store,
+      watchMs: WATCH_MS,
+      logger: createMemoryLogger(),
+      now: () => clock.now,
+      sleep: driven.sleep,
+    });
+    const notifier = createNotifier(driven.queue, { store, watchMs: WATCH_MS });
+    for (let i = 1; i <= 10; i += 1)
+      await notifier.post(SLACK_A, agentQuote(i), `agent-request:R${i}`, { priority: "low" });
+    await driven.runUntil(10);
+    await notifier.post(SLACK_A, delivery(1));
+    await notifier.post(SLACK_A, { ...reply("balance: 120 TRX"), answers: {} });
+
+    await driven.runUntil(2_500);
+    expect(shown(slack.sent)).toEqual([
+      { at: 0, to: "C0A", lines: ["• Agent billing asks for energy (R1)"] },
+      { at: 1_000, to: "C0A", lines: ["• Energy delivered: 65,000 energy to TXYZ…abcd (order 5M1)"] },
+      { at: 2_000, to: "C0A", lines: ["• balance: 120 TRX"] },
+    ]);
+    // A person's answer waits only behind people's and alerts' notices, never behind the agents'.
+    expect(await notifier.pending?.(SLACK_A)).toBe(false);
+    await driven.runUntil(20_000);
+    expect(slack.sent.slice(3).map((s) => s.reply.summary)).toEqual(
+      Array.from({ length: 9 }, (_, i) => `Agent billing asks for energy (R${i + 2})`),
     );
   });
 

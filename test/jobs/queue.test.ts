@@ -306,6 +306,16 @@ describe.each(factories)("JobQueue contract (%s)", (_label, make) => {
     expect(await queues.pace("chat-a", 200)).toBe(0);
   });
 
+  it("a slot asked not before a Retry-After is the key's next, and the later slots come after it", async () => {
+    expect(await queues.pace("chat-c", 200)).toBe(0);
+    const held = await queues.pace("chat-c", 200, 5_000);
+    expect(held).toBeGreaterThan(4_900);
+    expect(held).toBeLessThanOrEqual(5_000);
+    const after = await queues.pace("chat-c", 200);
+    expect(after).toBeGreaterThan(5_100);
+    expect(after).toBeLessThanOrEqual(5_200);
+  });
+
   it("close() waits for the job in flight", async () => {
     let finished = false;
     const runs = await record(async () => {

@@ -262,7 +262,7 @@ function timeScaled(queues: JobQueue, scale: number): JobQueue {
         },
         o,
       ),
-    pace: async (key, gapMs) => scaled(await queues.pace(key, gapMs)),
+    pace: async (key, gapMs, notBeforeMs) => scaled(await queues.pace(key, gapMs, notBeforeMs)),
   };
 }
 

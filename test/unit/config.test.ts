@@ -322,6 +322,17 @@ describe("loadConfig", () => {
     );
   });
 
+  it("refuses to start when a Telegram chat it posts into is not one it serves (TELEGRAM_ALLOWED_CHATS)", () => {
+    const served = { TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN, TELEGRAM_ALLOWED_CHATS: "42,-100987" };
+    expect(loadConfig({ ...served, ALERT_TELEGRAM_CHAT: "-100987" }).alerts.telegramChat).toBe(-100987);
+    expect(refusal({ ...served, ALERT_TELEGRAM_CHAT: "-100555" })).toBe(
+      "ALERT_TELEGRAM_CHAT: chat -100555 is not in TELEGRAM_ALLOWED_CHATS, so the bot would refuse every button of what it posts there: add it to TELEGRAM_ALLOWED_CHATS",
+    );
+    expect(refusal({ ...served, OPS_AGENT_CHANNEL: "telegram:-100555" })).toMatch(
+      /^OPS_AGENT_CHANNEL: chat -100555 is not in TELEGRAM_ALLOWED_CHATS/,
+    );
+  });
+
   it("reads the alert destinations", () => {
     expect(loadConfig({ ALERT_SLACK_CHANNEL: "C0123ABCD", ALERT_TELEGRAM_CHAT: "-100987" }).alerts).toEqual({
       slackChannel: "C0123ABCD",

@@ -104,10 +104,12 @@ async function onText(ctx: Filter<Context, "message:text">, deps: HandlerDeps, v
   const conversation = conversationOf(chat, topicOf(message));
   const replyTo = privateChat ? {} : { replyTo: message.message_id };
   let line: string | undefined;
+  let prompted: { line: string; verb: string } | undefined;
   if (read.kind === "text") {
     // The answer to a ForceReply prompt is the arguments of the command that asked for them.
-    line = await answeredPrompt(ctx, deps.prompts);
-    if (line === undefined) return onPlainText(ctx, deps, conversation);
+    prompted = await answeredPrompt(ctx, deps.prompts);
+    if (prompted === undefined) return onPlainText(ctx, deps, conversation);
+    line = prompted.line;
   }
   const invocation: Extract<Invocation, { kind: "command" }> = {
     kind: "command",
@@ -119,7 +121,7 @@ async function onText(ctx: Filter<Context, "message:text">, deps: HandlerDeps, v
   const asked = line === undefined ? await askedForArguments(ctx, deps, invocation) : undefined;
   if (asked === "asked") return;
   const reply = asked ?? (await deps.core.handle(invocation));
-  if (line !== undefined) await settlePrompt(ctx, deps.prompts, reply);
+  if (prompted !== undefined && (await settlePrompt(ctx, deps.prompts, reply, prompted.verb))) return;
   await deliver(deps, conversation, reply, replyTo);
 }
 

@@ -67,15 +67,15 @@ export function createPrompts(store: Store, now: () => number = Date.now): Promp
 const remainingMs = (prompt: StoredPrompt, at: number): number =>
   typeof prompt.expiresAt === "number" ? prompt.expiresAt - at : PROMPT_TTL_MS;
 
-/** The command line a reply to one of our prompts stands for, or undefined for any other message. */
+/** The command line a reply to one of our prompts stands for (and what asked), or undefined for any other message. */
 export async function answeredPrompt(
   ctx: Filter<Context, "message:text">,
   prompts: Prompts | undefined,
-): Promise<string | undefined> {
+): Promise<{ line: string; verb: string } | undefined> {
   const asked = ctx.message.reply_to_message;
   if (prompts === undefined || asked === undefined || asked.from?.id !== ctx.me.id) return undefined;
   const verb = await prompts.take(ctx.chat.id, asked.message_id, ctx.from.id);
-  return verb === undefined ? undefined : `${verb} ${ctx.message.text.trim()}`;
+  return verb === undefined ? undefined : { line: `${verb} ${ctx.message.text.trim()}`, verb };
 }
 
 /**
@@ -86,10 +86,23 @@ export async function settlePrompt(
   ctx: Filter<Context, "message:text">,
   prompts: Prompts | undefined,
   reply: Reply,
-): Promise<void> {
+  verb: string,
+): Promise<"asked again" | undefined> {
   const asked = ctx.message.reply_to_message;
-  if (prompts?.reopen === undefined || asked === undefined || !isRefusal(reply)) return;
+  if (prompts?.reopen === undefined || asked === undefined || !isRefusal(reply)) return undefined;
   await prompts.reopen(ctx.chat.id, asked.message_id, ctx.from.id);
+  // The refusal asks again (the reply box opens once more), and an answer to it is taken too.
+  const sent = await ctx.api.sendMessage(
+    ctx.chat.id,
+    `${reply.summary} Reply to this message with another answer.`,
+    {
+      ...(ctx.message.is_topic_message && { message_thread_id: ctx.message.message_thread_id }),
+      reply_parameters: { message_id: ctx.message.message_id, allow_sending_without_reply: true },
+      reply_markup: { force_reply: true, selective: true },
+    },
+  );
+  await prompts.remember(ctx.chat.id, sent.message_id, { verb, userId: ctx.from.id });
+  return "asked again";
 }
 
 /** A one-line private answer with nothing to click: bad input, a refusal. */

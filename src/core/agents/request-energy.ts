@@ -10,6 +10,7 @@ import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteEnergy } from "../spend/quote.js";
 import { auditAgent } from "./audit.js";
 import { agentBudgetCheck } from "./budget.js";
+import { checkAgentReason } from "./reason.js";
 import { renderAgentQuote } from "./render.js";
 import { saveRequest } from "./requests.js";
 
@@ -42,6 +43,9 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
     });
     return { request_id: id, status: "refused", refusal };
   };
+  const reason = checkAgentReason(ask.reason);
+  if (!reason.ok) return refused(reason.error);
+  ask = { ...ask, reason: reason.value };
   const address = parseTronAddress(ask.address);
   if (!address.ok) return refused(address.error);
   const parsed = parseEnergyAmount(String(ask.amount));
@@ -91,7 +95,8 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
     warnings: preflight.warning === undefined ? [] : [preflight.warning],
     tokens: group.tokens,
   });
-  await deps.notifier.post(channel, reply, `agent-request:${id}`);
+  // Behind the channel's answers, alerts and delivery notices: a burst of requests never delays them.
+  await deps.notifier.post(channel, reply, `agent-request:${id}`, { priority: "low" });
   await auditAgent(
     deps,
     ask.agent,

@@ -18,20 +18,33 @@ const payloadSchema = z.object({ id: z.string().regex(CASE_ID_PATTERN) });
 const REASON_FORM = "case-reason";
 export const MAX_REASON = 500;
 
-/** The reason form: one field; its answer completes the line the button asked with. */
+/**
+ * The reason form: one free-text field (kept as typed), whose answer completes the line the button
+ * asked with; its title names the case (`Reply.asks.title`). A blank or too long reason is refused
+ * while the form is still open.
+ */
 export const reasonForm: FormSpec = {
   verb: REASON_FORM,
   title: "Reason",
   submit: "Close the case",
-  fields: [{ name: "reason", label: "Reason (kept in the case and the audit log)", placeholder: "why" }],
+  fields: [
+    {
+      name: "reason",
+      label: "Reason (kept in the case and the audit log)",
+      placeholder: "why",
+      freeText: { maxChars: MAX_REASON },
+    },
+  ],
   prompt: "Reply to this message with the reason.",
   placeholder: "the reason",
-  check: (args) =>
-    args.length === 0
+  check: ([reason = ""]) =>
+    reason.trim() === ""
       ? fail("A reason is needed; nothing was closed.")
-      : args.join(" ").length > MAX_REASON
-        ? fail(`The reason is too long (at most ${MAX_REASON} characters).`)
-        : ok(args.join(" ")),
+      : reason.length > MAX_REASON
+        ? fail(
+            `The reason is too long (${reason.length} characters; at most ${MAX_REASON}). Nothing was closed.`,
+          )
+        : ok(reason),
   fieldOf: () => "reason",
 };
 
@@ -57,9 +70,15 @@ function asksReason(kind: string, verb: "clear" | "report"): ActionHandler {
     async run(_ctx, payload) {
       const { id } = payloadSchema.parse(payload);
       const line = `Reason for ${verb === "clear" ? "clearing" : "reporting"} case ${id}?`;
+      const title = `${verb === "clear" ? "Clear" : "Report"} case ${id}`;
       return {
         ...errorReply(line),
-        asks: { form: REASON_FORM, line: `case ${verb} ${id}`, prompt: `${line} ${reasonForm.prompt}` },
+        asks: {
+          form: REASON_FORM,
+          line: `case ${verb} ${id}`,
+          prompt: `${line} ${reasonForm.prompt}`,
+          title,
+        },
       };
     },
   };

@@ -1,44 +1,49 @@
 import { messagesOf } from "../alerts/index.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
-import { capList } from "../format.js";
 import { conversationKey } from "../invocation.js";
-import { errorReply, publicReply, type Reply, text } from "../reply.js";
+import { pageNote, pageOf, parsePage } from "../paging.js";
+import { context, errorReply, publicReply, type Reply, text } from "../reply.js";
 import { can, refusalLine } from "../roles.js";
 import { MAX_REASON } from "./case-buttons.js";
 import { applyCaseOp, type CaseOp } from "./case-ops.js";
 import { CASE_ID_PATTERN, CLOSED_STATES, readCase, readCases } from "./case-record.js";
 import { caseLine, renderCase, renderTimeline, stateOf } from "./case-render.js";
 
-/** `cases [all]`; `case <id>`, `case note <id> <text>`, `case clear|report <id> <reason>`. */
+/** `cases [all] [page]`; `case <id>`, `case note <id> <text>`, `case clear|report <id> <reason>`. */
 const DAY_MS = 24 * 3_600_000;
 const KEEP_CLOSED_MS = 30 * DAY_MS;
-const MAX_LISTED = 30;
+/** Cases on one page: their lines fit one text block of every platform (Slack: 3,000 characters). */
+const PAGE_SIZE = 20;
+const CASES_USAGE = "Usage: cases [all] [page] — `all` adds the cases closed in the last 30 days.";
 
 export const casesCommand: CommandDefinition = {
   verb: "cases",
   role: "viewer",
   summary: "open AML cases (all: closed ones too)",
-  usage: "cases [all]",
+  usage: "cases [all] [page]",
   example: "cases all",
   async run({ args, deps }) {
-    if (args.length > 1 || (args[0] !== undefined && args[0] !== "all"))
-      return errorReply("Usage: cases [all] — `all` adds the cases closed in the last 30 days.");
+    const withClosed = args[0] === "all";
+    const rest = withClosed ? args.slice(1) : args;
+    const page = parsePage(rest[0], withClosed ? "cases all" : "cases");
+    if (rest.length > 1 || !page.ok) return errorReply(CASES_USAGE);
     const now = deps.now();
     const all = (await readCases(deps.store))
-      .filter(
-        (c) =>
-          !CLOSED_STATES.has(c.state) || (args[0] === "all" && now - (c.closedAt ?? 0) <= KEEP_CLOSED_MS),
-      )
+      .filter((c) => !CLOSED_STATES.has(c.state) || (withClosed && now - (c.closedAt ?? 0) <= KEEP_CLOSED_MS))
       .sort((a, b) => b.openedAt - a.openedAt);
     if (all.length === 0)
       return publicReply("No AML cases.", [
-        text(args[0] ? "No AML cases in the last 30 days." : "No open AML cases."),
+        text(withClosed ? "No AML cases in the last 30 days." : "No open AML cases."),
       ]);
     const head = `${all.length} AML case${all.length === 1 ? "" : "s"}`;
-    const { shown, more } = capList(all, MAX_LISTED);
-    const lines = shown.map((c) => `• ${caseLine(c, now)}`);
-    if (more > 0) lines.push(`… and ${more} more`);
-    return publicReply(head, [text(head), text(lines.join("\n"))]);
+    const shown = pageOf(all, page.value, PAGE_SIZE);
+    const lines = shown.shown.map((c) => `• ${caseLine(c, now)}`);
+    const note = pageNote(withClosed ? "cases all" : "cases", shown);
+    return publicReply(head, [
+      text(head),
+      text(lines.join("\n")),
+      ...(note === undefined ? [] : [context(note)]),
+    ]);
   },
 };
 
@@ -53,6 +58,7 @@ export const caseCommand: CommandDefinition = {
   example: "case note C12 customer sent documents",
   details:
     "`case clear <id> <reason>` and `case report <id> <reason>` close a case with a reason (the Clear… and Report… buttons ask for it).",
+  freeTextAfter: 2,
   async run(ctx) {
     const [first, ...rest] = ctx.args;
     if (first === undefined) return errorReply(USAGE);
@@ -72,9 +78,10 @@ async function changeCase(ctx: CommandContext, op: CaseOp, words: string[]): Pro
   const { deps, invocation, role } = ctx;
   if (!can(role, "operator"))
     return errorReply(refusalLine(`case ${op}`, "operator", role, invocation.actor));
-  const [id, ...reasonWords] = words;
+  // Parsed, the text after the id is one arg as typed (the command's `freeTextAfter`).
+  const [id, ...typed] = words;
   if (id === undefined || !CASE_ID_PATTERN.test(id)) return errorReply(USAGE);
-  const note = reasonWords.join(" ").trim();
+  const note = typed.join(" ").trim();
   const noun = op === "note" ? "A note" : "A reason";
   if (note === "")
     return errorReply(

@@ -29,16 +29,20 @@ export const caseSlaHandler =
         mentions.length > 0 ? [...mentions, plain(": ")] : [plain("Nobody is on call (OPS_ONCALL): ")];
       const line = `Escalated: AML case ${record.id} (${record.address}) open ${minutes} min, nobody took it.`;
       const top: ConversationRef = { platform: conversation.platform, id: conversation.id };
+      const pages = mentions.length > 0 ? mentions : [plain("Nobody is on call (OPS_ONCALL)")];
       await deps.notifier.post(
         top,
-        publicReply(line, [
-          text(
-            ...who,
-            plain("AML case "),
-            code(record.id),
-            plain(` for ${record.address} has been open ${minutes} min and nobody took it.`),
-          ),
-        ]),
+        {
+          ...publicReply(line, [
+            text(
+              ...who,
+              plain("AML case "),
+              code(record.id),
+              plain(` for ${record.address} has been open ${minutes} min and nobody took it.`),
+            ),
+          ]),
+          pages,
+        },
         `case-sla:${record.id}:${job.opening}:${conversation.platform}:${conversation.id}`,
       );
     }

@@ -9,7 +9,7 @@ export interface EnergyArgs {
   route: "order5m" | "orchestrator";
 }
 
-const USAGE = "use energy <address> <amount>, e.g. energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k";
+const USAGE = "use energy <address> <amount>, e.g. energy TF6qg4pGgrMviRrWwUomrfxbPTsxjKrP7b 65k";
 
 /** `energy 65k <address>`, typed as a payout run is: the amount first, then one address. */
 const amountFirst = (args: readonly string[]): boolean =>

@@ -22,7 +22,7 @@ export const energyCommand: CommandDefinition = {
   summary: "rent energy for 5 minutes, or a payout run (2–100 addresses)",
   usage: "energy <address> <amount>",
   details: `A payout run: energy <amount> <address> <address> …, or energy then one "<address> <amount>" per line, or a CSV file (address,amount) shared with the message energy (console: energy @file.csv); options: ${OPTION_WORDS}. With cheapest: the quote now beside the cheapest period of the next 24 hours.`,
-  example: "energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k",
+  example: "energy TF6qg4pGgrMviRrWwUomrfxbPTsxjKrP7b 65k",
   run: runEnergy,
 };
 

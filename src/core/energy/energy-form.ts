@@ -17,7 +17,7 @@ export const energyForm: FormSpec = {
     },
   ],
   prompt:
-    "Energy: reply to this message with the address and the amount, e.g. TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k",
+    "Energy: reply to this message with the address and the amount, e.g. TF6qg4pGgrMviRrWwUomrfxbPTsxjKrP7b 65k",
   placeholder: "<address> <amount>",
   check: (args) => parseEnergyArgs(args),
   /** The address when it fails on its own, else the amount. */

@@ -61,7 +61,8 @@ export function formLine(
   lead: string = spec.verb,
 ): FormResult {
   const words = (name: string): string[] => (values[name] ?? "").trim().split(/\s+/).filter(Boolean);
-  const args = spec.fields.flatMap((f) => words(f.name));
+  const typed = (name: string): string[] => [(values[name] ?? "").trim()].filter(Boolean);
+  const args = spec.fields.flatMap((f) => (f.freeText ? typed(f.name) : words(f.name)));
   const checked = spec.check(args, today);
   if (checked.ok) return { ok: true, line: [lead, ...args].join(" ") };
   return { ok: false, errors: { [spec.fieldOf(values, today)]: checked.error } };

@@ -13,7 +13,7 @@ import { hostStatusReply } from "./host-status-action.js";
 import { stopHostMode } from "./host-stop.js";
 
 const USAGE =
-  "use host start <address>, host stop <address> or host status <address>, e.g. host start TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+  "use host start <address>, host stop <address> or host status <address>, e.g. host start TF6qg4pGgrMviRrWwUomrfxbPTsxjKrP7b";
 
 /**
  * `host start|stop|status <address>`: Host Mode in infinity mode. Start quotes and needs Confirm;
@@ -26,7 +26,7 @@ export const hostCommand: CommandDefinition = {
   subverbRoles: { start: "operator", stop: "operator" },
   summary: "Host Mode in infinity mode: start (quoted, then Confirm), stop, status",
   usage: "host start|stop|status <address>",
-  example: "host start TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+  example: "host start TF6qg4pGgrMviRrWwUomrfxbPTsxjKrP7b",
   async run(ctx) {
     const [text, ...extra] = ctx.args;
     if (text === undefined) return errorReply(`no address given: ${USAGE}`);

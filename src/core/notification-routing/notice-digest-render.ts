@@ -110,6 +110,21 @@ export const digestCost = (reply: Reply): number => sizeOf(lineOf(reply));
  */
 export const digestBudget = (limits: MessageLimits): number => limits.maxChars - 800;
 
+/** Everyone the digest's notices page, each once (by the id a mention names, else its text). */
+function pagedBy(replies: readonly Reply[]): Span[] {
+  const seen = new Map<string, Span>();
+  for (const span of replies.flatMap((r) => r.pages ?? [])) {
+    const key = span.mention ?? span.text.trim();
+    if (key !== "" && !seen.has(key)) seen.set(key, span);
+  }
+  return [...seen.values()].flatMap((s, i) => (i === 0 ? [s] : [plain(" "), s]));
+}
+
+const escalatedLine = (replies: readonly Reply[]): string => {
+  const n = replies.filter((r) => r.pages !== undefined).length;
+  return n === 1 ? "1 escalation below." : `${n} escalations below.`;
+};
+
 /** Distinct context notes (why it is in the alert channel, …), at most three. */
 function contextsOf(replies: readonly Reply[]): string[] {
   const notes = new Set<string>();
@@ -122,6 +137,8 @@ function contextsOf(replies: readonly Reply[]): string[] {
 export function renderNoticeDigest(replies: readonly Reply[], limits: MessageLimits): Reply {
   const { title, breakdown } = titleOf(replies);
   const blocks: Block[] = [header(title)];
+  const paged = pagedBy(replies);
+  if (paged.length > 0) blocks.push(text(...paged, plain(`: ${escalatedLine(replies)}`)));
   if (breakdown) blocks.push(text(breakdown));
   for (const spans of pack(replies.map(lineOf), limits.blockChars)) blocks.push(text(...spans));
   for (const note of contextsOf(replies)) blocks.push(context(note));

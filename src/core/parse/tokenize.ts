@@ -24,11 +24,16 @@ const QUOTE_PAIRS: ReadonlyMap<string, string> = new Map([
 const SPACE = /\s/u;
 const EMPTY_LINE = "empty command: type help to see what the bot can do";
 
-/** Splits a command line into verb and args. Quotes keep a word with spaces together. */
-export function tokenize(text: string): ParseResult<CommandTokens> {
-  const words = splitWords(text);
-  if (!words.ok) return words;
-  const [first, ...args] = words.value;
+/**
+ * Splits a command line into verb and args. Quotes keep a word with spaces together. With `words`,
+ * only that many words are read and the rest of the line is one more arg, as typed (trimmed;
+ * quotes, apostrophes and line breaks kept): a reason or a note is free text, not words.
+ */
+export function tokenize(text: string, words?: number): ParseResult<CommandTokens> {
+  const read = splitWords(text, words);
+  if (!read.ok) return read;
+  const [first, ...args] = read.value.words;
+  if (read.value.rest !== "") args.push(read.value.rest);
   const { verb, mention } = splitMention(first?.startsWith("/") ? first.slice(1) : (first ?? ""));
   if (verb === "") return fail(EMPTY_LINE);
   return ok({ verb: verb.toLowerCase(), args, ...(mention && { mention }) });
@@ -41,7 +46,10 @@ function splitMention(word: string): { verb: string; mention?: string } {
   return { verb: word.slice(0, at), ...(mention && { mention }) };
 }
 
-function splitWords(line: string): ParseResult<string[]> {
+function splitWords(
+  line: string,
+  max = Number.POSITIVE_INFINITY,
+): ParseResult<{ words: string[]; rest: string }> {
   const chars = Array.from(line);
   const words: string[] = [];
   let i = 0;
@@ -50,12 +58,13 @@ function splitWords(line: string): ParseResult<string[]> {
       i++;
       continue;
     }
+    if (words.length >= max) return ok({ words, rest: chars.slice(i).join("").trim() });
     const word = readWord(chars, i);
     if (!word.ok) return word;
     words.push(word.value.text);
     i = word.value.next;
   }
-  return ok(words);
+  return ok({ words, rest: "" });
 }
 
 /** One word from `start`; a quote opens only at the start of a word, so "don't" stays one word. */
@@ -83,6 +92,8 @@ export interface GrammarEntry {
   verb: string;
   subverbs?: readonly string[];
   aliases?: readonly string[];
+  /** After this many words (the subverb counted), the rest of the line is one arg as typed. */
+  freeTextAfter?: number;
 }
 
 /** Slack's umbrella command: `/ops <verb> …`. */
@@ -99,7 +110,13 @@ export interface ParsedCommand {
 
 /** A whole command line → a known verb (and subverb) with its args, or a line that suggests the right verb. */
 export function parseCommandLine(text: string, grammar: readonly GrammarEntry[]): ParseResult<ParsedCommand> {
-  const tokens = tokenize(text);
+  // The verb first (behind the umbrella, the second word), then its words as its grammar reads them.
+  const head = tokenize(text, 2);
+  if (!head.ok) return head;
+  const umbrella = head.value.verb === UMBRELLA_VERB;
+  const named = umbrella ? head.value.args[0]?.replace(/^\//, "").toLowerCase() : head.value.verb;
+  const free = grammar.find((e) => e.verb === named || e.aliases?.includes(named ?? ""))?.freeTextAfter;
+  const tokens = tokenize(text, free === undefined ? undefined : free + (umbrella ? 2 : 1));
   if (!tokens.ok) return tokens;
   const { verb: outer, args: outerArgs, mention } = tokens.value;
   const withMention = mention === undefined ? {} : { mention };

@@ -1,3 +1,4 @@
+import { parsePage } from "../paging.js";
 import { checkEnergyRange, parseEnergyAmount } from "../parse/amount.js";
 import { fail, ok, type ParseResult } from "../parse/result.js";
 import { parseTronAddress } from "../parse/tron-address.js";
@@ -5,17 +6,17 @@ import { parseClock, parseRepeat, type Repeat } from "./recurrence.js";
 
 /**
  * `schedule energy <address> <amount> at <HH:MM> [daily|weekdays|<mon,tue,…>] [max <sun>]`,
- * `schedule list`, `schedule pause|resume|remove <id>`. Bad input is one line; nothing is created.
+ * `schedule list [page]`, `schedule pause|resume|remove <id>`. Bad input is one line; nothing is created.
  */
 export type ScheduleArgs =
   | { kind: "energy"; address: string; amount: number; atMin: number; repeat: Repeat; maxSun?: number }
-  | { kind: "list" }
+  | { kind: "list"; page: number }
   | { kind: "pause" | "resume" | "remove"; id: string };
 
 export const SCHEDULE_USAGE =
-  "schedule energy <address> <amount> at <HH:MM> [daily|weekdays|<mon,tue,…>] [max <sun>], schedule list, schedule pause|resume|remove <id>";
+  "schedule energy <address> <amount> at <HH:MM> [daily|weekdays|<mon,tue,…>] [max <sun>], schedule list [page], schedule pause|resume|remove <id>";
 const ENERGY_USAGE =
-  "use schedule energy <address> <amount> at <HH:MM> [daily|weekdays|<mon,tue,…>] [max <sun>], e.g. schedule energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k at 08:00 weekdays max 40";
+  "use schedule energy <address> <amount> at <HH:MM> [daily|weekdays|<mon,tue,…>] [max <sun>], e.g. schedule energy TF6qg4pGgrMviRrWwUomrfxbPTsxjKrP7b 65k at 08:00 weekdays max 40";
 /** The ids `schedule list` shows: S and a number. */
 const ID_PATTERN = /^S\d{1,9}$/i;
 
@@ -26,8 +27,11 @@ export function parseScheduleArgs(
   switch (subverb) {
     case "energy":
       return parseEnergy(args);
-    case "list":
-      return args.length === 0 ? ok({ kind: "list" }) : fail("schedule list takes no more words");
+    case "list": {
+      const page = parsePage(args[0], "schedule list");
+      if (!page.ok || args.length > 1) return page.ok ? fail("schedule list takes one page number") : page;
+      return ok({ kind: "list", page: page.value });
+    }
     case "pause":
     case "resume":
     case "remove": {

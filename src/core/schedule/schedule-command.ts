@@ -44,9 +44,10 @@ export const scheduleCommand: CommandDefinition = {
   subverbs: ["energy", "list", "pause", "resume", "remove"],
   role: "viewer",
   summary: "standing orders (UTC), within every money rule",
-  usage: "schedule energy <address> <amount> at <HH:MM> [days] [max <sun>] | list | pause|resume|remove <id>",
+  usage:
+    "schedule energy <address> <amount> at <HH:MM> [days] [max <sun>] | list [page] | pause|resume|remove <id>",
   details: `The whole grammar: ${SCHEDULE_USAGE}. Days: daily (the default), weekdays, or a list such as mon,wed,fri; max: the highest unit price in SUN a run may pay.`,
-  example: "schedule energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k at 08:00 weekdays",
+  example: "schedule energy TF6qg4pGgrMviRrWwUomrfxbPTsxjKrP7b 65k at 08:00 weekdays",
   async run(ctx) {
     const parsed = parseScheduleArgs(ctx.subverb, ctx.args);
     if (!parsed.ok) return errorReply(parsed.error);
@@ -58,7 +59,7 @@ export const scheduleCommand: CommandDefinition = {
       case "energy":
         return quoteSchedule(ctx, args);
       case "list":
-        return listReply(ctx.deps, ctx.invocation.conversation);
+        return listReply(ctx.deps, ctx.invocation.conversation, args.page);
       case "pause":
       case "resume":
       case "remove":

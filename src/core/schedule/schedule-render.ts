@@ -1,14 +1,20 @@
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
+import { pageNote, pageOf } from "../paging.js";
 import { formatCount } from "../parse/echo.js";
-import { header, publicReply, type Reply, text } from "../reply.js";
+import { context, header, publicReply, type Reply, text } from "../reply.js";
 import { describeTiming, nextOccurrence, whenText } from "./recurrence.js";
 import { ordersIn, readLast, readState, timingOf } from "./standing-orders.js";
 
-/** `schedule list`: id, what, when, next run, last outcome, who created it. */
-export async function listReply(deps: CoreDeps, conversation: ConversationRef): Promise<Reply> {
-  const orders = await ordersIn(deps.store, conversation);
-  if (orders.length === 0) {
+/** Lines of one page: each a text block, so a page fits every platform's message (Slack: 50 blocks). */
+const PAGE_SIZE = 20;
+
+/** `schedule list [page]`: id, what, when, next run, last outcome, who created it. */
+export async function listReply(deps: CoreDeps, conversation: ConversationRef, page = 1): Promise<Reply> {
+  const all = await ordersIn(deps.store, conversation);
+  const shown = pageOf(all, page, PAGE_SIZE);
+  const orders = shown.shown;
+  if (all.length === 0) {
     const line = "No standing orders here. Add one with schedule energy <address> <amount> at <HH:MM>.";
     return publicReply(line, [text(line)]);
   }
@@ -32,6 +38,11 @@ export async function listReply(deps: CoreDeps, conversation: ConversationRef): 
       return parts.join(" · ");
     }),
   );
-  const summary = `${orders.length} standing order${orders.length === 1 ? "" : "s"}`;
-  return publicReply(summary, [header("Standing orders (UTC)"), ...lines.map((l) => text(l))]);
+  const summary = `${all.length} standing order${all.length === 1 ? "" : "s"}`;
+  const note = pageNote("schedule list", shown);
+  return publicReply(summary, [
+    header("Standing orders (UTC)"),
+    ...lines.map((l) => text(l)),
+    ...(note === undefined ? [] : [context(note)]),
+  ]);
 }

@@ -8,7 +8,8 @@ export const verifyCommand: CommandDefinition = {
   role: "viewer",
   summary: "check a certificate's or an audit export's code",
   usage: "verify <code>",
-  example: "verify OPS-CERT-…",
+  // Runnable as it is: a well-formed code that no certificate has (it answers "Not genuine").
+  example: "verify OPS-CERT-AAAAAAAAAA-AAAAAAAAAAAAAAAAAAAAAAAAAA",
   async run({ deps, args }): Promise<Reply> {
     if (args.length !== 1)
       return errorReply(
@@ -16,6 +17,8 @@ export const verifyCommand: CommandDefinition = {
       );
     const verdict = await verifyAnyCode(deps, args[0] ?? "");
     const line = verdictLine(verdict);
+    // Not even a code: bad input, one private line; a code that fails is news for the conversation.
+    if (!verdict.genuine && /^it is not (a|an) /.test(verdict.why)) return errorReply(line);
     const sha = verdict.genuine && verdict.kind === "certificate" ? verdict.certified.rawSha256 : undefined;
     return publicReply(line, [
       text(line),

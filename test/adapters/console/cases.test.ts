@@ -90,9 +90,11 @@ describe("console: AML cases", () => {
 
     const asked = await type("1");
     expect(asked).toMatch(
-      /^Reason for clearing case C1\? .*\n\(Type it on the next line; an empty line closes nothing\.\)/,
+      /^Reason for clearing case C1\? .*\n\(Type it on the next line; cancel closes nothing; a line that starts with a command runs that command\.\)/,
     );
-    expect(await type("")).toMatch(/A reason is needed: case clear C1 <reason>\. Nothing changed\./);
+    // A blank line is refused and the prompt stays open; cancel closes it.
+    expect(await type("   ")).toMatch(/^A reason is needed; type it on the next line/);
+    expect(await type("cancel")).toMatch(/^Cancelled: nothing was closed\./);
     expect(await type("case C1")).toMatch(/taken by alice/);
 
     await type("1");
@@ -100,6 +102,23 @@ describe("console: AML cases", () => {
     expect(cleared).toMatch(/» AML case C1[\s\S]*cleared by alice[\s\S]*customer documents checked/);
     expect(cleared).toMatch(/Case C1 cleared by alice: customer documents checked/);
     expect(await type("cases all")).toMatch(/C1 · .* · cleared by alice/);
+  });
+
+  it("while a reason is awaited a command is a command; a reason is kept as typed, quotes and apostrophes too", async () => {
+    const { type } = await consoleBot();
+    await type(`screen ${ADDRESS}`, /» .*\[3\] Report…/s);
+    await type("3", /Reason for reporting case C1\?/);
+    const listed = await type("cases", /C1/);
+    expect(listed).toMatch(/^Not taken as the reason \(it is a command\): nothing was closed\./);
+    expect(listed).toMatch(/C1 · .*open/);
+    expect(listed).not.toMatch(/reported by/);
+
+    // `cases` printed the case's choices again: Report… is 3.
+    await type("3", /Reason for reporting case C1\?/);
+    const reason = `customer's "docs verified by KYC`;
+    const reported = await type(reason, /Case C1 reported/);
+    expect(reported).toContain(`Case C1 reported by alice: ${reason}`);
+    expect(await type("case C1")).toContain(reason);
   });
 
   it("a viewer's Take is refused with one line", async () => {

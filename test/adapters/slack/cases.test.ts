@@ -134,6 +134,37 @@ describe("slack: AML cases", () => {
     expect(messageText(reported)).toContain("filed with the FIU");
   });
 
+  it("the reason form names the case and keeps the reason as typed; a long one is refused in the open form", async () => {
+    const h = await setup();
+    const { id, message } = await openCase(h);
+    await h.click(message, "Report…", { user: OPERATOR });
+    await h.settle();
+    const [opened] = h.fake.views();
+    expect(opened?.view).toMatchObject({ title: { text: `Report case ${id}` } });
+    expect(JSON.stringify(opened?.view.blocks)).toContain('"multiline":true');
+
+    const tooLong = await h.post(
+      viewSubmissionBody(opened!, { reason: "x".repeat(501) }, { user: OPERATOR }),
+    );
+    expect(await tooLong.json()).toMatchObject({
+      response_action: "errors",
+      errors: { reason: expect.stringMatching(/too long .*at most 500/) },
+    });
+
+    const reason = `customer's "docs verified by KYC\nsaid "false positive"`;
+    const done = await h.post(viewSubmissionBody(opened!, { reason: `  ${reason}\n` }, { user: OPERATOR }));
+    expect(done.status).toBe(200);
+    await h.settle();
+    const reported = await waitFor(() => {
+      const m = current(h, message);
+      return /reported by olga/.test(messageText(m)) && m;
+    }, "the reported case");
+    expect(messageText(reported)).toContain("customer's \"docs verified by KYC");
+    const [, line] = h.fake.channelMessages(ALERTS);
+    expect(messageText(line)).toContain(`reported by olga: ${reason}`);
+    expect(h.fake.ephemerals(OPERATOR.id).map(messageText)).toEqual([]);
+  });
+
   it("a viewer's Clear… opens no form", async () => {
     const h = await setup();
     const { message } = await openCase(h);

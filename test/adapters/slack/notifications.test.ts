@@ -9,12 +9,12 @@ const STATEMENT_ADDRESS = "TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW";
 
 /** Records every send slot the notify worker reserves, as asked: the channel's key and the gap (ms). */
 const recordingPaces =
-  (paced: [string, number][]) =>
+  (paced: [string, number, number][]) =>
   (queues: JobQueue): JobQueue => ({
     ...queues,
-    pace: (key, gapMs) => {
-      paced.push([key, gapMs]);
-      return queues.pace(key, gapMs);
+    pace: (key, gapMs, notBeforeMs = 0) => {
+      paced.push([key, gapMs, notBeforeMs]);
+      return queues.pace(key, gapMs, notBeforeMs);
     },
   });
 
@@ -106,17 +106,16 @@ describe("notifications: Slack's limits and outages", () => {
   });
 
   it("the notify queue waits out a 429 and delivers once; a gone channel is dropped with a clear log", async () => {
-    const paced: [string, number][] = [];
+    const paced: [string, number, number][] = [];
     const h = await startSlackHarness({ queues: recordingPaces(paced) });
     h.fake.fail("chat.postMessage", { kind: "429", retryAfter: 1 });
     await h.deps.notifier.post({ platform: "slack", id: CHANNEL, threadId: "1700.0001" }, notice);
     const posted = await waitFor(() => h.fake.channelMessages(CHANNEL)[0], "the notification", 5_000);
-    // The channel's slot, then Slack's 1 s pause for the whole channel, then the retry's slot after it.
+    // The channel's slot, then the channel's first slot after Slack's 1 s pause, the retry's.
     const channel = `notify:slack:${CHANNEL}`;
     expect(paced).toEqual([
-      [channel, 0],
-      [channel, 1_000],
-      [channel, 0],
+      [channel, 0, 0],
+      [channel, 0, 1_000],
     ]);
     expect(posted.threadTs).toBe("1700.0001");
     expect(h.fake.calls("chat.postMessage").map((c) => c.status)).toEqual([429, 200]);

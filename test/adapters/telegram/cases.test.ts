@@ -109,6 +109,28 @@ describe("telegram: AML cases", () => {
     expect(h.fake.messages(GROUP_CHAT).at(-1)?.text).toMatch(/^Case C\d+ cleared by @olga_ops: customer/);
   });
 
+  it("a reason is kept as typed (quotes, apostrophes, lines); one too long is refused and asked again", async () => {
+    const h = await setup();
+    const { id, message } = await openCase(h);
+    await h.click(message, "Report…");
+    await h.settle();
+    await answerPrompt(h, "x".repeat(501));
+    const again = h.fake.messages(GROUP_CHAT).at(-1);
+    expect(again?.text).toMatch(/at most 500 characters\. Nothing changed\. Reply to this message/);
+    expect(again?.forceReply).toBeDefined();
+    expect(current(h, message)?.text).toMatch(/open, nobody has taken it/);
+
+    // The answer to the new prompt is the reason.
+    const reason = `customer's "docs verified by KYC\nsaid "false positive"`;
+    await answerPrompt(h, reason);
+    const reported = await waitFor(() => {
+      const m = current(h, message);
+      return m && /reported by @olga_ops/.test(m.text) && m;
+    }, "the reported case");
+    expect(reported.text).toContain(`customer's "docs verified by KYC`);
+    expect(h.fake.messages(GROUP_CHAT).at(-1)?.text).toBe(`Case ${id} reported by @olga_ops: ${reason}`);
+  });
+
   it("Report… asks the same way; its reason reports the case", async () => {
     const h = await setup();
     const { message } = await openCase(h);

@@ -136,7 +136,10 @@ describe("ForceReply for missing arguments", () => {
     const prompt = h.fake.messages(GROUP_CHAT)[1];
     await replyTo(h, prompt!, `${ADDRESS} 12`);
     await h.settle();
-    expect(h.fake.messages(GROUP_CHAT)[2]?.text).toBe(typedError);
+    // The same line, asking again for an answer.
+    expect(h.fake.messages(GROUP_CHAT)[2]?.text).toBe(
+      `${typedError} Reply to this message with another answer.`,
+    );
     expect(h.sandbox.calls("compliance.lookup")).toEqual([]);
     expect(h.sandbox.calls("pricing.get")).toEqual([]);
   });

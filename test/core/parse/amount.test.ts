@@ -122,7 +122,7 @@ describe("parseEnergyArgs", () => {
   });
 
   it("rejects missing, extra and bad words with the parser's line", () => {
-    const usage = ": use energy <address> <amount>, e.g. energy TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t 65k";
+    const usage = ": use energy <address> <amount>, e.g. energy TF6qg4pGgrMviRrWwUomrfxbPTsxjKrP7b 65k";
     expect(errorOf(parseEnergyArgs([]))).toBe(`no address and amount given${usage}`);
     expect(errorOf(parseEnergyArgs([TRON]))).toBe(`no amount given${usage}`);
     expect(errorOf(parseEnergyArgs([TRON, "65", "000"]))).toBe(

@@ -160,3 +160,19 @@ describe("parseCommandLine", () => {
     expect(errorOf(parseCommandLine("help", grammar))).toContain('unknown command "help"');
   });
 });
+
+describe("free text after a verb's words (freeTextAfter)", () => {
+  const grammar: readonly GrammarEntry[] = [{ verb: "case", freeTextAfter: 2 }];
+  it("keeps the rest of the line as typed: quotes, apostrophes, line breaks; trimmed", () => {
+    const typed = `customer's "docs verified by KYC\nsaid "false positive"`;
+    expect(parsed(parseCommandLine(`case clear C2   ${typed}  `, grammar))).toEqual({
+      verb: "case",
+      args: ["clear", "C2", typed],
+    });
+    expect(parsed(parseCommandLine(`/ops case note C2 ${typed}`, grammar))).toEqual({
+      verb: "case",
+      args: ["note", "C2", typed],
+    });
+    expect(parsed(parseCommandLine("case C2", grammar))).toEqual({ verb: "case", args: ["C2"] });
+  });
+});
