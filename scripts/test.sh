@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: makes sure the tests' one system dependency (Debian's redis-server) is present,
-# type-checks, lints, then runs every test. The tests start their own redis-server on a free port.
+# type-checks, lints, then runs every test twice: on this machine's Node (20, the oldest supported)
+# and on the Node the image ships (24, fetched from the npm registry by scripts/image-node.sh). The
+# tests start their own redis-server on a free port. Each run's length is printed at its end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v redis-server >/dev/null 2>&1; then
@@ -15,4 +17,14 @@ fi
 npx tsc -p tsconfig.json --noEmit
 npx biome check .
 npx knip --no-progress
-npx vitest run "$@"
+
+IMAGE_NODE="$(bash scripts/image-node.sh)"
+run_on() { # <node binary> [vitest arguments…]: the whole suite on that node, child processes included
+  local node="$1" started=$SECONDS
+  shift
+  echo "npm test: the tests on Node $("$node" --version)" >&2
+  PATH="$(dirname "$node"):$PATH" "$node" node_modules/vitest/vitest.mjs run "$@"
+  echo "npm test: Node $("$node" --version): passed in $((SECONDS - started)) s" >&2
+}
+run_on "$(command -v node)" "$@"
+run_on "$IMAGE_NODE" "$@"

@@ -36,11 +36,11 @@ import {
  * `scripts/check-image.sh` (run by .ci/run) is the same check in shell, with the console demo instead
  * of the Slack fake and as a non-root account; keep the two following the same instructions.
  *
- * npm: node:20-bookworm-slim ships npm 10, which is what `npm ci` runs with in the image; the RUN
+ * npm: node:24.21.0 ships npm 11.19.0, which is what `npm ci` runs with in the image; the RUN
  * lines get that npm through a shim on PATH, whatever npm this machine has.
  */
 const ROOT = process.cwd();
-const IMAGE_NPM = "npm@10.8.2";
+const IMAGE_NPM = "npm@11.19.0";
 const dockerfile = parseDockerfile(readFileSync(join(ROOT, "Dockerfile"), "utf8"));
 const work = mkdtempSync(join(tmpdir(), "opsbot-container-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -55,9 +55,9 @@ function stages(): { build: Stage; run: Stage } {
 }
 
 describe("Dockerfile", () => {
-  it("builds in two node 20 stages and runs the compiled program with node itself, as a non-root user", () => {
+  it("builds in two stages on an exact Node 24 (the Active LTS) and runs the compiled program with node itself, as a non-root user", () => {
     const { build, run } = stages();
-    expect(build.from).toMatch(/^node:20\b/);
+    expect(build.from).toMatch(/^node:24\.\d+\.\d+-[a-z]+-slim$/);
     expect(run.from).toBe(build.from);
     const runLines = only(build, "RUN")
       .map((i) => i.args)
