@@ -119,7 +119,7 @@ async function command(
   const answer = answers()[before];
   if (!answer) return null;
   const at = Date.now();
-  return { ms: at - sentAt, at, text: answer.text };
+  return { ms: at - sentAt, at, text: `${answer.text}\n${JSON.stringify(answer.blocks ?? [])}` };
 }
 
 function alertCount(world: World): number {
