@@ -3,7 +3,7 @@
  * in the same run, with the ratio and whether the target is met. It starts everything it needs
  * (a private redis-server on a free loopback port, the sandbox service, fake Slack and Telegram
  * APIs, the bot in process through `startApp` or as the built program in a child process) and
- * stops all of it on exit, on error and on Ctrl-C. About 9 minutes on 2 cores (figure 8 alone ~4).
+ * stops all of it on exit, on error and on Ctrl-C. About 13 minutes on 2 cores (figure 8 alone ~7, 9 ~1.5).
  *
  * What each figure means:
  *  1. slash command → HTTP ack: time from sending a signed `/ops help` to POST /slack/events
