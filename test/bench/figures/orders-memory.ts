@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
 import { request } from "undici";
 import { signSlackRequest } from "../../../adapters/slack/verify.js";
 import { tronAddress } from "../../../src/sandbox/families/energy/common.js";
@@ -182,6 +183,10 @@ interface Probe {
   quote: number[];
   unanswered: number;
   non2xx: number;
+  /** Slack calls for the orders' channels while the probe ran: their outcome messages still going out. */
+  orderMessages: number;
+  /** The machine's 1-minute load average at the probe's end (2 cores shared). */
+  load: number;
 }
 
 /**
@@ -193,6 +198,7 @@ async function probeCommandPath(world: World, origin: string, tag: string): Prom
   const total = PROBE_WARMUP + PROBE_MEASURED;
   const addresses = Array.from({ length: total }, (_, i) => tronAddress(`fig8-probe-${tag}-${i}`));
   const before = world.slack.calls("response_url").length;
+  const ordersBefore = orderChannelCalls(world);
   const requests: RequestSpec[] = addresses.map((address, i) =>
     slashCommand(`/ops energy ${address} 65k`, {
       channel: probeChannelOf(i),
@@ -217,7 +223,14 @@ async function probeCommandPath(world: World, origin: string, tag: string): Prom
     const address = /T[1-9A-HJ-NP-Za-km-z]{33}/.exec(body)?.[0];
     if (address && !quotedAt.has(address) && body.includes("Confirm ")) quotedAt.set(address, call.at);
   }
-  const probe: Probe = { ack: [], quote: [], unanswered: 0, non2xx: 0 };
+  const probe: Probe = {
+    ack: [],
+    quote: [],
+    unanswered: 0,
+    non2xx: 0,
+    orderMessages: orderChannelCalls(world) - ordersBefore,
+    load: round(loadavg()[0] ?? 0, 1) ?? 0,
+  };
   for (let i = PROBE_WARMUP; i < total; i += 1) {
     const status = result.status[i] ?? 0;
     const sent = result.sentAt[i];
@@ -232,6 +245,8 @@ async function probeCommandPath(world: World, origin: string, tag: string): Prom
 }
 
 const probeChannelOf = (i: number) => `C8P${i % 20}`;
+const orderChannelCalls = (world: World) =>
+  world.slack.allMessages().filter((m) => m.channel.startsWith("C8O")).length;
 
 export async function ordersMemoryFigure(world: World, count: number): Promise<FigureResult> {
   // Deliveries confirmed only after an hour: every order stays pending for the whole run.
@@ -341,7 +356,7 @@ function report(o: Outcome): FigureResult {
     };
   };
   const probeNote = (p: Probe, n: number) =>
-    `with ${n} pending: ack p50/p99 ${round(percentile(p.ack, 50), 1)}/${p99(p.ack)} ms, quote p50/p99 ${round(percentile(p.quote, 50), 1)}/${p99(p.quote)} ms, ${p.unanswered} unanswered, ${p.non2xx} non-2xx`;
+    `with ${n} pending: ack p50/p99 ${round(percentile(p.ack, 50), 1)}/${p99(p.ack)} ms, quote p50/p99 ${round(percentile(p.quote, 50), 1)}/${p99(p.quote)} ms, ${p.unanswered} unanswered, ${p.non2xx} non-2xx, ${p.orderMessages} order messages sent meanwhile, load average ${p.load}`;
   return {
     id: "8",
     title: `memory and command path: ${o.count} energy orders quoted, confirmed and left pending (built bot, child process)`,
