@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SIGNING_SECRET } from "../adapters/slack/payloads.js";
 import { createFakeSlackApi, FAKE_SLACK_BOT_TOKEN } from "../fakes/slack-api.js";
@@ -144,11 +144,23 @@ describe("Dockerfile", () => {
 /** `dir/npm`: the image's npm, fetched by npx (cached after the first run). */
 function imageNpm(dir: string): string {
   mkdirSync(dir, { recursive: true });
-  const npx = join(dirname(process.execPath), "npx");
+  const npx = npxOnPath();
   const shim = join(dir, "npm");
   writeFileSync(shim, `#!/bin/sh\nexec "${npx}" --yes ${IMAGE_NPM} "$@"\n`);
   chmodSync(shim, 0o755);
   return dir;
+}
+
+/**
+ * npx from PATH, not from beside the running node: the Node 24 the tests also run on is the npm
+ * registry's `node` package, a lone binary (scripts/test.sh puts its folder first on PATH, so npx
+ * runs on it too).
+ */
+function npxOnPath(): string {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (dir !== "" && existsSync(join(dir, "npx"))) return join(dir, "npx");
+  }
+  throw new Error("npx is not on PATH");
 }
 
 /** COPY from the context: every source (files or directories) into `dest` under `root`. */
