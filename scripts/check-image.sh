@@ -13,17 +13,25 @@
 #   bash scripts/check-image.sh            (after `npm ci`; CI runs it from .ci/run)
 #   KEEP=1 bash scripts/check-image.sh     keep the temporary directory to look at
 #
-# RUN's npm is the image's (node:20-bookworm-slim ships npm 10.8.2), fetched by npx, as
-# test/integration/container-build.test.ts does; IMAGE_NPM=npm@x.y.z changes it.
+# Node is the image's: the FROM tag's version fetched from the npm registry (scripts/image-node.sh),
+# for the RUN lines and the program alike. RUN's npm is the image's too (node:24.21.0 ships npm
+# 11.19.0), fetched by npx, as test/integration/container-build.test.ts does; IMAGE_NPM=npm@x.y.z
+# changes it.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 DOCKERFILE="${DOCKERFILE:-$ROOT/Dockerfile}"
-IMAGE_NPM="${IMAGE_NPM:-npm@10.8.2}"
+IMAGE_NPM="${IMAGE_NPM:-npm@11.19.0}"
 READY_WITHIN_S="${READY_WITHIN_S:-30}"
-NODE="$(command -v node)"
+NPX="$(command -v npx)"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/opsbot-image-XXXXXX")"
 chmod 755 "$WORK" # the run account must reach the run stage's files
+# The image's node, where the run account can reach it (npx's cache is in the caller's home).
+mkdir -p "$WORK/bin"
+FETCHED_NODE="$(DOCKERFILE="$DOCKERFILE" bash "$ROOT/scripts/image-node.sh")"
+ln "$FETCHED_NODE" "$WORK/bin/node" 2>/dev/null || cp "$FETCHED_NODE" "$WORK/bin/node"
+chmod 755 "$WORK/bin/node"
+NODE="$WORK/bin/node"
 BOT_PID=""
 cleanup() {
   if [ -n "$BOT_PID" ] && kill -0 "$BOT_PID" 2>/dev/null; then kill -KILL "$BOT_PID" 2>/dev/null || true; fi
@@ -57,9 +65,8 @@ mapfile -t LINES < <(awk '
   END { if (pending != "") print pending }
 ' "$DOCKERFILE")
 
-# The npm of the image, for RUN lines.
-mkdir -p "$WORK/bin"
-printf '#!/bin/sh\nexec "%s" --yes %s "$@"\n' "$(dirname "$NODE")/npx" "$IMAGE_NPM" >"$WORK/bin/npm"
+# The npm of the image, for RUN lines (on the image's node: $WORK/bin comes first on their PATH).
+printf '#!/bin/sh\nexec "%s" --yes %s "$@"\n' "$NPX" "$IMAGE_NPM" >"$WORK/bin/npm"
 chmod 755 "$WORK/bin/npm"
 
 declare -A STAGE_ROOT=() # stage name or index -> its root directory

@@ -49,7 +49,10 @@ const KEEP_FAILED = 1_000;
 export type StartTimer = (ms: number, fire: () => void) => () => void;
 
 export interface MemoryQueueOptions {
-  /** Waits out a delayed job's delay (default setTimeout); a test reads the delay and ends it by hand. */
+  /**
+   * Waits out a delayed job's delay and a repeat's interval (default setTimeout); a test reads the
+   * delay and ends it by hand.
+   */
   startTimer?: StartTimer;
 }
 
@@ -135,7 +138,8 @@ export function createMemoryQueues({ startTimer = realTimer }: MemoryQueueOption
     if (state.failed.size > KEEP_FAILED) state.failed.delete(state.failed.values().next().value!);
   }
 
-  const repeaters = new Map<string, NodeJS.Timeout>();
+  /** Each schedule's stop: ends the wait for its next run. */
+  const repeaters = new Map<string, () => void>();
 
   const queues: JobQueue = {
     async add(queue, name, data, opts: AddOptions = {}) {
@@ -211,16 +215,23 @@ export function createMemoryQueues({ startTimer = realTimer }: MemoryQueueOption
     async repeat(queue, schedulerId, everyMs, name, data) {
       if (closed) throw new Error("job queue is closed");
       const key = `${queue}\u0000${schedulerId}`;
-      clearInterval(repeaters.get(key));
+      const declared = repeaters.get(key);
+      declared?.();
+      const arm = () => repeaters.set(key, startTimer(Math.max(1, everyMs), fire));
       // The schedule's id is the job's id: a run still going when the next is due is not doubled.
-      const fire = () => void queues.add(queue, name, data, { jobId: schedulerId }).catch(() => {});
-      repeaters.set(key, setInterval(fire, Math.max(1, everyMs)));
-      fire();
+      const fire = () => {
+        if (closed) return;
+        arm();
+        void queues.add(queue, name, data, { jobId: schedulerId }).catch(() => {});
+      };
+      // Declared again (a restart, another instance's start): the schedule goes on, not a run more.
+      if (declared) arm();
+      else fire();
     },
 
     async close() {
       closed = true;
-      for (const timer of repeaters.values()) clearInterval(timer);
+      for (const stop of repeaters.values()) stop();
       repeaters.clear();
       for (const cancel of delays) cancel();
       delays.clear();

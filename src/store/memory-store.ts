@@ -182,6 +182,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     },
     hashGet: async (key, field) => hash(key).get(field) ?? null,
     hashGetAll: async (key) => Object.fromEntries(hash(key)),
+    hashGetMany: async (key, fields) => {
+      const all = hash(key);
+      return fields.map((field) => all.get(field) ?? null);
+    },
+    hashSetMany: async (key, entries) => {
+      if (entries.length === 0) return;
+      const fields = hash(key);
+      for (const [field, value] of entries) fields.set(field, value);
+      keep(key, fields);
+    },
     hashDel: async (key, field) => {
       const fields = hash(key);
       fields.delete(field);

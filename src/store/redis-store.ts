@@ -199,6 +199,10 @@ export function createRedisStore(options: RedisStoreOptions): Store {
     },
     hashGet: (key, field) => redis.hget(k(key), field),
     hashGetAll: (key) => redis.hgetall(k(key)),
+    hashGetMany: async (key, fields) => (fields.length === 0 ? [] : redis.hmget(k(key), ...fields)),
+    hashSetMany: async (key, entries) => {
+      if (entries.length > 0) await redis.hset(k(key), ...entries.flat());
+    },
     hashDel: async (key, field) => {
       await redis.hdel(k(key), field);
     },

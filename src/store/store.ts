@@ -55,6 +55,10 @@ export interface Store {
   hashSet(key: string, field: string, value: string, ttlMs?: number): Promise<void>;
   hashGet(key: string, field: string): Promise<string | null>;
   hashGetAll(key: string): Promise<Record<string, string>>;
+  /** Several fields of one hash in one round trip (HMGET), in the order of `fields`; null where there is none. */
+  hashGetMany(key: string, fields: readonly string[]): Promise<(string | null)[]>;
+  /** Several fields of one hash in one round trip (HSET field value …), without a TTL. */
+  hashSetMany(key: string, entries: readonly (readonly [field: string, value: string])[]): Promise<void>;
   hashDel(key: string, field: string): Promise<void>;
   /** Adds members to a set; returns how many were new. */
   setAdd(key: string, ...members: string[]): Promise<number>;

@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SIGNING_SECRET } from "../adapters/slack/payloads.js";
 import { createFakeSlackApi, FAKE_SLACK_BOT_TOKEN } from "../fakes/slack-api.js";
@@ -36,11 +36,11 @@ import {
  * `scripts/check-image.sh` (run by .ci/run) is the same check in shell, with the console demo instead
  * of the Slack fake and as a non-root account; keep the two following the same instructions.
  *
- * npm: node:20-bookworm-slim ships npm 10, which is what `npm ci` runs with in the image; the RUN
+ * npm: node:24.21.0 ships npm 11.19.0, which is what `npm ci` runs with in the image; the RUN
  * lines get that npm through a shim on PATH, whatever npm this machine has.
  */
 const ROOT = process.cwd();
-const IMAGE_NPM = "npm@10.8.2";
+const IMAGE_NPM = "npm@11.19.0";
 const dockerfile = parseDockerfile(readFileSync(join(ROOT, "Dockerfile"), "utf8"));
 const work = mkdtempSync(join(tmpdir(), "opsbot-container-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -55,9 +55,9 @@ function stages(): { build: Stage; run: Stage } {
 }
 
 describe("Dockerfile", () => {
-  it("builds in two node 20 stages and runs the compiled program with node itself, as a non-root user", () => {
+  it("builds in two stages on an exact Node 24 (the Active LTS) and runs the compiled program with node itself, as a non-root user", () => {
     const { build, run } = stages();
-    expect(build.from).toMatch(/^node:20\b/);
+    expect(build.from).toMatch(/^node:24\.\d+\.\d+-[a-z]+-slim$/);
     expect(run.from).toBe(build.from);
     const runLines = only(build, "RUN")
       .map((i) => i.args)
@@ -144,11 +144,23 @@ describe("Dockerfile", () => {
 /** `dir/npm`: the image's npm, fetched by npx (cached after the first run). */
 function imageNpm(dir: string): string {
   mkdirSync(dir, { recursive: true });
-  const npx = join(dirname(process.execPath), "npx");
+  const npx = npxOnPath();
   const shim = join(dir, "npm");
   writeFileSync(shim, `#!/bin/sh\nexec "${npx}" --yes ${IMAGE_NPM} "$@"\n`);
   chmodSync(shim, 0o755);
   return dir;
+}
+
+/**
+ * npx from PATH, not from beside the running node: the Node 24 the tests also run on is the npm
+ * registry's `node` package, a lone binary (scripts/test.sh puts its folder first on PATH, so npx
+ * runs on it too).
+ */
+function npxOnPath(): string {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (dir !== "" && existsSync(join(dir, "npx"))) return join(dir, "npx");
+  }
+  throw new Error("npx is not on PATH");
 }
 
 /** COPY from the context: every source (files or directories) into `dest` under `root`. */

@@ -312,6 +312,20 @@ export function runStoreContract(name: string, makeHarness: () => Promise<StoreH
         expect(await store.hashGetAll("h")).toEqual({ g: "2" });
       });
 
+      it("reads and writes many fields at once, in the order asked, null where there is none", async () => {
+        expect(await store.hashGetMany("h", ["a", "b"])).toEqual([null, null]);
+        expect(await store.hashGetMany("h", [])).toEqual([]);
+        await store.hashSetMany("h", []);
+        await store.hashSet("h", "a", "0");
+        await store.hashSetMany("h", [
+          ["a", "1"],
+          ["b", "2"],
+          ["c", "3"],
+        ]);
+        expect(await store.hashGetMany("h", ["c", "nope", "a"])).toEqual(["3", null, "1"]);
+        expect(await h.peer.hashGetAll("h")).toEqual({ a: "1", b: "2", c: "3" });
+      });
+
       it("disappears when its last field is deleted, so the key can become a string", async () => {
         await store.hashSet("h", "only", "1");
         await store.hashDel("h", "only");

@@ -8,12 +8,12 @@ import {
   baselinesDue,
   clearBaselinesDue,
   readState,
-  readVerdict,
   readVerdicts,
   readWatch,
   recordOf,
   saveState,
   saveVerdict,
+  saveVerdicts,
   type VerdictRecord,
   watchedAddresses,
   watchersOf,
@@ -53,18 +53,31 @@ export async function recheckDenyList(
     return { revision: stats.revision, checked: 0, changed: 0, batches: 0, skipped: true };
   }
   const addresses = (await watchedAddresses(deps.store)).sort();
-  const known = await readVerdicts(deps.store);
   let changed = 0;
   let batches = 0;
+  // A chunk at a time: its known verdicts (one HMGET) beside its batch call, its first verdicts
+  // saved together (one HSET); only a change costs more.
   for (let i = 0; i < addresses.length; i += COMPLIANCE_BATCH_MAX) {
     const chunk = addresses.slice(i, i + COMPLIANCE_BATCH_MAX);
-    const result = await deps.service.compliance.batch(chunk);
+    const [known, result] = await Promise.all([
+      readVerdicts(deps.store, chunk),
+      deps.service.compliance.batch(chunk),
+    ]);
     batches += 1;
     const byIndex = result.results.length === chunk.length;
+    const firsts: [string, VerdictRecord][] = [];
     for (const [j, verdict] of result.results.entries()) {
       const address = byIndex ? (chunk[j] ?? verdict.address) : verdict.address;
-      if (await applyVerdict(deps, onBlocked, address, verdict, known.get(address))) changed += 1;
+      // `invalid` cannot come back for an address checked locally; never let it pose as a change.
+      if (verdict.category === "invalid") continue;
+      const previous = known.get(address);
+      if (previous === undefined) firsts.push([address, recordOf(verdict, deps.now(), 0)]);
+      else if (previous.category !== verdict.category) {
+        await applyChange(deps, onBlocked, address, verdict, previous);
+        changed += 1;
+      }
     }
+    await saveVerdicts(deps.store, firsts);
   }
   await saveState(deps.store, { revision: stats.revision, checkedAt: now });
   if (changed > 0 || state.revision !== stats.revision) {
@@ -87,41 +100,36 @@ export async function takeDueBaselines(deps: CoreDeps): Promise<number> {
   let taken = 0;
   for (let i = 0; i < due.length; i += COMPLIANCE_BATCH_MAX) {
     const chunk = due.slice(i, i + COMPLIANCE_BATCH_MAX);
-    const wanted = [];
-    for (const address of chunk)
-      if (watched.has(address) && !(await readVerdict(deps.store, address))) wanted.push(address);
+    const had = await readVerdicts(deps.store, chunk);
+    const wanted = chunk.filter((address) => watched.has(address) && !had.has(address));
     const result = wanted.length > 0 ? await deps.service.compliance.batch(wanted) : { results: [] };
     const byIndex = result.results.length === wanted.length;
+    // Another instance's re-check may have set some meanwhile: theirs stand.
+    const setMeanwhile = await readVerdicts(deps.store, wanted);
+    const firsts: [string, VerdictRecord][] = [];
     for (const [j, verdict] of result.results.entries()) {
       const address = byIndex ? (wanted[j] ?? verdict.address) : verdict.address;
-      if (verdict.category === "invalid" || (await readVerdict(deps.store, address))) continue;
-      await saveVerdict(deps.store, address, recordOf(verdict, deps.now(), 0));
-      taken += 1;
+      if (verdict.category === "invalid" || setMeanwhile.has(address)) continue;
+      firsts.push([address, recordOf(verdict, deps.now(), 0)]);
     }
+    await saveVerdicts(deps.store, firsts);
+    taken += firsts.length;
     await clearBaselinesDue(deps.store, chunk);
   }
   return taken;
 }
 
-/** True when the verdict changed and was posted. */
-async function applyVerdict(
+/** A verdict that differs from the last one: posted, then stored with the next `seq`. */
+async function applyChange(
   deps: CoreDeps,
   onBlocked: readonly OnBlocked[],
   address: string,
   verdict: ComplianceVerdict,
-  previous: VerdictRecord | undefined,
-): Promise<boolean> {
-  // `invalid` cannot come back for an address checked locally; never let it pose as a change.
-  if (verdict.category === "invalid") return false;
-  if (previous === undefined) {
-    await saveVerdict(deps.store, address, recordOf(verdict, deps.now(), 0));
-    return false;
-  }
-  if (previous.category === verdict.category) return false;
+  previous: VerdictRecord,
+): Promise<void> {
   const next = recordOf(verdict, deps.now(), previous.seq + 1);
   await postChange(deps, onBlocked, address, previous, next);
   await saveVerdict(deps.store, address, next);
-  return true;
 }
 
 async function postChange(

@@ -119,6 +119,8 @@ export async function saveWatch(
 
 /** How many store writes a list of watches has in flight at once (they share one connection). */
 const WRITE_CHUNK = 1_000;
+/** How many fields one HMGET or HSET of the watch state names. */
+const FIELDS_CHUNK = 1_000;
 
 /**
  * Many watches of one conversation: the same records as `saveWatch`, written a chunk at a time
@@ -132,23 +134,33 @@ export async function saveWatches(
   const key = conversationKey(watchConversation(conversation));
   for (let i = 0; i < entries.length; i += WRITE_CHUNK) {
     const chunk = entries.slice(i, i + WRITE_CHUNK);
-    await Promise.all(
-      chunk.flatMap((entry) => [
-        store.hashSet(CONV_KEY(key), entry.address, JSON.stringify(entry)),
-        store.setAdd(BY_KEY(entry.address), key),
-      ]),
-    );
+    await Promise.all([
+      store.hashSetMany(
+        CONV_KEY(key),
+        chunk.map((entry) => [entry.address, JSON.stringify(entry)] as const),
+      ),
+      ...chunk.map((entry) => store.setAdd(BY_KEY(entry.address), key)),
+    ]);
     await store.setAdd(ALL_KEY, ...chunk.map((e) => e.address));
   }
 }
 
-/** Every watch of one conversation, by address. */
+/** The watches of these addresses in one conversation (those it has), by address: one HMGET per 1000. */
 export async function readWatches(
   store: Store,
   conversation: ConversationRef,
+  addresses: readonly string[],
 ): Promise<Map<string, WatchEntry>> {
-  const entries = await listWatches(store, conversation);
-  return new Map(entries.map((e) => [e.address, e]));
+  const key = CONV_KEY(conversationKey(watchConversation(conversation)));
+  const out = new Map<string, WatchEntry>();
+  for (let i = 0; i < addresses.length; i += FIELDS_CHUNK) {
+    const chunk = addresses.slice(i, i + FIELDS_CHUNK);
+    for (const [j, raw] of (await store.hashGetMany(key, chunk)).entries()) {
+      const entry = parse<WatchEntry>(raw);
+      if (entry) out.set(chunk[j]!, entry);
+    }
+  }
+  return out;
 }
 
 /** Addresses whose first verdict the next tick takes (their open lookup had no free slot). */
@@ -202,14 +214,35 @@ async function wantedScreen(store: Store, address: string): Promise<ScreenPeriod
   return wanted;
 }
 
-export async function readVerdicts(store: Store): Promise<Map<string, VerdictRecord>> {
-  const all = await store.hashGetAll(VERDICT_KEY);
+/** The last verdicts of these addresses (those that have one): one HMGET per 1000, never the whole hash. */
+export async function readVerdicts(
+  store: Store,
+  addresses: readonly string[],
+): Promise<Map<string, VerdictRecord>> {
   const out = new Map<string, VerdictRecord>();
-  for (const [address, raw] of Object.entries(all)) {
-    const record = parse<VerdictRecord>(raw);
-    if (record) out.set(address, record);
+  for (let i = 0; i < addresses.length; i += FIELDS_CHUNK) {
+    const chunk = addresses.slice(i, i + FIELDS_CHUNK);
+    const raws = await store.hashGetMany(VERDICT_KEY, chunk);
+    for (const [j, raw] of raws.entries()) {
+      const record = parse<VerdictRecord>(raw);
+      if (record) out.set(chunk[j]!, record);
+    }
   }
   return out;
+}
+
+/** Many verdicts at once: one HSET per 1000. */
+export async function saveVerdicts(
+  store: Store,
+  records: readonly (readonly [address: string, record: VerdictRecord])[],
+): Promise<void> {
+  for (let i = 0; i < records.length; i += FIELDS_CHUNK) {
+    const chunk = records.slice(i, i + FIELDS_CHUNK);
+    await store.hashSetMany(
+      VERDICT_KEY,
+      chunk.map(([address, record]) => [address, JSON.stringify(record)] as const),
+    );
+  }
 }
 
 export async function readVerdict(store: Store, address: string): Promise<VerdictRecord | undefined> {
@@ -225,6 +258,21 @@ export async function readState(store: Store): Promise<WatchState> {
 
 export const saveState = (store: Store, state: WatchState): Promise<void> =>
   store.set(STATE_KEY, JSON.stringify(state));
+
+/** The re-screen schedules of these addresses (those that have one). */
+export async function readScreensOf(
+  store: Store,
+  addresses: readonly string[],
+): Promise<Map<string, ScreenSchedule>> {
+  const out = new Map<string, ScreenSchedule>();
+  if (addresses.length === 0) return out;
+  const raws = await store.hashGetMany(SCREEN_KEY, addresses);
+  for (const [j, raw] of raws.entries()) {
+    const schedule = parse<ScreenSchedule>(raw);
+    if (schedule) out.set(addresses[j]!, schedule);
+  }
+  return out;
+}
 
 export async function readScreens(store: Store): Promise<Map<string, ScreenSchedule>> {
   const all = await store.hashGetAll(SCREEN_KEY);

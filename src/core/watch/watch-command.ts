@@ -11,7 +11,7 @@ import { parseWatchArgs, type WatchArgs } from "./parse.js";
 import {
   deleteWatch,
   listWatches,
-  readScreens,
+  readScreensOf,
   readState,
   readVerdict,
   readVerdicts,
@@ -22,7 +22,7 @@ import {
   type VerdictRecord,
   type WatchEntry,
 } from "./state.js";
-import { renderAdded, renderList, renderRemoved } from "./watch-render.js";
+import { listPage, renderAdded, renderList, renderRemoved } from "./watch-render.js";
 
 /**
  * `watch add|remove|list`: watch TRON addresses in this conversation. Everyone may list; adding and
@@ -132,9 +132,11 @@ async function remove(ctx: CommandContext, address: string): Promise<Reply> {
 async function list(ctx: CommandContext, page: number): Promise<Reply> {
   const { deps } = ctx;
   const entries = await listWatches(deps.store, ctx.invocation.conversation);
+  // Only the page's verdicts and schedules are read, however many addresses are watched.
+  const shown = listPage(entries, page).shown.map((e) => e.address);
   const [verdicts, screens, state] = await Promise.all([
-    entries.length > 0 ? readVerdicts(deps.store) : new Map<string, VerdictRecord>(),
-    entries.some((e) => e.screen) ? readScreens(deps.store) : new Map(),
+    readVerdicts(deps.store, shown),
+    readScreensOf(deps.store, shown),
     readState(deps.store),
   ]);
   const budget = deps.settings.watch.budgetTrx;

@@ -102,15 +102,27 @@ export interface ListView {
   budgetLine?: string;
 }
 
+/** The page of a list `watch list <page>` shows (the last one when `page` is past it). */
+export function listPage<T>(
+  entries: readonly T[],
+  page: number,
+): { page: number; pages: number; shown: T[] } {
+  const pages = Math.max(1, Math.ceil(entries.length / LIST_PAGE_SIZE));
+  const shownPage = Math.min(page, pages);
+  return {
+    page: shownPage,
+    pages,
+    shown: entries.slice((shownPage - 1) * LIST_PAGE_SIZE, shownPage * LIST_PAGE_SIZE),
+  };
+}
+
 export function renderList(view: ListView): Reply {
   const total = view.entries.length;
   if (total === 0) {
     const line = "Nothing is watched in this conversation. Add an address with watch add <address> [label].";
     return publicReply(line, [text(line), ...(view.budgetLine ? [context(view.budgetLine)] : [])]);
   }
-  const pages = Math.max(1, Math.ceil(total / LIST_PAGE_SIZE));
-  const page = Math.min(view.page, pages);
-  const shown = view.entries.slice((page - 1) * LIST_PAGE_SIZE, page * LIST_PAGE_SIZE);
+  const { page, pages, shown } = listPage(view.entries, view.page);
   const title = `Watched here: ${total} address${total === 1 ? "" : "es"}`;
   const blocks: Block[] = [header(title)];
   for (const entry of shown) blocks.push(text(...entryLine(entry, view)));

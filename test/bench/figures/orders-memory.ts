@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
 import { request } from "undici";
 import { signSlackRequest } from "../../../adapters/slack/verify.js";
 import { tronAddress } from "../../../src/sandbox/families/energy/common.js";
@@ -6,20 +7,28 @@ import type { FakeSlackMessage } from "../../fakes/slack-api.js";
 import { FAKE_SLACK_TEAM } from "../../fakes/slack-api.js";
 import { startChildBot } from "../support/child-bot.js";
 import { sampleRss } from "../support/children.js";
+import { runLoad } from "../support/load.js";
+import type { RequestSpec } from "../support/load-types.js";
 import { sleep } from "../support/net.js";
 import type { FigureResult } from "../support/report.js";
 import { BENCH_SIGNING_SECRET, slashCommand } from "../support/requests.js";
 import { limitedByEndpoint, limitedCalls, startSandbox } from "../support/sandbox.js";
-import { max, median, ratio, round } from "../support/stats.js";
+import { max, median, percentile, ratio, round } from "../support/stats.js";
 import type { World } from "../support/world.js";
 
 /**
  * Figure 8: RSS of the built bot (child process, Slack + Telegram on) while N energy orders
  * (default 10 000) are quoted with `/ops energy`, confirmed with a click on Confirm (signed
  * Slack requests, as a user would), and left pending: the sandbox never confirms their delivery
- * within the run, so each stays watched. Idle: sampled once /healthz is 200 and start-up settled.
- * Warm: sampled after the first fifth of the orders (WARM_SHARE); after: once every order was placed. Flat: after ≤
- * warm × (1 + FLAT_SHARE); idle is reported beside it.
+ * within the run, so each stays watched (a delayed delivery-watch job each). Idle: sampled once
+ * /healthz is 200 and start-up settled. Then the first PENDING_BASE orders are placed after a
+ * warm-up of WARMUP_QUOTES quotes left unconfirmed (JIT, pools, and V8 growing its heap to the
+ * size this load works in, without adding pending orders), and the command path is probed: signed
+ * `/ops energy` quotes at PROBE_RATE/s, each command sent → its HTTP ack and → its quote at the
+ * response_url, p99; then RSS "with PENDING_BASE pending". After all N are placed, the same probe
+ * and RSS again (each probe 33 s after the last click, when the confirmations' recovery jobs have
+ * run). Flat: RSS ≤ the PENDING_BASE one × (1 + FLAT_SHARE); the probe's p99s while N are pending
+ * against the same probe with PENDING_BASE pending, and against figures 1 and 7's targets.
  */
 const SETTLE_MS = 3_000;
 const IDLE_MS = 3_000;
@@ -27,17 +36,30 @@ const AFTER_SETTLE_MS = 3_000;
 const AFTER_MS = 5_000;
 const SAMPLE_EVERY_MS = 250;
 const IN_FLIGHT = 16;
+const PENDING_BASE = 100;
 /**
- * The first orders warm the bot up (JIT, first use of each code path, pools, and V8 growing its
- * heap to the size this load works in): the baseline of "flat". A fifth of the run, at least 200:
- * after only 200 orders the heap had not reached its working size (runs read 110 MB then, and
- * 133–144 MB after 2000, 3000 or 10 000 orders alike), so the check measured V8's heap sizing, not
- * what each pending order keeps.
+ * Quotes left unconfirmed before the first orders: without them the RSS "with 100 pending" is
+ * read before V8 has grown its heap to this load's working size (runs read 110 MB after 200
+ * orders and 133–144 MB after 2000, 3000 or 10 000 alike), and "flat" would measure heap sizing,
+ * not what each pending order keeps.
  */
-const WARM_SHARE = 0.2;
-const WARM_MIN_ORDERS = 200;
+const WARMUP_QUOTES = 2_000;
 const USER = "U0BENCHO";
 const FLAT_SHARE = 0.15;
+/** While 10 000 are pending, the command path's p99 (ack, quote) stays within this × the one with 100. */
+const TARGET_PROBE_RATIO = 1.5;
+/** And within the targets of figures 1 (ack) and 7 (quote). */
+const TARGET_ACK_P99_MS = 50;
+const TARGET_QUOTE_P99_MS = 300;
+/**
+ * Before each probe: a confirmation's recovery job runs 30 s after its click (DEFAULT_INTENT_TIMINGS),
+ * so both probes meet the orders pending with their confirmations' work done.
+ */
+const RECOVERY_SETTLE_MS = 33_000;
+const PROBE_RATE = 20;
+const PROBE_WARMUP = 40;
+const PROBE_MEASURED = 400;
+const PROBE_CONNECTIONS = 4;
 const ANSWER_TIMEOUT_MS = 30_000;
 /** The service's limit on 5-minute orders (spec: 50 per second per IP). */
 const ORDER5M_PER_SECOND = 50;
@@ -115,19 +137,23 @@ function clickBody(world: World, message: FakeSlackMessage, i: number): string |
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
-/** Quotes and confirms `count` orders, IN_FLIGHT at a time; what went wrong is counted. */
+/**
+ * Quotes and confirms orders `from`…`to`, IN_FLIGHT at a time; what went wrong is counted.
+ * `quoteOnly`: the quotes alone, left unconfirmed (nothing placed, nothing pending).
+ */
 async function placeOrders(
   world: World,
   origin: string,
   from: number,
   to: number,
   problems: { noQuote: number; noConfirm: number; non2xx: number },
+  { quoteOnly = false, tag = "fig8" }: { quoteOnly?: boolean; tag?: string } = {},
 ): Promise<void> {
   const waitQuote = quoteWatcher(world);
   let next = from;
   const worker = async () => {
     for (let i = next++; i < to; i = next++) {
-      const address = tronAddress(`fig8-${i}`);
+      const address = tronAddress(`${tag}-${i}`);
       const channel = channelOf(i);
       const command = slashCommand(`/ops energy ${address} 65k`, {
         channel,
@@ -143,6 +169,7 @@ async function placeOrders(
         problems.noQuote += 1;
         continue;
       }
+      if (quoteOnly) continue;
       const click = clickBody(world, message, i);
       if (!click) problems.noConfirm += 1;
       else if ((await post(origin, click, "application/x-www-form-urlencoded")) !== 200) problems.non2xx += 1;
@@ -150,6 +177,76 @@ async function placeOrders(
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
 }
+
+interface Probe {
+  ack: number[];
+  quote: number[];
+  unanswered: number;
+  non2xx: number;
+  /** Slack calls for the orders' channels while the probe ran: their outcome messages still going out. */
+  orderMessages: number;
+  /** The machine's 1-minute load average at the probe's end (2 cores shared). */
+  load: number;
+}
+
+/**
+ * The command path under a steady load: signed `/ops energy` quotes for new addresses at
+ * PROBE_RATE/s (open loop, from a worker thread), each sent → its HTTP ack, and → its quote with
+ * Confirm at the fake response_url (matched by address). The first PROBE_WARMUP are not counted.
+ */
+async function probeCommandPath(world: World, origin: string, tag: string): Promise<Probe> {
+  const total = PROBE_WARMUP + PROBE_MEASURED;
+  const addresses = Array.from({ length: total }, (_, i) => tronAddress(`fig8-probe-${tag}-${i}`));
+  const before = world.slack.calls("response_url").length;
+  const ordersBefore = orderChannelCalls(world);
+  const requests: RequestSpec[] = addresses.map((address, i) =>
+    slashCommand(`/ops energy ${address} 65k`, {
+      channel: probeChannelOf(i),
+      user: USER,
+      responseUrl: world.slack.responseUrl({ channel: probeChannelOf(i), user: USER }),
+    }),
+  );
+  const result = await runLoad({
+    mode: "rate",
+    origin,
+    connections: PROBE_CONNECTIONS,
+    ratePerSec: PROBE_RATE,
+    count: total,
+    source: { kind: "list", requests },
+  });
+  const answers = () => world.slack.calls("response_url").slice(before);
+  const deadline = Date.now() + ANSWER_TIMEOUT_MS;
+  while (answers().length < total && Date.now() < deadline) await sleep(100);
+  const quotedAt = new Map<string, number>();
+  for (const call of answers()) {
+    const body = JSON.stringify(call.params);
+    const address = /T[1-9A-HJ-NP-Za-km-z]{33}/.exec(body)?.[0];
+    if (address && !quotedAt.has(address) && body.includes("Confirm ")) quotedAt.set(address, call.at);
+  }
+  const probe: Probe = {
+    ack: [],
+    quote: [],
+    unanswered: 0,
+    non2xx: 0,
+    orderMessages: orderChannelCalls(world) - ordersBefore,
+    load: round(loadavg()[0] ?? 0, 1) ?? 0,
+  };
+  for (let i = PROBE_WARMUP; i < total; i += 1) {
+    const status = result.status[i] ?? 0;
+    const sent = result.sentAt[i];
+    const done = result.doneAt[i];
+    if (status < 200 || status > 299) probe.non2xx += 1;
+    else if (sent !== undefined && done !== undefined) probe.ack.push(done - sent);
+    const at = quotedAt.get(addresses[i] ?? "");
+    if (at === undefined || sent === undefined) probe.unanswered += 1;
+    else probe.quote.push(at - sent);
+  }
+  return probe;
+}
+
+const probeChannelOf = (i: number) => `C8P${i % 20}`;
+const orderChannelCalls = (world: World) =>
+  world.slack.allMessages().filter((m) => m.channel.startsWith("C8O")).length;
 
 export async function ordersMemoryFigure(world: World, count: number): Promise<FigureResult> {
   // Deliveries confirmed only after an hour: every order stays pending for the whole run.
@@ -166,6 +263,7 @@ export async function ordersMemoryFigure(world: World, count: number): Promise<F
       const idle = await sampleRss(bot.child, IDLE_MS, SAMPLE_EVERY_MS);
       const started = performance.now();
       const problems = { noQuote: 0, noConfirm: 0, non2xx: 0 };
+      const warmup = { noQuote: 0, noConfirm: 0, non2xx: 0 };
       const placed = () => sandbox.calls("order5m.create").filter((c) => c.status === 200).length;
       const settled = async (n: number) => {
         // The last clicks' orders are still being placed right after their acks: clicks come
@@ -175,16 +273,36 @@ export async function ordersMemoryFigure(world: World, count: number): Promise<F
           await sleep(250);
         await sleep(AFTER_SETTLE_MS);
       };
-      const warmCount = Math.min(count, Math.max(WARM_MIN_ORDERS, Math.round(count * WARM_SHARE)));
-      await placeOrders(world, bot.origin, 0, warmCount, problems);
-      await settled(warmCount);
-      const warm = await sampleRss(bot.child, AFTER_MS, SAMPLE_EVERY_MS);
-      await placeOrders(world, bot.origin, warmCount, count, problems);
+      await placeOrders(world, bot.origin, 0, WARMUP_QUOTES, warmup, { quoteOnly: true, tag: "fig8-warm" });
+      const baseCount = Math.min(count, PENDING_BASE);
+      await placeOrders(world, bot.origin, 0, baseCount, problems);
+      await settled(baseCount);
+      await sleep(RECOVERY_SETTLE_MS);
+      const probeBase = await probeCommandPath(world, bot.origin, "base");
+      await sleep(AFTER_SETTLE_MS);
+      const base = await sampleRss(bot.child, AFTER_MS, SAMPLE_EVERY_MS);
+      await placeOrders(world, bot.origin, baseCount, count, problems);
       const tookS = round((performance.now() - started) / 1000, 1);
       await settled(count);
+      await sleep(RECOVERY_SETTLE_MS);
+      const probePending = await probeCommandPath(world, bot.origin, "pending");
+      await sleep(AFTER_SETTLE_MS);
       const after = await sampleRss(bot.child, AFTER_MS, SAMPLE_EVERY_MS);
       const limited = limitedCalls(sandbox);
-      return report({ count, warmCount, idle, warm, after, tookS, problems, placed: placed(), limited });
+      return report({
+        count,
+        baseCount,
+        idle,
+        base,
+        after,
+        tookS,
+        problems,
+        warmup,
+        placed: placed(),
+        limited,
+        probeBase,
+        probePending,
+      });
     } finally {
       await bot.child.stop();
     }
@@ -195,51 +313,81 @@ export async function ordersMemoryFigure(world: World, count: number): Promise<F
 
 interface Outcome {
   count: number;
-  warmCount: number;
+  baseCount: number;
   idle: number[];
-  warm: number[];
+  base: number[];
   after: number[];
   tookS: number | null;
   problems: { noQuote: number; noConfirm: number; non2xx: number };
+  warmup: { noQuote: number; noConfirm: number; non2xx: number };
   placed: number;
   /** The calls the sandbox answered 429. */
   limited: readonly { endpoint: string }[];
+  probeBase: Probe;
+  probePending: Probe;
 }
 
 function report(o: Outcome): FigureResult {
   const idle = round(median(o.idle), 1);
-  const warm = round(median(o.warm), 1);
+  const base = round(median(o.base), 1);
   const after = round(median(o.after), 1);
-  const growth = ratio(after, warm);
+  const growth = ratio(after, base);
   const flat = growth === null ? null : growth <= 1 + FLAT_SHARE && o.placed === o.count;
+  const p99 = (v: number[]) => round(percentile(v, 99), 1);
+  const probeMeasure = (what: "ack" | "quote", label: string, targetMs: number) => {
+    const pending = p99(o.probePending[what]);
+    const baseP99 = p99(o.probeBase[what]);
+    const r = ratio(pending, baseP99);
+    const complete =
+      o.probePending.unanswered === 0 && o.probePending.non2xx === 0 && o.probeBase.unanswered === 0;
+    return {
+      name: `${label} p99 with ${o.count} pending`,
+      value: pending,
+      unit: "ms",
+      baseline: { name: `the same with ${o.baseCount} pending`, value: baseP99 },
+      ratio: r,
+      targets: [
+        {
+          text: `≤ ${TARGET_PROBE_RATIO}× the one with ${o.baseCount}, every quote answered`,
+          met: r === null ? null : r <= TARGET_PROBE_RATIO && complete,
+        },
+        { text: `≤ ${targetMs} ms`, met: pending === null ? null : pending <= targetMs },
+      ],
+    };
+  };
+  const probeNote = (p: Probe, n: number) =>
+    `with ${n} pending: ack p50/p99 ${round(percentile(p.ack, 50), 1)}/${p99(p.ack)} ms, quote p50/p99 ${round(percentile(p.quote, 50), 1)}/${p99(p.quote)} ms, ${p.unanswered} unanswered, ${p.non2xx} non-2xx, ${p.orderMessages} order messages sent meanwhile, load average ${p.load}`;
   return {
     id: "8",
-    title: `memory: ${o.count} energy orders quoted, confirmed and left pending (built bot, child process)`,
+    title: `memory and command path: ${o.count} energy orders quoted, confirmed and left pending (built bot, child process)`,
     measures: [
       {
-        name: `RSS after ${o.count} pending orders (median)`,
+        name: `RSS with ${o.count} pending orders (median)`,
         value: after,
         unit: "MB",
-        baseline: { name: `the same bot after its first ${o.warmCount}`, value: warm },
+        baseline: { name: `the same bot with ${o.baseCount} pending`, value: base },
         ratio: growth,
         targets: [{ text: `flat: ≤ +${FLAT_SHARE * 100}%, every order placed`, met: flat }],
       },
       {
-        name: `RSS after ${o.count} pending orders vs idle`,
+        name: `RSS with ${o.count} pending orders vs idle`,
         value: after,
         unit: "MB",
         baseline: { name: "the same bot idle", value: idle },
         ratio: ratio(after, idle),
         targets: [],
       },
+      probeMeasure("ack", "`/ops energy` → HTTP ack", TARGET_ACK_P99_MS),
+      probeMeasure("quote", "`/ops energy` → quote with Confirm", TARGET_QUOTE_P99_MS),
     ],
     notes: [
-      `${o.count} \`/ops energy\` quotes, each confirmed by a signed Confirm click, ${IN_FLIGHT} in flight, in ${o.tookS} s; ${o.placed} orders placed at the sandbox (delivery held for an hour: all pending), ${o.limited.length} answered 429${o.limited.length > 0 ? ` (${limitedByEndpoint(o.limited)})` : ""}; not placed: ${o.problems.noQuote} without a quote, ${o.problems.noConfirm} without Confirm, ${o.problems.non2xx} non-2xx`,
-      `idle: median of ${o.idle.length} samples (peak ${round(max(o.idle), 1)} MB); after the first ${o.warmCount} orders: median ${warm} MB (peak ${round(max(o.warm), 1)} MB); after all: median of ${o.after.length} samples over ${AFTER_MS / 1000} s, ${AFTER_SETTLE_MS / 1000} s after the last order (peak ${round(max(o.after), 1)} MB)`,
+      `${WARMUP_QUOTES} warm-up quotes left unconfirmed (${o.warmup.noQuote} without a quote); then ${o.count} \`/ops energy\` quotes, each confirmed by a signed Confirm click, ${IN_FLIGHT} in flight, in ${o.tookS} s with the probes; ${o.placed} orders placed at the sandbox (delivery held for an hour: all pending), ${o.limited.length} answered 429${o.limited.length > 0 ? ` (${limitedByEndpoint(o.limited)})` : ""}; not placed: ${o.problems.noQuote} without a quote, ${o.problems.noConfirm} without Confirm, ${o.problems.non2xx} non-2xx`,
+      `command-path probe, ${PROBE_MEASURED} quotes at ${PROBE_RATE}/s after ${PROBE_WARMUP} uncounted: ${probeNote(o.probeBase, o.baseCount)}; ${probeNote(o.probePending, o.count)}`,
+      `idle: median of ${o.idle.length} samples (peak ${round(max(o.idle), 1)} MB); with ${o.baseCount} pending: median ${base} MB (peak ${round(max(o.base), 1)} MB); with ${o.count}: median of ${o.after.length} samples over ${AFTER_MS / 1000} s (peak ${round(max(o.after), 1)} MB)`,
     ],
     details: {
       idleMb: o.idle.map((v) => round(v, 1)),
-      warmMb: o.warm.map((v) => round(v, 1)),
+      baseMb: o.base.map((v) => round(v, 1)),
       afterMb: o.after.map((v) => round(v, 1)),
       ...o.problems,
     },
