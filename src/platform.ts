@@ -26,6 +26,8 @@ interface PlatformStart {
 type MountedAdapter = ChatAdapter &
   ChatAdapterLifecycle & {
     readonly route?: HttpRoute;
+    /** Its routes, where it has more than one. */
+    readonly routes?: readonly HttpRoute[];
     /** Resolves when its input has ended (a terminal on a pipe); absent where input never ends. */
     readonly finished?: Promise<void>;
   };

@@ -41,6 +41,7 @@ export async function startChat(options: ChatOptions): Promise<Chat> {
     if (adapter.finished) inputFinished = adapter.finished;
     adapters.set(adapter.platform, adapter);
     if (adapter.route) routes.push(adapter.route);
+    if (adapter.routes) routes.push(...adapter.routes);
     health.add({ name: adapter.platform, ready: () => adapter.ready() });
     shutdown.add("finish", adapter.platform, (timeoutMs) => adapter.close(timeoutMs));
     await adapter.start();

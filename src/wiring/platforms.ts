@@ -1,5 +1,6 @@
 import { CONSOLE_REGISTRATION } from "../../adapters/console/registration.js";
 import { SLACK_REGISTRATION } from "../../adapters/slack/registration.js";
+import { TEAMS_REGISTRATION } from "../../adapters/teams/registration.js";
 import { TELEGRAM_REGISTRATION } from "../../adapters/telegram/registration.js";
 import type { Config } from "../config.js";
 import type { ConversationRef, Platform, PlatformFacts } from "../core/index.js";
@@ -13,6 +14,7 @@ import type { PlatformRegistration } from "../platform.js";
 const PLATFORMS: readonly PlatformRegistration[] = [
   SLACK_REGISTRATION,
   TELEGRAM_REGISTRATION,
+  TEAMS_REGISTRATION,
   CONSOLE_REGISTRATION,
 ];
 

@@ -28,11 +28,13 @@ const LAYER_RULES: Record<string, readonly string[]> = {
   "adapters/console": ["clock", "core", "platform"],
   "adapters/slack": ["clock", "config", "core", "http", "platform", "store"],
   "adapters/telegram": ["clock", "config", "core", "http", "platform", "store"],
+  "adapters/teams": ["config", "core", "http", "platform", "store"],
   metrics: ["clock", "core", "jobs", "service", "webhooks"],
   mcp: ["core", "http", "service"],
   wiring: [
     "adapters/console",
     "adapters/slack",
+    "adapters/teams",
     "adapters/telegram",
     "clock",
     "config",
