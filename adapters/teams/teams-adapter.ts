@@ -29,8 +29,6 @@ const CHANNEL = "msteams";
 const FORM_VERB = "opsbot.form";
 const MESSAGE_TYPE = "application/vnd.microsoft.activity.message";
 const BODY_LIMIT_BYTES = 1_048_576;
-/** A proactive message to a conversation the bot has not seen yet waits this long before it is tried again. */
-const UNKNOWN_PLACE_RETRY_MS = 60_000;
 
 export interface TeamsAdapterOptions {
   config: TeamsConfig;
@@ -243,11 +241,8 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     if (place === undefined) {
       throw new ChatSendError(
         `Teams conversation ${conversation.id} is not known yet (the bot is not installed there)`,
-        {
-          code: "teams_conversation_unknown",
-          retryable: true,
-          retryAfterMs: UNKNOWN_PLACE_RETRY_MS,
-        },
+        // Retried on the notify queue's backoff, for up to a day (its retry window).
+        { code: "teams_conversation_unknown", retryable: true },
       );
     }
     const origin = originOf(place.serviceUrl);

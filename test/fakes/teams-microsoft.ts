@@ -25,6 +25,8 @@ interface ConnectorCall {
   activityId?: string;
   body: Record<string, unknown>;
   authorization?: string;
+  /** The id the connector gave the posted activity. */
+  id: string;
 }
 
 interface SignOptions {
@@ -117,15 +119,17 @@ export async function startFakeMicrosoft(): Promise<FakeMicrosoft> {
           const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>;
           const conversationId = decodeURIComponent(match[1] ?? "");
           const activityId = match[2] === undefined ? undefined : decodeURIComponent(match[2]);
+          next += 1;
+          const id = method === "PUT" ? (activityId ?? "") : `msg-${next}`;
           fake.activities.push({
+            id,
             method,
             conversationId,
             ...(activityId !== undefined && { activityId }),
             body,
             ...(req.headers.authorization && { authorization: req.headers.authorization }),
           });
-          next += 1;
-          return send(200, { id: method === "PUT" ? activityId : `msg-${next}` });
+          return send(200, { id });
         }
         send(404, { error: "not found" });
       });

@@ -43,7 +43,12 @@ export interface TeamsHarness {
     options?: { from?: TeamsUser; token?: string | null; serviceUrl?: string; tenant?: string },
   ): Promise<Response>;
   /** Presses the `Action.Execute` labelled `label` of a card the connector got. */
-  press(card: Record<string, unknown>, label: string | RegExp, from?: TeamsUser): Promise<Response>;
+  press(
+    card: Record<string, unknown>,
+    label: string | RegExp,
+    from?: TeamsUser,
+    where?: { conversationId: string; messageId: string },
+  ): Promise<Response>;
   settle(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -152,7 +157,7 @@ export async function startTeamsHarness(options: TeamsHarnessOptions = {}): Prom
     url,
     post,
     say: (text, o = {}) => post(messageActivity(fake, text, o), o.token),
-    press: (card, label, from = OPERATOR) => {
+    press: (card, label, from = OPERATOR, where) => {
       const action = cardActions(card).find((a) =>
         typeof label === "string" ? a.title === label : label.test(a.title),
       );
@@ -161,12 +166,14 @@ export async function startTeamsHarness(options: TeamsHarnessOptions = {}): Prom
           `no button ${String(label)} in ${JSON.stringify(cardActions(card).map((a) => a.title))}`,
         );
       sequence += 1;
+      const base = messageActivity(fake, "", { from });
       return post({
-        ...messageActivity(fake, "", { from }),
+        ...base,
+        ...(where && { conversation: { ...base.conversation, id: where.conversationId } }),
         type: "invoke",
         name: "adaptiveCard/action",
         id: `invoke-${sequence}`,
-        replyToId: "msg-card",
+        replyToId: where?.messageId ?? "msg-card",
         text: undefined,
         entities: undefined,
         value: { action: { type: "Action.Execute", verb: action.verb, data: action.data } },
