@@ -27,6 +27,8 @@ interface ConnectorCall {
   authorization?: string;
   /** The id the connector gave the posted activity. */
   id: string;
+  /** When it arrived (`performance.now()` of this process). */
+  at: number;
 }
 
 interface SignOptions {
@@ -123,6 +125,7 @@ export async function startFakeMicrosoft(): Promise<FakeMicrosoft> {
           const id = method === "PUT" ? (activityId ?? "") : `msg-${next}`;
           fake.activities.push({
             id,
+            at: performance.now(),
             method,
             conversationId,
             ...(activityId !== undefined && { activityId }),

@@ -17,12 +17,10 @@ import type { Sandbox } from "../../../src/sandbox/server.js";
 import type { Store } from "../../../src/store/store.js";
 import { APP_ID, type FakeMicrosoft, startFakeMicrosoft, TENANT } from "../../fakes/teams-microsoft.js";
 import { type ChatKitOptions, startChatKit } from "../../support/bot-kit.js";
+import { CHANNEL, messageActivity, nextSequence, OPERATOR, type TeamsUser } from "./activities.js";
 
-export { APP_ID };
-export const CHANNEL = "19:ops0channel@thread.tacv2";
-const OPERATOR = { id: "29:olga", aadObjectId: "0c0c0c0c-0000-4000-8000-00000000a001", name: "Olga" };
+export { APP_ID, CHANNEL, messageActivity };
 export const VIEWER = { id: "29:vic", aadObjectId: "0c0c0c0c-0000-4000-8000-00000000a002", name: "Vic" };
-export type TeamsUser = typeof OPERATOR;
 
 export interface TeamsHarnessOptions extends ChatKitOptions {
   /** Another instance's fake (two bots, one Microsoft). */
@@ -57,36 +55,6 @@ const open: TeamsHarness[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((h) => h.close()));
 });
-
-let sequence = 0;
-
-export function messageActivity(
-  fake: FakeMicrosoft,
-  text: string,
-  o: { from?: TeamsUser; serviceUrl?: string; tenant?: string } = {},
-) {
-  sequence += 1;
-  const from = o.from ?? OPERATOR;
-  return {
-    type: "message",
-    id: `in-${sequence}`,
-    channelId: "msteams",
-    serviceUrl: o.serviceUrl ?? fake.serviceUrl,
-    from: { id: from.id, aadObjectId: from.aadObjectId, name: from.name },
-    recipient: { id: `28:${APP_ID}`, name: "opsbot" },
-    conversation: {
-      id: `${CHANNEL};messageid=root-1`,
-      conversationType: "channel",
-      isGroup: true,
-      tenantId: o.tenant ?? TENANT,
-    },
-    channelData: { tenant: { id: o.tenant ?? TENANT }, team: { id: CHANNEL }, channel: { id: CHANNEL } },
-    text: `<at>opsbot</at> ${text}`,
-    entities: [
-      { type: "mention", text: "<at>opsbot</at>", mentioned: { id: `28:${APP_ID}`, name: "opsbot" } },
-    ],
-  };
-}
 
 /** The `Action.Execute` buttons of a card, anywhere in it. */
 export function cardActions(card: unknown): { title: string; verb: string; data: Record<string, unknown> }[] {
@@ -165,7 +133,7 @@ export async function startTeamsHarness(options: TeamsHarnessOptions = {}): Prom
         throw new Error(
           `no button ${String(label)} in ${JSON.stringify(cardActions(card).map((a) => a.title))}`,
         );
-      sequence += 1;
+      const sequence = nextSequence();
       const base = messageActivity(fake, "", { from });
       return post({
         ...base,
