@@ -39,12 +39,11 @@ const TENANT = "5f1e2d3c-0000-4000-8000-00000000a11c";
 const APP_ID = "0b0f1e2d-0000-4000-8000-0000000b0701";
 
 if (!process.env.OPSBOT_TEST_TLS_DIR) {
-  const cleanup = setupTls();
+  setupTls();
   const run = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: "inherit",
     env: process.env,
   });
-  cleanup();
   process.exit(run.status ?? 1);
 }
 
