@@ -22,10 +22,10 @@ import { mcpRoute } from "./mcp/mcp-route.js";
 import { createMetrics, type Metrics, metricsObservers } from "./metrics.js";
 import type { Sandbox } from "./sandbox/server.js";
 import { verifyRoutes } from "./verify-page/verify-route.js";
-import { alertConversations, registerDemoWebhooks, WEBHOOK_QUEUE } from "./webhooks/index.js";
+import { registerDemoWebhooks, WEBHOOK_QUEUE } from "./webhooks/index.js";
 import { type Backends, DEMO_PUBLIC_URL, startBackends } from "./wiring/backends.js";
-import { CONSOLE_CONVERSATION, consoleActor, consoleEnabled, startChat } from "./wiring/chat.js";
-import { PLATFORM_FACTS } from "./wiring/platforms.js";
+import { startChat } from "./wiring/chat.js";
+import { ALERT_VARIABLES, alertConversations, PLATFORM_FACTS, platformAdmins } from "./wiring/platforms.js";
 import { createShutdown, type Shutdown } from "./wiring/shutdown.js";
 import { startWorkers } from "./wiring/workers.js";
 
@@ -58,7 +58,7 @@ export interface App {
   readonly port: number;
   readonly metrics: Metrics;
   /** Resolves when the console's input has ended (demo on a pipe); never for chat platforms. */
-  readonly consoleFinished?: Promise<void>;
+  readonly inputFinished?: Promise<void>;
   /** Waits until no tracked or notification job is pending (bounded). */
   drain(timeoutMs: number): Promise<void>;
   /**
@@ -171,7 +171,7 @@ async function assemble(options: AppOptions, shutdown: Shutdown): Promise<App> {
     sandbox,
     port,
     metrics,
-    ...(chat.consoleFinished && { consoleFinished: chat.consoleFinished }),
+    ...(chat.inputFinished && { inputFinished: chat.inputFinished }),
     drain: (timeoutMs) => drainQueues(queues, timeoutMs),
     stop: (budgetMs = STOP_BUDGET_MS) => shutdown.run(budgetMs),
   };
@@ -192,20 +192,18 @@ function certKeyOf(config: Config): string {
  * adds only what is not an environment value.
  */
 function coreSettings(config: Config, backends: Backends): CoreSettings {
-  const consoleConversation = consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined;
   return {
     ...config.core,
     publicUrl: config.publicUrl ?? (backends.sandbox ? DEMO_PUBLIC_URL : undefined),
     hostCallbackToken: backends.hostCallbackToken,
     // Whoever holds the local terminal holds the process: the console user is an admin.
-    admins: consoleConversation
-      ? [...config.core.admins, `console:${consoleActor().userId}`]
-      : config.core.admins,
+    admins: [...config.core.admins, ...platformAdmins(config)],
+    alertVariables: ALERT_VARIABLES,
     explorerTxUrl: EXPLORER_TX_URL,
     cases: {
       ...config.core.cases,
       certKeyHex: certKeyOf(config),
-      destinations: alertConversations(config, consoleConversation),
+      destinations: alertConversations(config),
       ...(config.publicUrl && { verifyUrl: `${config.publicUrl.replace(/\/+$/, "")}/verify` }),
     },
     ...(agentChannel(config) && { agentChannel: agentChannel(config) }),
@@ -216,15 +214,12 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
 }
 
 /**
- * With agents let in (OPS_AGENT_TOKENS): OPS_AGENT_CHANNEL, else the Slack alert channel, else the
- * Telegram alert chat, else the console. Without agents: none.
+ * With agents let in (OPS_AGENT_TOKENS): OPS_AGENT_CHANNEL, else the first alert destination in
+ * the platforms' order of preference (src/wiring/platforms.ts). Without agents: none.
  */
 function agentChannel(config: Config) {
   if (config.agents.tokens.length === 0) return undefined;
-  return (
-    config.agents.channel ??
-    alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined)[0]
-  );
+  return config.agents.channel ?? alertConversations(config)[0];
 }
 
 /**

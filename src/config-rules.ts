@@ -55,7 +55,29 @@ export function integer(raw: string): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
-export const principal = matching(/^(slack:[UW][A-Z0-9]{2,}|telegram:\d{1,16})$/);
+/** An Entra (Azure AD) object or tenant id, or a Microsoft app id: a GUID. */
+export const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const GUID_TEXT = GUID.source.slice(1, -1);
+
+export const principal = matching(
+  new RegExp(`^(slack:[UW][A-Z0-9]{2,}|telegram:\\d{1,16}|teams:${GUID_TEXT})$`),
+);
+
+/** A Teams conversation id (`19:…@thread.tacv2`, `a:…` of a personal chat): visible ASCII after its kind. */
+export const TEAMS_CONVERSATION = /^(19|a|8|29):[\x21-\x7e]{1,400}$/;
+
+/** An https URL without query, without a trailing slash (every TEAMS_* URL is https). */
+export function httpsUrl(raw: string): string | undefined {
+  const url = noTrailingSlash(raw);
+  return url?.startsWith("https://") ? url : undefined;
+}
+
+/** An https origin (`https://host[:port]`), host lowercased, as a `serviceUrl`'s origin is compared. */
+export function httpsOrigin(raw: string): string | undefined {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (url?.protocol !== "https:" || url.username || url.password || url.search || url.hash) return undefined;
+  return url.pathname === "/" ? url.origin : undefined;
+}
 export const trxAmount = (raw: string) =>
   /^(0|[1-9]\d*)(\.\d{1,6})?$/.test(raw) && /[1-9]/.test(raw) ? raw : undefined;
 
@@ -143,11 +165,15 @@ export function agentTokens(raw: string): AgentToken[] | undefined {
   return tokens && new Set(tokens.map((t) => t.name)).size === tokens.length ? tokens : undefined;
 }
 
-/** Where agents' requests go: `slack:<channel id>` or `telegram:<chat id>`. */
-export function agentChannel(raw: string): { platform: "slack" | "telegram"; id: string } | undefined {
+/** Where agents' requests go: `slack:<channel id>`, `telegram:<chat id>` or `teams:<conversation id>`. */
+export function agentChannel(
+  raw: string,
+): { platform: "slack" | "telegram" | "teams"; id: string } | undefined {
   const slack = /^slack:([CGD][A-Z0-9]{2,})$/.exec(raw);
   if (slack?.[1]) return { platform: "slack", id: slack[1] };
   const telegram = /^telegram:(-?\d{1,16})$/.exec(raw);
   if (telegram?.[1]) return { platform: "telegram", id: telegram[1] };
+  const teams = raw.startsWith("teams:") ? raw.slice("teams:".length) : "";
+  if (TEAMS_CONVERSATION.test(teams)) return { platform: "teams", id: teams };
   return undefined;
 }

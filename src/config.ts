@@ -36,6 +36,21 @@ export interface TelegramConfig {
   allowedChats: number[];
 }
 
+export interface TeamsConfig {
+  appId: string;
+  /** A secret: never logged. */
+  appPassword: string;
+  tenantId: string;
+  /** OpenID metadata of the channel's tokens (TEAMS_OPENID_URL). */
+  openIdUrl: string;
+  /** The authority of the bot's own token, without a trailing slash (TEAMS_LOGIN_URL). */
+  loginUrl: string;
+  /** The origins a `serviceUrl` may have (TEAMS_SERVICE_URLS), host lowercased. */
+  serviceOrigins: string[];
+  /** PUBLIC_URL: file links are `<publicUrl>/files/<token>`. */
+  publicUrl: string;
+}
+
 /** A Redis node or sentinel as `host:port`. */
 interface RedisNode {
   host: string;
@@ -62,8 +77,9 @@ export interface Config {
   redis?: RedisTarget;
   slack?: SlackConfig;
   telegram?: TelegramConfig;
-  /** The alert destination: ALERT_SLACK_CHANNEL, ALERT_TELEGRAM_CHAT. */
-  alerts: { slackChannel?: string; telegramChat?: number };
+  teams?: TeamsConfig;
+  /** The alert destination: ALERT_SLACK_CHANNEL, ALERT_TELEGRAM_CHAT, ALERT_TEAMS_CONVERSATION. */
+  alerts: { slackChannel?: string; telegramChat?: number; teamsConversation?: string };
   /** OPS_CERT_KEY (a secret: never logged); unset: derived from SERVICE_API_KEY by the wiring. */
   certKey?: string;
   webhookSecrets: { orders: string[]; reports: string[] };
@@ -75,7 +91,7 @@ export interface Config {
   /** Test-only knobs of the fault-injection suite (never documented for operators). */
   testing?: TestingConfig;
   /** OPS_AGENT_TOKENS (empty: `/mcp` answers 404) and OPS_AGENT_CHANNEL (unset: the alert destination). */
-  agents: { tokens: AgentToken[]; channel?: { platform: "slack" | "telegram"; id: string } };
+  agents: { tokens: AgentToken[]; channel?: { platform: "slack" | "telegram" | "teams"; id: string } };
   /** What the core reads of the environment, in its units: handed to it as is (src/config/core-settings.ts). */
   core: EnvCoreSettings;
 }
@@ -121,6 +137,13 @@ function checkCombinations(env: Env, ctx: z.RefinementCtx): void {
   if (env.TELEGRAM_WEBHOOK_SECRET && !env.TELEGRAM_BOT_TOKEN) {
     need("TELEGRAM_WEBHOOK_SECRET", "needs TELEGRAM_BOT_TOKEN");
   }
+  checkTeamsCombination(env, need);
+  if (env.OPS_AGENT_CHANNEL?.platform === "teams" && !env.TEAMS_APP_ID) {
+    need(
+      "OPS_AGENT_CHANNEL",
+      "a teams: conversation needs TEAMS_APP_ID, TEAMS_APP_PASSWORD and TEAMS_TENANT_ID",
+    );
+  }
   if (env.OPS_AGENT_CHANNEL?.platform === "slack" && !env.SLACK_BOT_TOKEN) {
     need("OPS_AGENT_CHANNEL", "a slack: channel needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET");
   }
@@ -144,6 +167,22 @@ function checkTelegramChatsServed(env: Env, need: (variable: keyof Env, message:
     need("ALERT_TELEGRAM_CHAT", refused(String(env.ALERT_TELEGRAM_CHAT)));
   if (env.OPS_AGENT_CHANNEL?.platform === "telegram" && !allowed.has(env.OPS_AGENT_CHANNEL.id))
     need("OPS_AGENT_CHANNEL", refused(env.OPS_AGENT_CHANNEL.id));
+}
+
+/** Teams needs its three together, and PUBLIC_URL for its file links. */
+function checkTeamsCombination(env: Env, need: (variable: keyof Env, message: string) => void): void {
+  const three = ["TEAMS_APP_ID", "TEAMS_APP_PASSWORD", "TEAMS_TENANT_ID"] as const;
+  const set = three.filter((v) => env[v]);
+  if (set.length === 0) {
+    if (env.TEAMS_LOGIN_URL)
+      need("TEAMS_LOGIN_URL", "only used with TEAMS_APP_ID: set it too, or unset this one");
+    return;
+  }
+  for (const variable of three.filter((v) => !env[v])) {
+    need(variable, `required when ${set.join(" and ")} ${set.length === 1 ? "is" : "are"} set`);
+  }
+  if (!env.PUBLIC_URL)
+    need("PUBLIC_URL", "required when Teams is on (file links are <PUBLIC_URL>/files/<token>)");
 }
 
 /** One way to reach Redis: a URL, Sentinel (with its master's name) or Cluster. */
@@ -216,7 +255,23 @@ function toConfig(env: Env, given: Readonly<Record<string, string>>): Config {
           allowedChats: env.TELEGRAM_ALLOWED_CHATS,
         }
       : undefined,
-    alerts: { slackChannel: env.ALERT_SLACK_CHANNEL, telegramChat: env.ALERT_TELEGRAM_CHAT },
+    teams:
+      env.TEAMS_APP_ID && env.TEAMS_APP_PASSWORD && env.TEAMS_TENANT_ID && env.PUBLIC_URL
+        ? {
+            appId: env.TEAMS_APP_ID,
+            appPassword: env.TEAMS_APP_PASSWORD,
+            tenantId: env.TEAMS_TENANT_ID,
+            openIdUrl: env.TEAMS_OPENID_URL,
+            loginUrl: env.TEAMS_LOGIN_URL ?? `https://login.microsoftonline.com/${env.TEAMS_TENANT_ID}`,
+            serviceOrigins: env.TEAMS_SERVICE_URLS,
+            publicUrl: env.PUBLIC_URL,
+          }
+        : undefined,
+    alerts: {
+      slackChannel: env.ALERT_SLACK_CHANNEL,
+      telegramChat: env.ALERT_TELEGRAM_CHAT,
+      teamsConversation: env.ALERT_TEAMS_CONVERSATION,
+    },
     ...(env.OPS_CERT_KEY !== undefined && { certKey: env.OPS_CERT_KEY }),
     webhookSecrets: {
       orders: [...new Set(env.ORDER_WEBHOOK_SECRETS)],
@@ -273,6 +328,7 @@ export function secretValues(config: Config): string[] {
     config.slack?.appToken,
     config.telegram?.botToken,
     config.telegram?.webhookSecret,
+    config.teams?.appPassword,
     config.hostCallbackToken,
     ...config.webhookSecrets.orders,
     ...config.webhookSecrets.reports,

@@ -2,6 +2,7 @@ import { STOP_BUDGET_MS, startApp } from "./app.js";
 import { readConfigOrExit, secretValues } from "./config.js";
 import { createLogger } from "./log.js";
 import { logTarget } from "./wiring/console-log.js";
+import { fallbackOnly } from "./wiring/platforms.js";
 
 /** Past the stop budget (every step of stopping is bounded by it), something is stuck for good. */
 const HARD_EXIT_MS = STOP_BUDGET_MS + 3_000;
@@ -9,9 +10,9 @@ const HARD_EXIT_MS = STOP_BUDGET_MS + 3_000;
 const PIPE_DRAIN_MS = 60_000;
 
 const config = readConfigOrExit();
-const consoleMode = !config.slack && !config.telegram;
+const terminalMode = fallbackOnly(config);
 // In console mode the terminal belongs to the conversation: logs go to a file (or stderr).
-const target = logTarget(config, consoleMode);
+const target = logTarget(config, terminalMode);
 const logger = createLogger({
   level: target.level,
   secrets: secretValues(config),
@@ -48,8 +49,8 @@ async function shutdown(reason: string): Promise<void> {
   process.exit(0);
 }
 
-if (app.consoleFinished && !process.stdin.isTTY) {
-  await app.consoleFinished;
+if (app.inputFinished && !process.stdin.isTTY) {
+  await app.inputFinished;
   await app.drain(PIPE_DRAIN_MS);
   await shutdown("end of input");
 }

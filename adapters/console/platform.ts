@@ -1,4 +1,4 @@
-import { atTop, type PlatformFacts } from "../../src/core/index.js";
+import { atName, atTop, type PlatformFacts } from "../../src/core/index.js";
 
 /**
  * The console as the core and the notify worker see it (`PlatformFacts`): one flat conversation
@@ -7,6 +7,9 @@ import { atTop, type PlatformFacts } from "../../src/core/index.js";
  */
 export const CONSOLE_PLATFORM: PlatformFacts = {
   platform: "console",
+  commandPrefix: "",
+  onePerson: true,
+  mention: atName,
   limits: { maxChars: 20_000, blockChars: 20_000 },
   sendGapMs: () => 0,
   followUp: (conversation) => conversation,

@@ -26,6 +26,8 @@ export const homeUserOf = (conversationId: string): string | undefined =>
  */
 export const SLACK_PLATFORM: PlatformFacts = {
   platform: "slack",
+  commandPrefix: "/",
+  mention: (who) => ({ text: `@${who}`, mention: who }),
   limits: { maxChars: 30_000, blockChars: 2_400 },
   sendGapMs: () => 1_000,
   followUp: (conversation, messageId) => ({ ...conversation, threadId: conversation.threadId ?? messageId }),

@@ -1,4 +1,4 @@
-import { atTop, type ConversationRef, type PlatformFacts } from "../../src/core/index.js";
+import { atName, atTop, type ConversationRef, type PlatformFacts } from "../../src/core/index.js";
 
 /**
  * Telegram as the core and the notify worker see it (`PlatformFacts`).
@@ -10,6 +10,8 @@ import { atTop, type ConversationRef, type PlatformFacts } from "../../src/core/
  */
 export const TELEGRAM_PLATFORM: PlatformFacts = {
   platform: "telegram",
+  commandPrefix: "/",
+  mention: atName,
   limits: { maxChars: 3_900, blockChars: 3_900 },
   sendGapMs: (conversation) => (conversation.id.startsWith("-") ? 3_000 : 1_000),
   followUp: (conversation, messageId) => ({ ...conversation, replyTo: messageId }),

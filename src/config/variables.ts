@@ -4,7 +4,10 @@ import {
   agentChannel,
   agentTokens,
   boolean,
+  GUID,
   hostPort,
+  httpsOrigin,
+  httpsUrl,
   integer,
   list,
   matching,
@@ -17,6 +20,7 @@ import {
   redisUrl,
   secondsAsMs,
   serviceBaseUrl,
+  TEAMS_CONVERSATION,
   trailingSlash,
   trxAmount,
   utcClock,
@@ -45,7 +49,7 @@ const BOOLEAN = "must be true or false";
 const visibleAscii = setting(VISIBLE, matching(VISIBLE_ASCII));
 const trx = setting(TRX, trxAmount);
 const principals = listSetting(
-  "must be a comma list of slack:<user id> or telegram:<user id>",
+  "must be a comma list of slack:<user id>, telegram:<user id> or teams:<Entra object id>",
   list(principal),
 );
 const whsecList = listSetting(
@@ -100,6 +104,21 @@ export const envSchema = z.object({
     "must be a comma list of chat ids (integers, negative for groups)",
     list(integer),
   ),
+  TEAMS_APP_ID: setting("must be the bot's Microsoft app (client) id, a GUID", matching(GUID)),
+  TEAMS_APP_PASSWORD: visibleAscii,
+  TEAMS_TENANT_ID: setting("must be the tenant's id, a GUID", matching(GUID)),
+  TEAMS_OPENID_URL: setting("must be an https URL without query", httpsUrl, {
+    default: "https://login.botframework.com/v1/.well-known/openidconfiguration",
+  }),
+  TEAMS_LOGIN_URL: setting(
+    "must be an https URL without query, such as https://login.microsoftonline.com/<tenant id>",
+    httpsUrl,
+  ),
+  TEAMS_SERVICE_URLS: setting(
+    "must be a comma list of https origins (scheme, host, port; no path), such as https://smba.trafficmanager.net",
+    list(httpsOrigin),
+    { default: "https://smba.trafficmanager.net" },
+  ),
   OPS_ADMINS: principals,
   OPS_OPERATORS: principals,
   ALERT_SLACK_CHANNEL: setting(
@@ -107,6 +126,10 @@ export const envSchema = z.object({
     matching(/^([CGD][A-Z0-9]{2,}|#[a-z0-9][a-z0-9_-]{0,79})$/),
   ),
   ALERT_TELEGRAM_CHAT: setting("must be a chat id (an integer, negative for groups)", integer),
+  ALERT_TEAMS_CONVERSATION: setting(
+    "must be a Teams channel id such as 19:abc123@thread.tacv2",
+    matching(TEAMS_CONVERSATION),
+  ),
   ORDER_WEBHOOK_SECRETS: whsecList,
   REPORT_WEBHOOK_SECRETS: whsecList,
   HOST_CALLBACK_TOKEN: setting(
@@ -131,8 +154,14 @@ export const envSchema = z.object({
   ),
   OPS_ESCALATE_MIN: setting(MINUTES_1_TO_10080, minutesAsMs(wholeFrom(1, 10_080))),
   OPS_ONCALL: listSetting(
-    "must be a comma list of slack:<user id>, slack:<user group id> (S…) or telegram:@<username>",
-    list(matching(/^(slack:[UWS][A-Z0-9]{2,}|telegram:@[A-Za-z0-9_]{5,32})$/)),
+    "must be a comma list of slack:<user id>, slack:<user group id> (S…), telegram:@<username> or teams:<Entra object id>",
+    list(
+      matching(
+        new RegExp(
+          `^(slack:[UWS][A-Z0-9]{2,}|telegram:@[A-Za-z0-9_]{5,32}|teams:${GUID.source.slice(1, -1)})$`,
+        ),
+      ),
+    ),
   ),
   OPS_CASE_LEVELS: setting(
     "must be a comma list of risk levels such as high,severe (letters only)",
@@ -167,7 +196,7 @@ export const envSchema = z.object({
     agentTokens,
   ),
   OPS_AGENT_CHANNEL: setting(
-    "must be slack:<channel id> (such as slack:C0123ABCD) or telegram:<chat id> (such as telegram:-1001234)",
+    "must be slack:<channel id> (such as slack:C0123ABCD), telegram:<chat id> (such as telegram:-1001234) or teams:<conversation id> (such as teams:19:abc123@thread.tacv2)",
     agentChannel,
   ),
   OPSBOT_TEST_KILL_AT: setting("must be after-claim, after-answer, before-reply or after-reply", (raw) =>

@@ -23,6 +23,8 @@ export interface CoreSettings extends EnvCoreSettings {
   explorerTxUrl: string;
   /** AML cases: the environment's levels and SLA, and the wiring's key and destination. */
   cases: CaseSettings;
+  /** The registered platforms' alert variables (ALERT_…), for the line that asks for one. */
+  alertVariables?: readonly string[];
   /** OPS_AGENT_CHANNEL, else the alert destination: where agents' energy requests are posted. */
   agentChannel?: ConversationRef;
   /**

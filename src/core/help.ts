@@ -1,6 +1,7 @@
 import type { CommandContext, CommandDefinition } from "./command.js";
-import { actorKey, type Platform } from "./invocation.js";
+import { actorKey } from "./invocation.js";
 import { echo } from "./parse/echo.js";
+import { platformFacts } from "./platforms.js";
 import {
   type Block,
   code,
@@ -16,8 +17,9 @@ import {
 } from "./reply.js";
 import { can, type Role } from "./roles.js";
 
-/** Slack and Telegram type verbs as slash commands; the console takes the bare line. */
-const prefixFor = (platform: Platform): string => (platform === "console" ? "" : "/");
+/** How a command is typed where the person is (a slash command, or the bare line). */
+const prefixFor = (ctx: CommandContext): string =>
+  platformFacts(ctx.deps.platforms, ctx.invocation.conversation.platform).commandPrefix;
 
 /**
  * `help [verb]`: every verb for everyone, so a viewer learns what exists and whom to ask. The
@@ -48,7 +50,7 @@ const AGENTS_LINE =
   "Agents' requests: an AI agent (OPS_AGENT_TOKENS) may read and ask for energy; its request is posted in the agents' channel as a quote naming the agent and its reason. An operator confirms or cancels it under every money rule (price, deny list, caps, approval); the agent never presses a button.";
 
 function listReply(ctx: CommandContext): Reply {
-  const prefix = prefixFor(ctx.invocation.conversation.platform);
+  const prefix = prefixFor(ctx);
   const blocks: Block[] = [header("What I can do")];
   const locked: string[] = [];
   for (const c of ctx.commands) {
@@ -100,7 +102,7 @@ function lockedSubverbs(c: CommandDefinition, role: Role): { line: string; role:
 }
 
 function verbReply(ctx: CommandContext, wanted: string): Reply {
-  const prefix = prefixFor(ctx.invocation.conversation.platform);
+  const prefix = prefixFor(ctx);
   const found = ctx.commands.find((c) => c.verb === wanted || c.aliases?.includes(wanted));
   if (!found) return errorReply(`There is no command ${echo(wanted)}. Type ${prefix}help for the list.`);
   const blocks: Block[] = [

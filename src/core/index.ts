@@ -49,7 +49,7 @@ export { storedWebhookSecrets } from "./notifications/webhook-secrets.js";
 export type { CoreObserver } from "./observer.js";
 export { formatCount } from "./parse/echo.js";
 export type { PastedMessage } from "./paste-check/index.js";
-export { platformFacts } from "./platforms.js";
+export { atName, platformFacts } from "./platforms.js";
 export type { PollAnswer } from "./poll.js";
 export { pollDelayMs } from "./poll.js";
 export type { JobScheduler, MessageLimits, PlatformFacts, TrackedJob } from "./ports.js";

@@ -1,7 +1,14 @@
 import { z } from "zod";
 
-/** Where a chat message came from and where replies and later notifications go. Serialisable. */
-export type Platform = "slack" | "telegram" | "console";
+/**
+ * Where a chat message came from and where replies and later notifications go. Serialisable. The
+ * platform is a name of the open set the wiring registers (`src/wiring/platforms.ts`): the core
+ * knows none of them, only what `PlatformFacts` says of each.
+ */
+export type Platform = string;
+
+/** A platform's name as keys and identities carry it (`<platform>:<id>`): lowercase, no colon. */
+export const isPlatformName = (name: string): boolean => /^[a-z][a-z0-9]{0,15}$/.test(name);
 
 export interface Actor {
   platform: Platform;
@@ -23,7 +30,7 @@ export interface ConversationRef {
   replyTo?: string;
 }
 
-const platformSchema = z.enum(["slack", "telegram", "console"]);
+const platformSchema = z.string().refine(isPlatformName);
 
 /** The stored forms of `Actor` and `ConversationRef`, checked on the way out of the store. */
 export const actorSchema = z.object({

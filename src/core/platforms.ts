@@ -1,5 +1,9 @@
 import { type Actor, atTop, type ConversationRef, type Platform } from "./invocation.js";
 import type { PlatformFacts } from "./ports.js";
+import { plain, type Span } from "./reply.js";
+
+/** A mention in plain text, `@name`: where the platform has no mention of its own. */
+export const atName = (who: string): Span => plain(who.startsWith("@") ? who : `@${who}`);
 
 /**
  * The facts of a platform the wiring did not describe (a test's partial map): one flat
@@ -8,6 +12,8 @@ import type { PlatformFacts } from "./ports.js";
  */
 const plainFacts = (platform: Platform): PlatformFacts => ({
   platform,
+  commandPrefix: "/",
+  mention: atName,
   limits: { maxChars: 3_900, blockChars: 3_900 },
   sendGapMs: () => 1_000,
   followUp: (conversation) => conversation,

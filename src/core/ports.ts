@@ -1,5 +1,5 @@
 import type { ConversationRef, Platform } from "./invocation.js";
-import type { Reply } from "./reply.js";
+import type { Reply, Span } from "./reply.js";
 
 /** How much one message of a platform holds, as the notice digest fills it. */
 export interface MessageLimits {
@@ -17,6 +17,12 @@ export interface MessageLimits {
  */
 export interface PlatformFacts {
   readonly platform: Platform;
+  /** What a command is typed after (`/` for a slash command, nothing for a bare line). */
+  readonly commandPrefix: string;
+  /** How a message mentions `who`, an OPS_ONCALL entry's part after `<platform>:`. */
+  mention(who: string): Span;
+  /** One person holds the whole platform (the console): no second person can approve there. */
+  readonly onePerson?: boolean;
   /** One message's size: a digest of waiting notices is packed to fit it. */
   readonly limits: MessageLimits;
   /** The least gap (ms) between two posts into `conversation` (its threads share it); 0: no pace. */

@@ -1,4 +1,3 @@
-import type { Config } from "../config.js";
 import type { ConversationRef, CoreDeps, WebhookFamily } from "../core/index.js";
 import { createNotificationRouter, registerWebhooks } from "../core/index.js";
 import type { HttpRoute } from "../http/server.js";
@@ -20,7 +19,7 @@ export interface WebhooksOptions {
   queues: JobQueue;
   /** ORDER_WEBHOOK_SECRETS / REPORT_WEBHOOK_SECRETS; secrets registered from chat come from the store. */
   secrets: Readonly<Record<WebhookFamily, readonly string[]>>;
-  /** Where notifications without a known conversation go (see `alertConversations`). */
+  /** Where notifications without a known conversation go (`alertConversations` of src/wiring/platforms.ts). */
   alerts: readonly ConversationRef[];
   /** Waits for a missing origin before the alert channel (default: the router's, ~2 minutes). */
   originGraceMs?: readonly number[];
@@ -74,24 +73,6 @@ export async function startWebhooks(options: WebhooksOptions): Promise<Webhooks>
     ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
   });
   return { routes, worker };
-}
-
-/**
- * ALERT_SLACK_CHANNEL and ALERT_TELEGRAM_CHAT, each only when its platform is configured (a
- * channel without its adapter could never be posted to); neither: the console, when it runs.
- */
-export function alertConversations(
-  config: Pick<Config, "alerts" | "slack" | "telegram">,
-  consoleConversation?: ConversationRef,
-): ConversationRef[] {
-  const out: ConversationRef[] = [];
-  if (config.slack && config.alerts.slackChannel)
-    out.push({ platform: "slack", id: config.alerts.slackChannel });
-  if (config.telegram && config.alerts.telegramChat !== undefined) {
-    out.push({ platform: "telegram", id: String(config.alerts.telegramChat) });
-  }
-  if (out.length === 0 && consoleConversation) out.push(consoleConversation);
-  return out;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Config } from "../config.js";
  * LOG_LEVEL is set, to stderr at that level. A file that cannot be opened leaves stderr at `warn`.
  * In Slack or Telegram mode the logs are the program's output (stdout) as before.
  */
-const CONSOLE_LOG_FILE = join(tmpdir(), "opsbot.log");
+const DEMO_LOG_FILE = join(tmpdir(), "opsbot.log");
 
 export interface LogTarget {
   level: string;
@@ -20,8 +20,8 @@ export interface LogTarget {
   notice?: string;
 }
 
-export function logTarget(config: Config, consoleMode: boolean, file = CONSOLE_LOG_FILE): LogTarget {
-  if (!consoleMode) return { level: config.logLevel };
+export function logTarget(config: Config, terminalMode: boolean, file = DEMO_LOG_FILE): LogTarget {
+  if (!terminalMode) return { level: config.logLevel };
   if (config.logLevelSet) return { level: config.logLevel, destination: stderrDestination() };
   try {
     // Opened here first, so a path that cannot be written falls back at once, not at the first line.

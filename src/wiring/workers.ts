@@ -12,8 +12,8 @@ import { startNotifyWorker } from "../jobs/notify.js";
 import type { JobQueue } from "../jobs/queue.js";
 import { startTrackedWorker } from "../jobs/scheduler.js";
 import type { MetricsObservers } from "../metrics.js";
-import { alertConversations, startWebhooks } from "../webhooks/index.js";
-import { CONSOLE_CONVERSATION, consoleEnabled } from "./chat.js";
+import { startWebhooks } from "../webhooks/index.js";
+import { alertConversations } from "./platforms.js";
 import { startScheduledJobs } from "./scheduled-jobs.js";
 import type { Shutdown } from "./shutdown.js";
 
@@ -51,7 +51,7 @@ export async function startWorkers(options: WorkerOptions): Promise<HttpRoute[]>
     digestExtras: (conversation, replies) => alertDigestBlocks(deps, conversation, replies),
   });
   shutdown.add("workers", "notifications", () => notify.close());
-  const alerts = alertConversations(config, consoleEnabled(config) ? CONSOLE_CONVERSATION : undefined);
+  const alerts = alertConversations(config);
   await startScheduledJobs({ deps, queues, alerts, shutdown });
   const webhooks = await startWebhooks({
     deps,

@@ -13,7 +13,7 @@ const facts = (platform: ConversationRef["platform"]) => platformFacts(PLATFORM_
 
 describe("platform facts", () => {
   it("the wiring describes every platform, each under its own name", () => {
-    expect([...PLATFORM_FACTS.keys()].sort()).toEqual(["console", "slack", "telegram"]);
+    expect([...PLATFORM_FACTS.keys()].sort()).toEqual(["console", "slack", "teams", "telegram"]);
     for (const [platform, f] of PLATFORM_FACTS) expect(f.platform).toBe(platform);
   });
 

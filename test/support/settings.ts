@@ -1,5 +1,6 @@
 import { loadConfig } from "../../src/config.js";
 import type { CoreSettings } from "../../src/core/deps.js";
+import { ALERT_VARIABLES } from "../../src/wiring/platforms.js";
 
 /** The groups of the core's settings a test may set in part: the rest of the group keeps its defaults. */
 type Group = "runway" | "watch" | "alerts" | "cases";
@@ -22,6 +23,7 @@ export const baseSettings: CoreSettings = {
   admins: ["telegram:4242"],
   operators: ["slack:U0OPER"],
   explorerTxUrl: "https://tronscan.org/#/transaction/",
+  alertVariables: ALERT_VARIABLES,
 };
 
 /** `base` with `overrides`, each group merged field by field. */

@@ -256,7 +256,7 @@ describe("loadConfig", () => {
     });
     for (const bad of ["U0123ABCD", "slack:bob", "telegram:-5", "discord:1"]) {
       expect(refusal({ OPS_OPERATORS: bad })).toBe(
-        "OPS_OPERATORS: must be a comma list of slack:<user id> or telegram:<user id>",
+        "OPS_OPERATORS: must be a comma list of slack:<user id>, telegram:<user id> or teams:<Entra object id>",
       );
     }
   });
@@ -274,7 +274,7 @@ describe("loadConfig", () => {
     );
     expect(refusal({ OPS_ESCALATE_MIN: "2.5" })).toMatch(/^OPS_ESCALATE_MIN: /);
     expect(refusal({ OPS_ONCALL: "telegram:1234" })).toBe(
-      "OPS_ONCALL: must be a comma list of slack:<user id>, slack:<user group id> (S…) or telegram:@<username>",
+      "OPS_ONCALL: must be a comma list of slack:<user id>, slack:<user group id> (S…), telegram:@<username> or teams:<Entra object id>",
     );
     expect(refusal({ OPS_ONCALL: "slack:#ops" })).toMatch(/^OPS_ONCALL: /);
   });

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.js";
-import { type ConversationRef, conversationKey } from "../invocation.js";
+import { type ConversationRef, conversationKey, isPlatformName } from "../invocation.js";
 import { copyTargets, type SubscriptionKind } from "../notifications/subscriptions.js";
 import type { Reply } from "../reply.js";
 import { decodeReply, type EncodedReply, encodeReply } from "../reply-codec.js";
@@ -137,7 +137,7 @@ function conversationOfKey(key: string, known: readonly ConversationRef[]): Conv
   const found = known.find((c) => conversationKey(c) === key);
   if (found) return found;
   const [platform, id, threadId] = key.split(":");
-  if ((platform !== "slack" && platform !== "telegram" && platform !== "console") || !id) return undefined;
+  if (platform === undefined || !isPlatformName(platform) || !id) return undefined;
   return { platform, id, ...(threadId && { threadId }) };
 }
 

@@ -2,6 +2,7 @@ import type { CoreDeps } from "../deps.js";
 import type { TrackedContext, TrackedHandler } from "../feature.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
 import { platformFacts } from "../platforms.js";
+import type { PlatformFacts } from "../ports.js";
 import { link, plain, publicReply, type Span, text } from "../reply.js";
 import { ALERT_TTL_MS, type AlertRecord, messagesOf, readAlert, updateAlert } from "./alert.js";
 import { reraiseAlert } from "./raise.js";
@@ -17,13 +18,12 @@ import { opButtons, opsFor } from "./render.js";
 const ESCALATED_KEY = (id: string) => `alert:${id}:escalated`;
 
 /** The mentions of OPS_ONCALL that a conversation's platform can show. */
-export function mentionsFor(oncall: readonly string[], platform: ConversationRef["platform"]): Span[] {
+export function mentionsFor(oncall: readonly string[], facts: PlatformFacts): Span[] {
   const spans: Span[] = [];
   for (const entry of oncall) {
     const [where, who = ""] = [entry.slice(0, entry.indexOf(":")), entry.slice(entry.indexOf(":") + 1)];
-    if (where !== platform || who === "") continue;
-    if (platform === "slack") spans.push({ text: `@${who}`, mention: who });
-    else spans.push(plain(who.startsWith("@") ? who : `@${who}`));
+    if (where !== facts.platform || who === "") continue;
+    spans.push(facts.mention(who));
   }
   return spans.flatMap((s, i) => (i === 0 ? [s] : [plain(" "), s]));
 }
@@ -64,7 +64,7 @@ async function escalationReply(
   messageId: string | undefined,
 ) {
   const minutes = Math.max(1, Math.round((deps.now() - alert.raisedAt) / 60_000));
-  const mentions = mentionsFor(oncall, conversation.platform);
+  const mentions = mentionsFor(oncall, platformFacts(deps.platforms, conversation.platform));
   // The conversation the alert was told in (its thread too), though the escalation goes to the channel.
   const href =
     messageId === undefined

@@ -1,6 +1,7 @@
 import { mentionsFor } from "../alerts/index.js";
 import type { TrackedContext, TrackedHandler } from "../feature.js";
 import type { ConversationRef } from "../invocation.js";
+import { platformFacts } from "../platforms.js";
 import { code, plain, publicReply, text } from "../reply.js";
 import { auditCase, refreshCase } from "./case-messages.js";
 import { CASE_TTL_MS, type CaseEvent, readCase, updateCase } from "./case-record.js";
@@ -24,7 +25,7 @@ export const caseSlaHandler =
     const minutes = Math.max(1, Math.round((deps.now() - record.openedAt) / 60_000));
     const { oncall } = deps.settings.alerts;
     for (const conversation of record.destinations) {
-      const mentions = mentionsFor(oncall, conversation.platform);
+      const mentions = mentionsFor(oncall, platformFacts(deps.platforms, conversation.platform));
       const who =
         mentions.length > 0 ? [...mentions, plain(": ")] : [plain("Nobody is on call (OPS_ONCALL): ")];
       const line = `Escalated: AML case ${record.id} (${record.address}) open ${minutes} min, nobody took it.`;

@@ -1,4 +1,5 @@
 import { utcDay } from "../activity/facts.js";
+import { alertDestinationHint } from "../alert-hint.js";
 import { withSpendChart } from "../chart/index.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
@@ -35,10 +36,7 @@ export async function postDailyDigest(
   if (!(await deps.store.setIfNotExists(`digest:posted:${day}`, "1", POSTED_TTL_MS))) return "already";
   const reply = await withSpendChart(deps, renderDigest(await buildDigest(deps, day)), day);
   if (options.alerts.length === 0) {
-    deps.logger.warn(
-      { day },
-      "daily digest has no destination: set ALERT_SLACK_CHANNEL or ALERT_TELEGRAM_CHAT",
-    );
+    deps.logger.warn({ day }, `daily digest has no destination: ${alertDestinationHint(deps.settings)}`);
   }
   for (const conversation of options.alerts) {
     await deps.notifier.post(

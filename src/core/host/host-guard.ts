@@ -28,6 +28,9 @@ const watchActor = (platform: Actor["platform"]): Actor => ({
   displayName: "watchlist (OPS_HOST_AUTOSTOP)",
 });
 
+/** Where a stop is told when the address has no watcher left: nowhere a person reads. */
+const WATCHLIST_ITSELF: ConversationRef = { platform: "watchlist", id: "watchlist" };
+
 const payloadSchema = z.object({ address: z.string().regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/) });
 
 /** Runs `host stop <address>` as `actor` in `conversation`: the command's path, audit included. */
@@ -90,7 +93,7 @@ async function autostop(
   if (!(await deps.store.setIfNotExists(AUTOSTOP_KEY(address, seq), "1", AUTOSTOP_MARK_TTL_MS))) {
     return { hostLine: "Host Mode of this address was stopped automatically (OPS_HOST_AUTOSTOP)." };
   }
-  const where = watchers[0] ?? { platform: "console", id: "watchlist" };
+  const where = watchers[0] ?? WATCHLIST_ITSELF;
   const reply = await stopHost(deps, watchActor(where.platform), where, address);
   const said = spansToText(reply.blocks.flatMap((b) => (b.type === "text" ? b.spans : [])));
   const ok = reply.visibility === "public";

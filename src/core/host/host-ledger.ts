@@ -18,7 +18,7 @@ const RUN_TTL_MS = 400 * 24 * 3_600_000;
  * A cycle received at most this long before the start was written still counts as the run's: the
  * first delegation can be called back while the start's bookkeeping is being written.
  */
-export const START_SLACK_MS = 2 * 60_000;
+export const START_LEEWAY_MS = 2 * 60_000;
 
 const runSchema = z.object({
   at: z.number(),
@@ -56,7 +56,7 @@ export async function noteHostRunStarted(
   // Cycles of an earlier run are forgotten, so the hash holds one run at most.
   const cycles = await readCycles(deps.store, address);
   for (const cycle of cycles) {
-    if (cycle.at < at - START_SLACK_MS) await deps.store.hashDel(cyclesKey(address), cycle.orderId);
+    if (cycle.at < at - START_LEEWAY_MS) await deps.store.hashDel(cyclesKey(address), cycle.orderId);
   }
 }
 
@@ -108,7 +108,7 @@ export interface HostLedger {
 export async function readHostLedger(store: Store, address: string): Promise<HostLedger | null> {
   const run = await getJson(store, runKey(address), runSchema);
   if (!run) return null;
-  const cycles = (await readCycles(store, address)).filter((c) => c.at >= run.at - START_SLACK_MS);
+  const cycles = (await readCycles(store, address)).filter((c) => c.at >= run.at - START_LEEWAY_MS);
   let charged = new Big(0);
   for (const c of cycles) if (c.chargedTrx !== undefined) charged = charged.plus(c.chargedTrx);
   const last = cycles.at(-1);

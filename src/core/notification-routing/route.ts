@@ -1,4 +1,5 @@
 import type { Notification } from "../../service/webhook-events.js";
+import { alertDestinationHint } from "../alert-hint.js";
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
 import type { NotificationDefinition, RouteContext, RouteOutcome } from "../notifications/definition.js";
@@ -70,7 +71,7 @@ export function createNotificationRouter(deps: CoreDeps, options: NotificationRo
       }
       deps.logger.warn(
         { key, event: n.event, alsoSinceLastWarning: unroutedSince?.more ?? 0 },
-        "notification for no known conversation, and no alert channel: set ALERT_SLACK_CHANNEL or ALERT_TELEGRAM_CHAT",
+        `notification for no known conversation, and no alert channel: ${alertDestinationHint(deps.settings)}`,
       );
       unroutedSince = { at: now, more: 0 };
       return;

@@ -1,5 +1,6 @@
 import Big from "big.js";
 import { botSpentLast24h, hoursLeft, keepSample, rateOf, readSamples } from "../activity/rate.js";
+import { alertDestinationHint } from "../alert-hint.js";
 import { clearAlertOf, raiseAlert } from "../alerts/index.js";
 import { withBalanceChart } from "../chart/index.js";
 import type { CoreDeps } from "../deps.js";
@@ -83,7 +84,7 @@ export async function checkRunway(deps: CoreDeps, options: RunwayCheckOptions): 
   if (options.alerts.length === 0) {
     deps.logger.warn(
       { state },
-      "balance runway crossed a level, and no alert channel: set ALERT_SLACK_CHANNEL or ALERT_TELEGRAM_CHAT",
+      `balance runway crossed a level, and no alert channel: ${alertDestinationHint(deps.settings)}`,
     );
   }
   const posts = options.alerts.map((conversation) => ({

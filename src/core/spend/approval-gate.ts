@@ -1,5 +1,6 @@
 import type { ActionContext } from "../command.js";
 import { formatAmount } from "../format.js";
+import { platformFacts } from "../platforms.js";
 import type { Reply } from "../reply.js";
 import { type Requester, tell } from "../spend-lifecycle.js";
 import { approversOf, describeRequest, renderRequest } from "./approval-render.js";
@@ -23,8 +24,9 @@ export async function askApproval(
   const { actor, conversation } = ctx.invocation;
   const what = describeRequest(def, ask);
   const quoteTrx = ask.quoteTrx === undefined ? {} : { quoteTrx: ask.quoteTrx };
-  if (actor.platform === "console") {
-    const line = def.kind === "guarded" ? def.approvalText.console : consoleLine(deps, ask.quoteTrx ?? "0");
+  if (platformFacts(deps.platforms, actor.platform).onePerson) {
+    const line =
+      def.kind === "guarded" ? def.approvalText.onePerson : onePersonLine(deps, ask.quoteTrx ?? "0");
     await auditSpend(deps, {
       actor,
       conversation,
@@ -70,7 +72,7 @@ export async function askApproval(
   return renderRequest(def, request, deps.now());
 }
 
-const consoleLine = (deps: ActionContext["deps"], quoteTrx: string): string => {
+const onePersonLine = (deps: ActionContext["deps"], quoteTrx: string): string => {
   const threshold = deps.settings.approvalTrx ?? "";
   return `Not ordered: ${formatAmount(quoteTrx)} is at or above the approval threshold of ${formatAmount(threshold)} (OPS_APPROVAL_TRX), and the console has one person, so no second person can approve it. Use Slack or Telegram, or a smaller order.`;
 };

@@ -104,8 +104,8 @@ export interface GuardedDefinition<P = unknown> {
     self: string;
     /** "Nothing was deleted." */
     nothingDone: string;
-    /** Refused on the console (one person). */
-    console: string;
+    /** Refused where the platform has one person (the console). */
+    onePerson: string;
   };
 }
 

@@ -30,7 +30,7 @@ export const subuserDeletion = defineGuarded({
       `Deleting a sub-user is irreversible and needs a second person (OPS_APPROVAL_TRX is set): any other admin may approve. ${who} may not approve their own request.`,
     self: "You asked for this deletion, so another admin must approve it. Nothing was done; the buttons stay for them.",
     nothingDone: "Nothing was deleted.",
-    console:
+    onePerson:
       "Not deleted: two-person approval is on (OPS_APPROVAL_TRX), and the console has one person, so no second admin can approve it. Use Slack or Telegram.",
   },
   async run(ctx, who, payload) {

@@ -1,6 +1,6 @@
 import type { ComplianceVerdict } from "../../service/compliance.js";
 import type { Store } from "../../store/store.js";
-import { type ConversationRef, conversationKey, type Platform } from "../invocation.js";
+import { type ConversationRef, conversationKey, isPlatformName } from "../invocation.js";
 
 /**
  * Watch state in the store, shared by every instance and kept across restarts:
@@ -83,8 +83,8 @@ const watchConversation = (c: ConversationRef): ConversationRef => ({
 function conversationOf(key: string): ConversationRef | undefined {
   const at = key.indexOf(":");
   const platform = key.slice(0, at);
-  if (at < 1 || !["slack", "telegram", "console"].includes(platform)) return undefined;
-  return { platform: platform as Platform, id: key.slice(at + 1) };
+  if (at < 1 || !isPlatformName(platform)) return undefined;
+  return { platform, id: key.slice(at + 1) };
 }
 
 const parse = <T>(raw: string | null | undefined): T | undefined => {

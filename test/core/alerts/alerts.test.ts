@@ -14,8 +14,10 @@ import { SNOOZE_MS } from "../../../src/core/alerts/settings.js";
 import { escalate, mentionsFor } from "../../../src/core/alerts/timers.js";
 import type { ConversationRef } from "../../../src/core/invocation.js";
 import { canDigest } from "../../../src/core/notification-routing/notice-digest-render.js";
+import { platformFacts } from "../../../src/core/platforms.js";
 import { buttons, publicReply, text } from "../../../src/core/reply.js";
 import { createMemoryStore } from "../../../src/store/memory-store.js";
+import { PLATFORM_FACTS } from "../../../src/wiring/platforms.js";
 import { replyButtons, replyText } from "../../support/core-harness.js";
 import { channel, fakeClock, forEachStore, operator, stubDeps } from "../support.js";
 
@@ -168,12 +170,12 @@ describe("alert pieces", () => {
 
   it("mentions: Slack users and groups as ids, Telegram as @username, each on its own platform", () => {
     const oncall = ["slack:U0ONCALL", "slack:S0TEAM", "telegram:@oncall_ops"];
-    expect(mentionsFor(oncall, "slack")).toEqual([
+    expect(mentionsFor(oncall, platformFacts(PLATFORM_FACTS, "slack"))).toEqual([
       { text: "@U0ONCALL", mention: "U0ONCALL" },
       { text: " " },
       { text: "@S0TEAM", mention: "S0TEAM" },
     ]);
-    expect(mentionsFor(oncall, "telegram")).toEqual([{ text: "@oncall_ops" }]);
+    expect(mentionsFor(oncall, platformFacts(PLATFORM_FACTS, "telegram"))).toEqual([{ text: "@oncall_ops" }]);
   });
 
   it("an alert whose only buttons are its own folds into a digest; one with a Stop Host Mode button does not", () => {

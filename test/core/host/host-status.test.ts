@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { START_SLACK_MS } from "../../../src/core/host/host-ledger.js";
+import { START_LEEWAY_MS } from "../../../src/core/host/host-ledger.js";
 import { hostCycle } from "../../../src/core/host/host-notifications.js";
 import type { HostCycle } from "../../../src/service/webhook-events.js";
 import { channel, operator, replyButtons, replyText, viewer } from "../../support/core-harness.js";
@@ -70,7 +70,7 @@ describe("host status", () => {
     const { address } = await started(h);
     await cycle(h, address, "T1", "4");
     await h.run(operator, `host stop ${address}`);
-    h.clock.advance(START_SLACK_MS + 60_000);
+    h.clock.advance(START_LEEWAY_MS + 60_000);
     const again = await h.run(viewer, `host status ${address}`);
     expect(replyText(again)).toContain("Status: inactive");
     expect(replyText(again)).toMatch(/Stopped through the bot at /);

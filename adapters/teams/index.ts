@@ -1,0 +1,1 @@
+export { createTeamsAdapter, type TeamsAdapter } from "./teams-adapter.js";
