@@ -10,6 +10,7 @@ import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteEnergy } from "../spend/quote.js";
 import { checkSpend } from "../spend/spend-guard.js";
 import { auditAgent } from "./audit.js";
+import { takeAwaitingSlot, tooManyWaitingLine } from "./awaiting-slots.js";
 import { renderAgentQuote } from "./render.js";
 import { saveRequest } from "./requests.js";
 
@@ -73,8 +74,15 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
     unitPriceSun: quote.unitPriceSun,
     periodLabel: quote.periodLabel,
   };
+  const slot = await takeAwaitingSlot(deps, ask.agent, id);
+  if (!slot.ok) return refused(tooManyWaitingLine(slot.waiting));
   const requester = { kind: "agent" as const, name: ask.agent, reason: ask.reason };
-  const group = await offerQuote(deps, { conversation: channel, actor }, energyOrder, payload, { requester });
+  const group = await offerQuote(deps, { conversation: channel, actor }, energyOrder, payload, {
+    requester,
+  }).catch(async (error: unknown) => {
+    await slot.release();
+    throw error;
+  });
   const now = deps.now();
   await saveRequest(deps.store, {
     id,
