@@ -40,6 +40,12 @@ export interface IntentTimings {
   /** A run holds its intent this long (renewed while it runs); a dead run's lease expires after it. */
   leaseMs: number;
   /**
+   * How soon after a click its recovery job first looks for a dead run (no outcome, no lease):
+   * just past the lease, so any instance takes over a killed one's spend as soon as its lease
+   * lapses. Unset: at `recoverAfterMs`.
+   */
+  deadRunLookMs?: number;
+  /**
    * How many confirmations one process carries out at once right after their clicks; a click
    * beyond them is handed to the job queue, so a burst waits in Redis, not in memory.
    */
