@@ -4,7 +4,8 @@ import type { CoreDeps } from "../deps.js";
 import { type EnergyConfirmPayload, energyOrder } from "../energy/index.js";
 import { checkEnergyRange, parseEnergyAmount } from "../parse/amount.js";
 import { parseTronAddress } from "../parse/tron-address.js";
-import { balanceCovers, getBalance } from "../spend/balance-cache.js";
+import { balanceCovers } from "../spend/balance-cache.js";
+import { balanceToRefuseOn } from "../spend/balance-fresh.js";
 import { offerQuote } from "../spend/offer-quote.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteEnergy } from "../spend/quote.js";
@@ -60,7 +61,7 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
     now: deps.now,
   });
   if (!spend.ok) return refused(spend.line);
-  if (balanceCovers(await getBalance(deps), quote.costTrx) === false) {
+  if (balanceCovers(await balanceToRefuseOn(deps, quote.costTrx), quote.costTrx) === false) {
     return refused("The balance does not cover this order: top up the deposit address first.");
   }
   const channel = deps.settings.agentChannel;

@@ -2,7 +2,8 @@ import type { CommandContext, CommandDefinition } from "../command.js";
 import { OPTION_WORDS, readPayoutInput, runPayout } from "../payout/index.js";
 import { errorReply, type Reply } from "../reply.js";
 import { cheapestOffer, findCheaperLater, nowCheapestLine } from "../schedule/index.js";
-import { balanceCovers, getBalance } from "../spend/balance-cache.js";
+import { balanceCovers } from "../spend/balance-cache.js";
+import { balanceToRefuseOn } from "../spend/balance-fresh.js";
 import { offerQuote } from "../spend/offer-quote.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteEnergy } from "../spend/quote.js";
@@ -48,7 +49,7 @@ async function runEnergy(ctx: CommandContext): Promise<Reply> {
     now: deps.now,
   });
   if (!spend.ok) return errorReply(spend.line);
-  const balance = await getBalance(deps);
+  const balance = await balanceToRefuseOn(deps, quote.costTrx);
   const view: { notice?: string } & Omit<Parameters<typeof renderEnergyQuote>[0], "notice"> = {
     quote,
     balance,

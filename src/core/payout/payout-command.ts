@@ -1,6 +1,7 @@
 import type { CommandContext } from "../command.js";
 import { errorReply, type Reply } from "../reply.js";
-import { balanceCovers, getBalance } from "../spend/balance-cache.js";
+import { balanceCovers } from "../spend/balance-cache.js";
+import { balanceToRefuseOn } from "../spend/balance-fresh.js";
 import { offerQuote } from "../spend/offer-quote.js";
 import { checkSpend } from "../spend/spend-guard.js";
 import type { PayoutInput } from "./payout-input.js";
@@ -34,7 +35,7 @@ export async function runPayout(ctx: CommandContext, input: PayoutInput): Promis
     now: deps.now,
   });
   if (!spend.ok) return errorReply(spend.line);
-  const balance = await getBalance(deps);
+  const balance = await balanceToRefuseOn(deps, price.costTrx);
   const view = { plan, price, balance, options: input.options };
   if (balanceCovers(balance, price.costTrx) === false) {
     return renderPayoutQuote({

@@ -10,7 +10,8 @@ import { toUserLine, UserError } from "../errors.js";
 import { noteRefusal } from "../facts/facts.js";
 import { clip } from "../format.js";
 import type { Actor } from "../invocation.js";
-import { type Balance, balanceCovers, getBalance } from "./balance-cache.js";
+import { type Balance, balanceCovers } from "./balance-cache.js";
+import { balanceToRefuseOn } from "./balance-fresh.js";
 import { refusalFor, type SpendWord, warningFor } from "./preflight.js";
 import { readLivePriceList } from "./price-list.js";
 import { reserveSpend } from "./reservation.js";
@@ -121,7 +122,7 @@ export async function decideAtConfirm<Q extends LiveQuote>(
   if (spend.approval !== "approved" && atApprovalThreshold(deps, quote.costTrx)) {
     return { kind: "approval", quote, verdicts };
   }
-  const balance = await getBalance(deps);
+  const balance = await balanceToRefuseOn(deps, quote.costTrx);
   if (balanceCovers(balance, quote.costTrx) === false) {
     return { kind: "refused", reason: "balance", line: balanceLine(balance, quote.costTrx, spend.word) };
   }
