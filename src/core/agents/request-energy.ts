@@ -4,6 +4,7 @@ import type { CoreDeps } from "../deps.js";
 import { type EnergyConfirmPayload, energyOrder } from "../energy/index.js";
 import { checkEnergyRange, parseEnergyAmount } from "../parse/amount.js";
 import { parseTronAddress } from "../parse/tron-address.js";
+import { activationBound, heldLine, heldTrx } from "../spend/activation-bound.js";
 import { balanceCovers } from "../spend/balance-cache.js";
 import { balanceToRefuseOn } from "../spend/balance-fresh.js";
 import { offerQuote } from "../spend/offer-quote.js";
@@ -52,15 +53,21 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
   const preflight = await preflightAddress(deps, address.value);
   if (!preflight.ok) return refused(preflight.line);
   const quote = await quoteEnergy(deps, address.value, amount.value);
+  const activation = await activationBound(deps, address.value);
+  const activationTrx = activation.kind === "may-activate" ? activation.feeTrx : undefined;
   const actor = `agent:${ask.agent}`;
   const spend = await checkSpend({
     store: deps.store,
     actor,
-    quoteTrx: quote.costTrx,
+    quoteTrx: heldTrx(quote.costTrx, activationTrx),
     settings: deps.settings,
     now: deps.now,
   });
-  if (!spend.ok) return refused(spend.line);
+  if (!spend.ok) {
+    return refused(
+      activationTrx === undefined ? spend.line : `${spend.line} ${heldLine(quote.costTrx, activationTrx)}`,
+    );
+  }
   if (balanceCovers(await balanceToRefuseOn(deps, quote.costTrx), quote.costTrx) === false) {
     return refused("The balance does not cover this order: top up the deposit address first.");
   }
@@ -74,6 +81,7 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
     quoteTrx: quote.costTrx,
     unitPriceSun: quote.unitPriceSun,
     periodLabel: quote.periodLabel,
+    ...(activationTrx !== undefined && { activationTrx }),
   };
   const slot = await takeAwaitingSlot(deps, ask.agent, id);
   if (!slot.ok) return refused(tooManyWaitingLine(slot.waiting));
@@ -105,6 +113,7 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
     denyList: denyListText(preflight.verdict),
     warnings: preflight.warning === undefined ? [] : [preflight.warning],
     tokens: group.tokens,
+    ...(activationTrx !== undefined && { activationTrx }),
   });
   await deps.notifier.post(channel, reply, `agent-request:${id}`);
   await auditAgent(

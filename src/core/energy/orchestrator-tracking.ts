@@ -11,6 +11,7 @@ import { rememberOrigin } from "../origins.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import { publicReply, text } from "../reply.js";
+import { noteActive } from "../spend/activation-bound.js";
 import { auditSpend } from "../spend/record.js";
 import { releaseSpend, settleSpend } from "../spend/reservation.js";
 import { sunToTrx, trxToSun } from "../spend/trx.js";
@@ -179,6 +180,10 @@ async function settleFinal(
   const charged = context ? chargedTrx(context, status) : undefined;
   if (context?.confirmationId && charged !== undefined)
     await settleSpend(deps, context.confirmationId, context.actor, charged);
+  // Active now, or found active by the probe: its next orders hold no activation fee.
+  for (const item of status.data.items)
+    if (item.activation.status === "done" || item.activation.status === "not_needed")
+      await noteActive(deps.store, item.receiveAddress);
   await auditFinal(deps, job, status, context, charged);
 }
 

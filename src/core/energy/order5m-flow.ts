@@ -4,6 +4,7 @@ import type { Order5mOutcome } from "../../service/order5m.js";
 import type { CoreDeps } from "../deps.js";
 import { rememberOrigin } from "../origins.js";
 import type { Reply } from "../reply.js";
+import { learnFromOrder } from "../spend/activation-bound.js";
 import { type Confirmed, whoName } from "../spend/confirmed.js";
 import { auditSpend } from "../spend/record.js";
 import { settleSpend } from "../spend/reservation.js";
@@ -45,6 +46,12 @@ export async function afterOrder5m(
   const conversation = who.followUp ?? who.conversation;
   try {
     await settleSpend(deps, who.confirmationId, who.actor, result.paidTRX);
+    await learnFromOrder(deps.store, {
+      address: p.address,
+      energyTrx: p.quoteTrx,
+      paidTrx: result.paidTRX,
+      activationHash: result.activationHash,
+    });
     await rememberOrigin(deps.store, "order", result.orderId, conversation);
     // The activation webhook names its own order id and, as `source`, this order's id; its hash
     // is remembered too, so the listener can route it either way.

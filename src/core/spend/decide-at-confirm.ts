@@ -10,6 +10,7 @@ import { toUserLine, UserError } from "../errors.js";
 import { noteRefusal } from "../facts/facts.js";
 import { clip } from "../format.js";
 import type { Actor } from "../invocation.js";
+import { heldOf } from "./activation-bound.js";
 import { type Balance, balanceCovers } from "./balance-cache.js";
 import { balanceToRefuseOn } from "./balance-fresh.js";
 import { refusalFor, type SpendWord, warningFor } from "./preflight.js";
@@ -47,6 +48,8 @@ const DECISION_TTL_MS = 48 * 60 * 60_000;
 /** What a spend quotes to: its amount in TRX, and the period it was priced in (for "why"). */
 export interface LiveQuote {
   costTrx: string;
+  /** What the caps hold when more may be charged (an activation fee: activation-bound.ts). */
+  holdTrx?: string;
   periodLabel?: string;
 }
 
@@ -119,7 +122,7 @@ export async function decideAtConfirm<Q extends LiveQuote>(
     const why = whyRose(spend.quoted, quote);
     return { kind: "rose", quote, byTrx: diff.toFixed(), why, verdicts, warnings };
   }
-  if (spend.approval !== "approved" && atApprovalThreshold(deps, quote.costTrx)) {
+  if (spend.approval !== "approved" && atApprovalThreshold(deps, heldOf(quote))) {
     return { kind: "approval", quote, verdicts };
   }
   const balance = await balanceToRefuseOn(deps, quote.costTrx);
@@ -168,7 +171,7 @@ async function reserve<Q extends LiveQuote>(
   const held = await reserveSpend(deps, {
     confirmationId: spend.confirmationId,
     actor: spend.actor,
-    quoteTrx: quote.costTrx,
+    quoteTrx: heldOf(quote),
     settings: deps.settings,
   });
   if (held.ok) return { ok: true };
