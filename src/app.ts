@@ -9,6 +9,7 @@ import {
   type Core,
   commands,
   createCore,
+  createUserGroupDirectory,
   loadPdfLibraries,
 } from "./core/index.js";
 import { createHealth } from "./http/health.js";
@@ -198,6 +199,7 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
       ? [...config.core.admins, `console:${consoleActor().userId}`]
       : config.core.admins,
     explorerTxUrl: EXPLORER_TX_URL,
+    userGroups: createUserGroupDirectory(),
     cases: {
       ...config.core.cases,
       certKeyHex: certKeyOf(config),

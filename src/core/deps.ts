@@ -7,6 +7,7 @@ import type { Logger } from "./logger.js";
 import type { CoreObserver } from "./observer.js";
 import type { ChatAdapter, JobScheduler, Notifier, PlatformFacts } from "./ports.js";
 import type { SpendLifecycle } from "./spend-lifecycle.js";
+import type { UserGroupDirectory } from "./user-groups.js";
 
 /**
  * The settings the core reads. What comes from the environment (`EnvCoreSettings`: each variable
@@ -21,6 +22,8 @@ export interface CoreSettings extends EnvCoreSettings {
   hostCallbackToken: string;
   /** Prefix of a transaction link, e.g. `https://tronscan.org/#/transaction/`. */
   explorerTxUrl: string;
+  /** Members of the user groups named in OPS_ADMINS / OPS_OPERATORS, kept by the adapters. */
+  userGroups?: UserGroupDirectory;
   /** AML cases: the environment's levels and SLA, and the wiring's key and destination. */
   cases: CaseSettings;
   /** OPS_AGENT_CHANNEL, else the alert destination: where agents' energy requests are posted. */

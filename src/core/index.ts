@@ -71,3 +71,4 @@ export { decodeReply, encodeReply } from "./reply-codec.js";
 export { registerWebhooks } from "./setup/index.js";
 export { sunToTrx } from "./spend/trx.js";
 export { createTrackedHandlers } from "./tracking-registry.js";
+export { createUserGroupDirectory, isUserGroupEntry, type UserGroupDirectory } from "./user-groups.js";

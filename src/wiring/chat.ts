@@ -116,6 +116,15 @@ function adapterFactories(
         logger,
         homeReply: (actor) => homeSummary(deps, { actor, commands }),
         fallback: (conversation, reply) => deps.notifier.post(conversation, reply),
+        ...(deps.settings.userGroups && {
+          userGroups: {
+            directory: deps.settings.userGroups,
+            lists: {
+              OPS_ADMINS: deps.settings.admins,
+              OPS_OPERATORS: deps.settings.operators,
+            },
+          },
+        }),
       }),
     );
   }

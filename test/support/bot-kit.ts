@@ -90,7 +90,7 @@ export interface ChatKitOptions {
  */
 export async function startChatKit(
   options: ChatKitOptions,
-  platform: Pick<CoreSettings, "hostCallbackToken" | "admins" | "operators">,
+  platform: Pick<CoreSettings, "hostCallbackToken" | "admins" | "operators" | "userGroups">,
 ): Promise<BotKit> {
   return startBotKit({
     sandbox: await startChatSandbox(options.sandbox),
