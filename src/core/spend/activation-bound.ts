@@ -73,6 +73,21 @@ export async function learnFromOrder(
   if (known === null || feeSun.gt(known)) await store.set(FEE_KEY, feeSun.toFixed(0));
 }
 
+/**
+ * The activation fees a run on many addresses may add: the fee once for each address not known
+ * active; undefined when none may need it or no fee has been seen yet.
+ */
+export async function activationBoundOf(
+  deps: Pick<CoreDeps, "store">,
+  addresses: readonly string[],
+): Promise<string | undefined> {
+  if (addresses.length === 0) return undefined;
+  const [fee, ...active] = await deps.store.getMany([FEE_KEY, ...addresses.map(ACTIVE_KEY)]);
+  const unknown = active.filter((mark) => mark === null || mark === undefined).length;
+  if (fee === null || fee === undefined || unknown === 0) return undefined;
+  return sunToTrx(new Big(fee).times(unknown));
+}
+
 /** An address seen receiving energy (an orchestrator item, a delivery) is active. */
 export async function noteActive(store: Store, address: string): Promise<void> {
   await store.set(ACTIVE_KEY(address), "1", KEEP_MS);

@@ -69,4 +69,26 @@ describe("an energy quote to an address that may need activation", () => {
     expect(answer).toMatch(/approv/i);
     expect(h.sandbox.energy.orders().filter((o) => o.receiveAddress === next)).toHaveLength(0);
   });
+
+  it("a payout run holds the fee once for each address not known active; `activation off` holds none", async () => {
+    const h = await spend.setup();
+    const first = freshAddress("payout-teacher");
+    h.sandbox.energy.markInactive(first);
+    expect(replyText(await h.click(operator, (await quote(h, `energy ${first} 65k`)).confirm))).toContain(
+      "Energy delegated",
+    );
+    const [b, c] = [freshAddress("payout-b"), freshAddress("payout-c")];
+    const run = await quote(h, `energy 65k ${b} ${c}`);
+    const cost = quotedTrx(confirmOf(run.reply));
+    const fees = new Big(FEE_TRX).times(2);
+    expect(replyText(run.reply)).toContain(`+ up to ${fees.toFixed()} TRX if addresses are not active yet`);
+
+    const cap = cost.plus(new Big(FEE_TRX)).toFixed();
+    Object.assign(h.deps.settings, { maxOrderTrx: cap });
+    const refused = await h.run(operator, `energy 65k ${b} ${c}`);
+    expect(confirmOf(refused)).toBeUndefined();
+    expect(replyText(refused)).toContain(`This order would cost ${cost.plus(fees).toFixed()} TRX`);
+    const without = await h.run(operator, `energy 65k ${b} ${c} activation off`);
+    expect(confirmOf(without)).toBeDefined();
+  });
 });
