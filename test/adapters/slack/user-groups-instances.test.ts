@@ -33,4 +33,35 @@ describe("a Slack user group's members, shared by instances", () => {
       onB.stop();
     }
   });
+
+  it("is read again on every poll (10 minutes in production, 40 ms here) without an event", async () => {
+    let reads = 0;
+    const client = {
+      usergroups: {
+        users: {
+          list: async () => {
+            reads += 1;
+            return { users: reads > 1 ? ["U0NEW"] : ["U0OLD"] };
+          },
+        },
+      },
+    };
+    const directory = createUserGroupDirectory();
+    const groups = createSlackUserGroups({
+      client,
+      store: createMemoryStore(),
+      logger: createMemoryLogger(),
+      directory,
+      lists: { OPS_ADMINS: ["slack:S0ADM", "slack:U0DIRECT"] },
+      pollMs: 40,
+    });
+    await groups.start();
+    try {
+      expect(directory.has("slack:S0ADM", "slack:U0OLD")).toBe(true);
+      await waitFor(() => directory.has("slack:S0ADM", "slack:U0NEW"), "the poll's reading");
+      expect(directory.has("slack:S0ADM", "slack:U0OLD")).toBe(false);
+    } finally {
+      groups.stop();
+    }
+  });
 });
