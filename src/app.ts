@@ -9,6 +9,7 @@ import {
   type Core,
   commands,
   createCore,
+  createUserGroupDirectory,
   loadPdfLibraries,
 } from "./core/index.js";
 import { createHealth } from "./http/health.js";
@@ -200,6 +201,7 @@ function coreSettings(config: Config, backends: Backends): CoreSettings {
     admins: [...config.core.admins, ...platformAdmins(config)],
     alertVariables: ALERT_VARIABLES,
     explorerTxUrl: EXPLORER_TX_URL,
+    userGroups: createUserGroupDirectory(),
     cases: {
       ...config.core.cases,
       certKeyHex: certKeyOf(config),

@@ -14,7 +14,8 @@ const PLACEHOLDER_PUBLIC_URL = "https://opsbot.example.com";
  * Only what the bot does: slash commands (and their forms), posting (and updating) messages,
  * uploading statements, reading a payout CSV shared with `energy` (`files:read`), and reading
  * the messages of the channels it was invited to, for
- * paste-to-check (`channels:history` public, `groups:history` private, `app_mentions:read`).
+ * paste-to-check (`channels:history` public, `groups:history` private, `app_mentions:read`), and
+ * the members of the user groups named in the role lists (`usergroups:read`).
  */
 export const BOT_SCOPES = [
   "commands",
@@ -24,12 +25,20 @@ export const BOT_SCOPES = [
   "channels:history",
   "groups:history",
   "app_mentions:read",
+  "usergroups:read",
 ] as const;
 /**
  * The App Home tab (needs no scope); messages in public and private channels the bot is in, and
- * mentions of the bot, for paste-to-check. No direct messages, no other events.
+ * mentions of the bot, for paste-to-check; a user group's members changed (roles from groups). No
+ * direct messages, no other events.
  */
-const BOT_EVENTS = ["app_home_opened", "message.channels", "message.groups", "app_mention"] as const;
+const BOT_EVENTS = [
+  "app_home_opened",
+  "message.channels",
+  "message.groups",
+  "app_mention",
+  "subteam_members_changed",
+] as const;
 
 export interface SlashCommandEntry {
   command: string;

@@ -22,6 +22,12 @@ export const SLACK_REGISTRATION: PlatformRegistration = {
       logger,
       homeReply: (actor) => homeSummary(deps, { actor, commands }),
       fallback: (conversation, reply) => deps.notifier.post(conversation, reply),
+      ...(deps.settings.userGroups && {
+        userGroups: {
+          directory: deps.settings.userGroups,
+          lists: { OPS_ADMINS: deps.settings.admins, OPS_OPERATORS: deps.settings.operators },
+        },
+      }),
     });
   },
 };

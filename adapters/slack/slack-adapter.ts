@@ -7,6 +7,7 @@ import type {
   ChatAdapterLifecycle,
   ConversationRef,
   Logger,
+  UserGroupDirectory,
 } from "../../src/core/index.js";
 import { FORMS, type Reply } from "../../src/core/index.js";
 import type { HttpRoute } from "../../src/http/server.js";
@@ -27,6 +28,7 @@ import { createOnceOnly } from "./once-only.js";
 import { homeUserOf } from "./platform.js";
 import { createEventsRoute } from "./receiver.js";
 import { createResponseUrls } from "./response-url.js";
+import { createSlackUserGroups, registerUserGroupEvents } from "./user-groups.js";
 import { createSlackWeb } from "./web.js";
 
 /**
@@ -53,6 +55,8 @@ export interface SlackAdapterOptions {
   workingNoticeMs?: number;
   /** Delay between attempts to reach Slack at start (auth.test, Socket Mode connect). */
   startRetryMs?: number;
+  /** Roles from user groups: the directory `roleOf` reads, and the role lists naming `slack:S…`. */
+  userGroups?: { directory: UserGroupDirectory; lists: Readonly<Record<string, readonly string[]>> };
 }
 
 export interface SlackAdapter extends ChatAdapter, ChatAdapterLifecycle {
@@ -122,6 +126,10 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     logger,
   });
   if (options.homeReply) registerHome(app, { homeReply: options.homeReply, web, inflight, logger });
+  const groups =
+    options.userGroups &&
+    createSlackUserGroups({ client: app.client, store: options.store, logger, ...options.userGroups });
+  if (groups) registerUserGroupEvents(app, groups, logger);
 
   const lifecycle = createLifecycle({
     app,
@@ -145,7 +153,10 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   return {
     platform: "slack",
     ...(route && { route }),
-    start: lifecycle.start,
+    async start() {
+      await lifecycle.start();
+      await groups?.start();
+    },
     ready: lifecycle.ready,
     send: async (conversation, reply) => {
       // A notice to a user's App Home (an alert changed): its view is published again.
@@ -157,6 +168,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     replace: (conversation, messageId, reply) => delivery.replace(conversation, messageId, reply),
     messageLink: slackMessageLink,
     idle: (timeoutMs = 10_000) => inflight.idle(timeoutMs),
-    close: (timeoutMs = 10_000) => lifecycle.close(timeoutMs),
+    close: (timeoutMs = 10_000) => {
+      groups?.stop();
+      return lifecycle.close(timeoutMs);
+    },
   };
 }

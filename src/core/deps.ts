@@ -7,6 +7,7 @@ import type { Logger } from "./logger.js";
 import type { CoreObserver } from "./observer.js";
 import type { ChatAdapter, JobScheduler, Notifier, PlatformFacts } from "./ports.js";
 import type { SpendLifecycle } from "./spend-lifecycle.js";
+import type { UserGroupDirectory } from "./user-groups.js";
 
 /**
  * The settings the core reads. What comes from the environment (`EnvCoreSettings`: each variable
@@ -21,6 +22,8 @@ export interface CoreSettings extends EnvCoreSettings {
   hostCallbackToken: string;
   /** Prefix of a transaction link, e.g. `https://tronscan.org/#/transaction/`. */
   explorerTxUrl: string;
+  /** Members of the user groups named in OPS_ADMINS / OPS_OPERATORS, kept by the adapters. */
+  userGroups?: UserGroupDirectory;
   /** AML cases: the environment's levels and SLA, and the wiring's key and destination. */
   cases: CaseSettings;
   /** The registered platforms' alert variables (ALERT_…), for the line that asks for one. */
@@ -41,6 +44,12 @@ export interface IntentTimings {
   recoverAfterMs: number;
   /** A run holds its intent this long (renewed while it runs); a dead run's lease expires after it. */
   leaseMs: number;
+  /**
+   * How soon after a click its recovery job first looks for a dead run (no outcome, no lease):
+   * just past the lease, so any instance takes over a killed one's spend as soon as its lease
+   * lapses. Unset: at `recoverAfterMs`.
+   */
+  deadRunLookMs?: number;
   /**
    * How many confirmations one process carries out at once right after their clicks; a click
    * beyond them is handed to the job queue, so a burst waits in Redis, not in memory.

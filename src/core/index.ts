@@ -72,6 +72,7 @@ export { decodeReply, encodeReply } from "./reply-codec.js";
 export { registerWebhooks } from "./setup/index.js";
 export { sunToTrx } from "./spend/trx.js";
 export { createTrackedHandlers } from "./tracking-registry.js";
+export { createUserGroupDirectory, isUserGroupEntry, type UserGroupDirectory } from "./user-groups.js";
 export {
   type CodeVerdict,
   factsOf,

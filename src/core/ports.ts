@@ -143,6 +143,11 @@ export type TrackedJob =
       attempt?: number;
       /** Handed over at the click (too many running in that process), not left by a dead one. */
       handover?: true;
+      /**
+       * The click's own job: until then (ms since the epoch) an outcome already stored is left to
+       * the instance delivering it; only a run with no outcome and no lease (a dead one) is taken over.
+       */
+      deliverBy?: number;
     }
   /** Asks order5m again with the same key until the outcome of a confirmed order is known. */
   | { kind: "reconcile-order5m"; confirmationId: string; conversation: ConversationRef; attempt?: number }

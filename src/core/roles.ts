@@ -1,4 +1,5 @@
 import { type Actor, actorKey } from "./invocation.js";
+import { isUserGroupEntry, type UserGroupDirectory } from "./user-groups.js";
 
 /** viewer < operator < admin: each role may do everything the roles below it may. */
 export type Role = "viewer" | "operator" | "admin";
@@ -12,13 +13,22 @@ export interface RoleSettings {
   admins: readonly string[];
   /** `slack:<id>` / `telegram:<id>` (OPS_OPERATORS). */
   operators: readonly string[];
+  /** The members of the user groups named in the lists, as last read (unset: groups grant nothing). */
+  userGroups?: Pick<UserGroupDirectory, "has">;
 }
 
-/** Named in OPS_ADMINS → admin, in OPS_OPERATORS → operator, everyone else → viewer. */
+/**
+ * Named in OPS_ADMINS → admin, in OPS_OPERATORS → operator (directly, or as a member of a user
+ * group named there), everyone else → viewer.
+ */
 export function roleOf(actor: Actor, settings: RoleSettings): Role {
   const key = actorKey(actor);
-  if (settings.admins.includes(key)) return "admin";
-  if (settings.operators.includes(key)) return "operator";
+  const listed = (list: readonly string[]) =>
+    list.includes(key) ||
+    (settings.userGroups !== undefined &&
+      list.some((entry) => isUserGroupEntry(entry) && settings.userGroups?.has(entry, key)));
+  if (listed(settings.admins)) return "admin";
+  if (listed(settings.operators)) return "operator";
   return "viewer";
 }
 

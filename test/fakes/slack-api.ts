@@ -85,6 +85,8 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
   const responseUrls = new Map<string, ResponseUrl>();
   const failures: { method: string; failure: FakeSlackFailure; remaining: number }[] = [];
   const refusedChannels = new Map<string, string>();
+  /** User groups by id: their members, or the error `usergroups.users.list` answers. */
+  const userGroups = new Map<string, string[] | { error: string }>();
   const deleted = new Set<string>();
   const usedTriggers = new Set<string>();
   const views: FakeSlackView[] = [];
@@ -142,6 +144,11 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
         user_id: FAKE_SLACK_BOT_USER,
         bot_id: "B0FAKEBOT",
       }),
+    "usergroups.users.list": (p) => {
+      const group = userGroups.get(String(p.usergroup));
+      if (group === undefined) return bad("no_such_subteam");
+      return Array.isArray(group) ? ok({ users: [...group] }) : bad(group.error);
+    },
     "apps.connections.open": () => ok({ url: `${origin.replace(/^http/, "ws")}/socket` }),
     "chat.postMessage": (p) => {
       const refusal = channelProblem(p.channel) ?? messageProblem(p) ?? threadProblem(p.channel, p.thread_ts);
@@ -378,6 +385,14 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
     },
     /** Modals opened with `views.open`, oldest first. */
     views: () => [...views],
+    /** A user group's members, as `usergroups.users.list` answers them. */
+    setUserGroup(id: string, users: readonly string[]): void {
+      userGroups.set(id, [...users]);
+    },
+    /** `usergroups.users.list` of this group answers `error` (e.g. `missing_scope`). */
+    refuseUserGroup(id: string, error: string): void {
+      userGroups.set(id, { error });
+    },
     /** Posting into `channel` answers `error` (e.g. `not_in_channel`, `channel_not_found`). */
     refuseChannel(channel: string, error: string): void {
       refusedChannels.set(channel, error);

@@ -130,6 +130,8 @@ export async function createFakeTelegramApi(options: FakeTelegramOptions = {}) {
     limitChat: limits.limit,
     /** The chat's minute has passed: sends into it are taken again. */
     liftLimit: limits.lift,
+    /** About 20 messages a minute in a group, counted on the test's clock (sliding minute). */
+    paceChat: limits.pace,
     /** Every later call into this chat is refused, by default like Telegram for a bot the user blocked. */
     refuseChat(
       chatId: number | string,
@@ -207,7 +209,25 @@ const SEND_METHODS = new Set(["sendMessage", "sendDocument", "sendPhoto"]);
 
 function createChatLimits() {
   const chats = new Map<string, { left: number; retryAfter: number }>();
+  /** Chats under a sliding minute: the send times taken, on the test's clock. */
+  const paced = new Map<string, { perMinute: number; now: () => number; sent: number[] }>();
+  const takePaced = (chatId: string): Answer | undefined => {
+    const pace = paced.get(chatId);
+    if (pace === undefined) return undefined;
+    const now = pace.now();
+    while (pace.sent.length > 0 && (pace.sent[0] ?? 0) <= now - 60_000) pace.sent.shift();
+    if (pace.sent.length < pace.perMinute) {
+      pace.sent.push(now);
+      return undefined;
+    }
+    const retryAfter = Math.max(1, Math.ceil(((pace.sent[0] ?? now) + 60_000 - now) / 1000));
+    return failureAnswer({ kind: "429", retryAfter });
+  };
   return {
+    /** Telegram's pace for a group as a sliding minute on `now`: beyond `perMinute`, 429 with the wait. */
+    pace(chatId: number | string, o: { perMinute: number; now: () => number }): void {
+      paced.set(String(chatId), { ...o, sent: [] });
+    },
     limit(chatId: number | string, o: { allow: number; retryAfter: number }): void {
       chats.set(String(chatId), { left: o.allow, retryAfter: o.retryAfter });
     },
@@ -215,6 +235,7 @@ function createChatLimits() {
       chats.delete(String(chatId));
     },
     take(method: string, chatId: unknown): Answer | undefined {
+      if (SEND_METHODS.has(method) && paced.has(String(chatId))) return takePaced(String(chatId));
       const limit = SEND_METHODS.has(method) ? chats.get(String(chatId)) : undefined;
       if (limit === undefined) return undefined;
       if (limit.left > 0) {

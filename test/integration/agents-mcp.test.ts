@@ -149,7 +149,8 @@ describe("agents over MCP (Slack)", () => {
           .find((m) => /Energy delivered|delivery confirmed/i.test(messageText(m))),
       "the delivery notice",
     );
-    const delivered = (await call(reader, "get_request", { request_id: id })).structuredContent;
+    // The asking agent reads it (another agent's token would get "unknown request": agents-story.test.ts).
+    const delivered = (await call(asker, "get_request", { request_id: id })).structuredContent;
     expect(delivered).toMatchObject({
       status: "delivered",
       order_id: expect.any(String),
@@ -167,7 +168,7 @@ describe("agents over MCP (Slack)", () => {
         "agent:triage mcp check_addresses",
         "agent:triage mcp list_alerts",
         "agent:ops-agent mcp request_energy",
-        "agent:triage mcp get_request",
+        "agent:ops-agent mcp get_request",
       ]),
     );
     const order = audit.find((e) => e.verb === "energy" && e.result === "ok");

@@ -90,7 +90,7 @@ export interface ChatKitOptions {
  */
 export async function startChatKit(
   options: ChatKitOptions,
-  platform: Pick<CoreSettings, "hostCallbackToken" | "admins" | "operators">,
+  platform: Pick<CoreSettings, "hostCallbackToken" | "admins" | "operators" | "userGroups">,
 ): Promise<BotKit> {
   return startBotKit({
     sandbox: await startChatSandbox(options.sandbox),
@@ -257,7 +257,15 @@ function timeScaled(queues: JobQueue, scale: number): JobQueue {
       queues.process<T>(
         queue,
         async (job) => {
-          const outcome = await handler(job);
+          let outcome: Awaited<ReturnType<JobHandler<T>>>;
+          try {
+            outcome = await handler(job);
+          } catch (error) {
+            // A platform's "retry after N s" (a 429) is waited in test time too.
+            const hinted = error as { retryAfterMs?: unknown };
+            if (typeof hinted?.retryAfterMs === "number") hinted.retryAfterMs = scaled(hinted.retryAfterMs);
+            throw error;
+          }
           return outcome === "done" ? outcome : { ...outcome, laterMs: scaled(outcome.laterMs) };
         },
         o,

@@ -1,6 +1,7 @@
 import { formatAmount } from "../format.js";
 import { formatCount } from "../parse/echo.js";
 import { buttons, code, context, fields, header, publicReply, type Reply, text } from "../reply.js";
+import { activationNote } from "../spend/activation-bound.js";
 import type { EnergyQuote } from "../spend/quote.js";
 
 /** The quote an agent's request posts for a person: who asked, why, and Confirm / Cancel. */
@@ -12,8 +13,11 @@ export function renderAgentQuote(view: {
   denyList: string;
   warnings: readonly string[];
   tokens: { confirm: string; cancel: string };
+  /** The activation fee the caps hold beside the cost (the address may not be active yet). */
+  activationTrx?: string;
 }): Reply {
   const { quote } = view;
+  const activation = view.activationTrx === undefined ? "" : ` ${activationNote(view.activationTrx)}`;
   const rental = quote.route === "order5m" ? "5 minutes (one order)" : "1 hour, through the orchestrator";
   return publicReply(
     `Agent ${view.agent} asks for ${formatCount(quote.amount)} energy to ${quote.address} for ${formatAmount(quote.costTrx)}`,
@@ -25,7 +29,7 @@ export function renderAgentQuote(view: {
         ["Energy", formatCount(quote.amount)],
         ["Rental", rental],
         ["Period", quote.periodLabel],
-        ["Cost", `${formatAmount(quote.costTrx)} (≈ $${quote.costUsd})`],
+        ["Cost", `${formatAmount(quote.costTrx)} (≈ $${quote.costUsd})${activation}`],
         ["Deny list", view.denyList],
         ["Request", code(view.requestId)],
       ),

@@ -4,11 +4,14 @@ import type { CoreDeps } from "../deps.js";
 import { type EnergyConfirmPayload, energyOrder } from "../energy/index.js";
 import { checkEnergyRange, parseEnergyAmount } from "../parse/amount.js";
 import { parseTronAddress } from "../parse/tron-address.js";
-import { balanceCovers, getBalance } from "../spend/balance-cache.js";
+import { activationBound, heldLine, heldTrx } from "../spend/activation-bound.js";
+import { balanceCovers } from "../spend/balance-cache.js";
+import { balanceToRefuseOn } from "../spend/balance-fresh.js";
 import { offerQuote } from "../spend/offer-quote.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteEnergy } from "../spend/quote.js";
 import { auditAgent } from "./audit.js";
+import { takeAwaitingSlot, tooManyWaitingLine } from "./awaiting-slots.js";
 import { agentBudgetCheck } from "./budget.js";
 import { checkAgentReason } from "./reason.js";
 import { renderAgentQuote } from "./render.js";
@@ -54,10 +57,15 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
   const preflight = await preflightAddress(deps, address.value);
   if (!preflight.ok) return refused(preflight.line);
   const quote = await quoteEnergy(deps, address.value, amount.value);
+  const activation = await activationBound(deps, address.value);
+  const activationTrx = activation.kind === "may-activate" ? activation.feeTrx : undefined;
   const actor = `agent:${ask.agent}`;
-  const budget = await agentBudgetCheck(deps, ask.agent, quote.costTrx);
-  if (budget !== undefined) return refused(budget);
-  if (balanceCovers(await getBalance(deps), quote.costTrx) === false) {
+  const budget = await agentBudgetCheck(deps, ask.agent, heldTrx(quote.costTrx, activationTrx));
+  if (budget !== undefined)
+    return refused(
+      activationTrx === undefined ? budget : `${budget} ${heldLine(quote.costTrx, activationTrx)}`,
+    );
+  if (balanceCovers(await balanceToRefuseOn(deps, quote.costTrx), quote.costTrx) === false) {
     return refused("The balance does not cover this order: top up the deposit address first.");
   }
   const channel = deps.settings.agentChannel;
@@ -70,9 +78,17 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
     quoteTrx: quote.costTrx,
     unitPriceSun: quote.unitPriceSun,
     periodLabel: quote.periodLabel,
+    ...(activationTrx !== undefined && { activationTrx }),
   };
+  const slot = await takeAwaitingSlot(deps, ask.agent, id);
+  if (!slot.ok) return refused(tooManyWaitingLine(slot.waiting));
   const requester = { kind: "agent" as const, name: ask.agent, reason: ask.reason };
-  const group = await offerQuote(deps, { conversation: channel, actor }, energyOrder, payload, { requester });
+  const group = await offerQuote(deps, { conversation: channel, actor }, energyOrder, payload, {
+    requester,
+  }).catch(async (error: unknown) => {
+    await slot.release();
+    throw error;
+  });
   const now = deps.now();
   await saveRequest(deps.store, {
     id,
@@ -94,6 +110,7 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
     denyList: denyListText(preflight.verdict),
     warnings: preflight.warning === undefined ? [] : [preflight.warning],
     tokens: group.tokens,
+    ...(activationTrx !== undefined && { activationTrx }),
   });
   // Behind the channel's answers, alerts and delivery notices: a burst of requests never delays them.
   await deps.notifier.post(channel, reply, `agent-request:${id}`, { priority: "low" });

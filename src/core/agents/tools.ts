@@ -91,7 +91,7 @@ async function run(
       return { structured: result, text };
     }
     case "get_request":
-      return requestStatus(deps, (input as AgentToolInputs["get_request"]).request_id);
+      return requestStatus(deps, agent, (input as AgentToolInputs["get_request"]).request_id);
   }
 }
 
@@ -100,9 +100,11 @@ const answer = (read: { data: Record<string, unknown>; text: string }): AgentToo
   text: read.text,
 });
 
-async function requestStatus(deps: CoreDeps, id: string): Promise<AgentToolResult> {
+/** An agent reads its own requests only: another agent's is as unknown as one never made. */
+async function requestStatus(deps: CoreDeps, agent: AgentIdentity, id: string): Promise<AgentToolResult> {
   const request = await readRequest(deps, id);
-  if (!request) return toolError(`No request ${id} is known (requests are kept 7 days).`);
+  if (!request || request.agent !== agent.name)
+    return toolError(`No request ${id} is known (requests are kept 7 days).`);
   const structured = {
     status: request.status,
     ...(request.orderId !== undefined && { order_id: request.orderId }),

@@ -2,7 +2,9 @@ import type { CommandContext, CommandDefinition } from "../command.js";
 import { OPTION_WORDS, readPayoutInput, runPayout } from "../payout/index.js";
 import { errorReply, type Reply } from "../reply.js";
 import { cheapestOffer, findCheaperLater, nowCheapestLine } from "../schedule/index.js";
-import { balanceCovers, getBalance } from "../spend/balance-cache.js";
+import { activationBound, heldLine, heldTrx } from "../spend/activation-bound.js";
+import { balanceCovers } from "../spend/balance-cache.js";
+import { balanceToRefuseOn } from "../spend/balance-fresh.js";
 import { offerQuote } from "../spend/offer-quote.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteEnergy } from "../spend/quote.js";
@@ -40,20 +42,26 @@ async function runEnergy(ctx: CommandContext): Promise<Reply> {
   const preflight = await preflightAddress(deps, address);
   if (!preflight.ok) return errorReply(preflight.line);
   const quote = await quoteEnergy(deps, address, amount);
+  const activation = await activationBound(deps, address);
+  const activationTrx = activation.kind === "may-activate" ? activation.feeTrx : undefined;
   const spend = await checkSpend({
     store: deps.store,
     actor,
-    quoteTrx: quote.costTrx,
+    quoteTrx: heldTrx(quote.costTrx, activationTrx),
     settings: deps.settings,
     now: deps.now,
   });
-  if (!spend.ok) return errorReply(spend.line);
-  const balance = await getBalance(deps);
+  if (!spend.ok) {
+    const held = activationTrx === undefined ? "" : ` ${heldLine(quote.costTrx, activationTrx)}`;
+    return errorReply(`${spend.line}${held}`);
+  }
+  const balance = await balanceToRefuseOn(deps, quote.costTrx);
   const view: { notice?: string } & Omit<Parameters<typeof renderEnergyQuote>[0], "notice"> = {
     quote,
     balance,
     denyList: denyListText(preflight.verdict),
     warnings: preflight.warning === undefined ? [] : [preflight.warning],
+    ...(activationTrx !== undefined && { activationTrx }),
   };
   if (balanceCovers(balance, quote.costTrx) === false) {
     return renderEnergyQuote({
@@ -69,6 +77,7 @@ async function runEnergy(ctx: CommandContext): Promise<Reply> {
     quoteTrx: quote.costTrx,
     unitPriceSun: quote.unitPriceSun,
     periodLabel: quote.periodLabel,
+    ...(activationTrx !== undefined && { activationTrx }),
   };
   if (cheapest) {
     const later = await findCheaperLater(deps, quote);

@@ -11,6 +11,11 @@ export const energyConfirmPayloadSchema = z.object({
   quoteTrx: z.string().regex(/^\d+(\.\d+)?$/),
   unitPriceSun: z.number(),
   periodLabel: z.string(),
+  /** The activation fee the caps hold beside the quote: the address may not be active yet. */
+  activationTrx: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .optional(),
   /** Set when a standing order's run placed it (src/core/schedule/): audited as such. */
   scheduleId: z.string().optional(),
 });

@@ -20,6 +20,7 @@ import {
   type Span,
   text,
 } from "../reply.js";
+import { activationNote } from "../spend/activation-bound.js";
 import type { Balance } from "../spend/balance-cache.js";
 import { balanceSpans } from "../spend/outcome-render.js";
 import type { EnergyQuote } from "../spend/quote.js";
@@ -37,6 +38,8 @@ export interface QuoteView {
   warnings?: string[];
   /** A line above the quote: why this quote took the place of the one confirmed (the price rose). */
   notice?: string;
+  /** The activation fee the caps hold beside the cost (the address may not be active yet). */
+  activationTrx?: string;
 }
 
 function rentalText(quote: EnergyQuote): string {
@@ -69,6 +72,11 @@ function quoteNotes(quote: EnergyQuote): string[] {
   return notes;
 }
 
+function costText(quote: EnergyQuote, activationTrx: string | undefined): string {
+  const cost = `${formatAmount(quote.costTrx)} (≈ $${quote.costUsd})`;
+  return activationTrx === undefined ? cost : `${cost} ${activationNote(activationTrx)}`;
+}
+
 export function renderEnergyQuote(view: QuoteView): Reply {
   const { quote } = view;
   const blocks: Block[] = [
@@ -80,7 +88,7 @@ export function renderEnergyQuote(view: QuoteView): Reply {
       ["Rental", rentalText(quote)],
       ["Period", quote.periodLabel],
       ["Unit price", `${quote.unitPriceSun} SUN per energy`],
-      ["Cost", `${formatAmount(quote.costTrx)} (≈ $${quote.costUsd})`],
+      ["Cost", costText(quote, view.activationTrx)],
       ["Balance", balanceSpans(view.balance, quote.costTrx)],
       ["Deny list", view.denyList],
     ),

@@ -1,4 +1,5 @@
 import { formatCount } from "../parse/echo.js";
+import { heldTrx } from "../spend/activation-bound.js";
 import { getBalance } from "../spend/balance-cache.js";
 import { defineSpend } from "../spend/definition.js";
 import { denyListText } from "../spend/preflight.js";
@@ -36,7 +37,12 @@ export const energyOrder = defineSpend<EnergyConfirmPayload, EnergyQuote>({
     quoted: { costTrx: p.quoteTrx, periodLabel: p.periodLabel },
     addresses: [p.address],
     services: [ROUTE_SERVICE[p.route]],
-    requote: (list) => buildEnergyQuote(list, p.address, p.amount),
+    requote: (list) => {
+      const quote = buildEnergyQuote(list, p.address, p.amount);
+      return p.activationTrx === undefined
+        ? quote
+        : { ...quote, holdTrx: heldTrx(quote.costTrx, p.activationTrx) };
+    },
   }),
   atQuote: livePayload,
   place: placeEnergy,
@@ -54,6 +60,7 @@ export const energyOrder = defineSpend<EnergyConfirmPayload, EnergyQuote>({
       warnings: [...view.warnings],
       notice: view.notice,
       tokens: view.tokens,
+      ...(view.payload.activationTrx !== undefined && { activationTrx: view.payload.activationTrx }),
     });
   },
 });

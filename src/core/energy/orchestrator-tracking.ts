@@ -12,6 +12,7 @@ import { rememberOrigin } from "../origins.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
 import { publicReply, text } from "../reply.js";
+import { noteActive } from "../spend/activation-bound.js";
 import type { SpendOutcome } from "../spend/record.js";
 import { sunToTrx, trxToSun } from "../spend/trx.js";
 import { renderOrchestratorSummary } from "./energy-render.js";
@@ -203,6 +204,10 @@ async function settleFinal(
   const delivered = items.reduce((n, i) => n + i.energy.delegated, 0);
   const requested = items.reduce((n, i) => n + i.energy.requested, 0);
   const charged = context ? chargedTrx(context, status) : "0";
+  // Active now, or found active by the probe: its next orders hold no activation fee.
+  for (const item of status.data.items)
+    if (item.activation.status === "done" || item.activation.status === "not_needed")
+      await noteActive(deps.store, item.receiveAddress);
   const audit: SpendOutcome = {
     ...(context
       ? auditOf(context, job)

@@ -5,6 +5,7 @@ import type { CoreDeps } from "../deps.js";
 import { recordConfirmed } from "../ledger/record.js";
 import { rememberOrigin } from "../origins.js";
 import type { Reply } from "../reply.js";
+import { learnFromOrder } from "../spend/activation-bound.js";
 import { type Confirmed, whoName } from "../spend/confirmed.js";
 import { autoWatch } from "../watch/index.js";
 import { watchDelivery } from "./delivery-watch.js";
@@ -55,6 +56,12 @@ export async function afterOrder5m(
     },
   });
   try {
+    await learnFromOrder(deps.store, {
+      address: p.address,
+      energyTrx: p.quoteTrx,
+      paidTrx: result.paidTRX,
+      activationHash: result.activationHash,
+    });
     await rememberOrigin(deps.store, "order", result.orderId, conversation);
     // The activation webhook names its own order id and, as `source`, this order's id; its hash
     // is remembered too, so the listener can route it either way.

@@ -1,7 +1,8 @@
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { parseTronAddress } from "../parse/tron-address.js";
 import { errorReply, type Reply } from "../reply.js";
-import { balanceCovers, getBalance } from "../spend/balance-cache.js";
+import { balanceCovers } from "../spend/balance-cache.js";
+import { balanceToRefuseOn } from "../spend/balance-fresh.js";
 import { offerQuote } from "../spend/offer-quote.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
 import { quoteHost } from "../spend/quote.js";
@@ -52,7 +53,7 @@ async function runStart(ctx: CommandContext, address: string): Promise<Reply> {
     now: deps.now,
   });
   if (!spend.ok) return errorReply(spend.line);
-  const balance = await getBalance(deps);
+  const balance = await balanceToRefuseOn(deps, quote.firstCycleTrx);
   const warnings = preflight.warning === undefined ? [] : [preflight.warning];
   if (hostCallbackUrl(deps.settings) === undefined) warnings.push(NO_CALLBACK_WARNING);
   const view = {

@@ -52,9 +52,11 @@ export async function prepareIntent(
   role: Role,
 ): Promise<string> {
   const { confirmationId: cid } = record;
+  const { recoverAfterMs, deadRunLookMs = recoverAfterMs } = timingsOf(deps);
+  const deliverBy = deps.now() + recoverAfterMs;
   await deps.jobs.schedule(
-    { kind: "recover-intent", confirmationId: cid, conversation: invocation.conversation },
-    { delayMs: timingsOf(deps).recoverAfterMs, jobId: recoverJobId(cid) },
+    { kind: "recover-intent", confirmationId: cid, conversation: invocation.conversation, deliverBy },
+    { delayMs: Math.min(deadRunLookMs, recoverAfterMs), jobId: recoverJobId(cid) },
   );
   // Before the claim too: an instance that starts finds it (recover-at-start.ts).
   await noteOpen(deps.store, cid, deps.now());
@@ -187,6 +189,10 @@ export function createRecoverIntentHandler(
     if (intent === undefined) return { done: true };
     const handler = handlers.get(intent.kind);
     if (handler === undefined) throw new Error(`no handler for durable action kind "${intent.kind}"`);
+    // Known but maybe still on its way through a slow platform: the instance that holds it gets until deliverBy.
+    const waitMs = (job.deliverBy ?? 0) - deps.now();
+    if (waitMs > 0 && (await readOutcome(deps.store, cid)) !== undefined)
+      return { again: true, delayMs: waitMs };
     const run = await runIntent(deps, handler, intent);
     // A live run holds the lease (renewed), a dead one's lapses within leaseMs: look again soon.
     if (run === undefined) return { again: true, delayMs: Math.max(250, timingsOf(deps).leaseMs / 4) };

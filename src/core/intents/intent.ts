@@ -16,9 +16,16 @@ import type { Role } from "../roles.js";
 export const INTENT_TTL_MS = 24 * 60 * 60_000;
 /**
  * The lease is short and renewed by its holder every third of it, so a holder that died (kill -9)
- * is known to be gone within seconds; a live holder renews it long before it could lapse.
+ * is known to be gone within seconds; a live holder renews it long before it could lapse. A
+ * click's recovery job looks first just past the lease (`deadRunLookMs`): a run that died there is
+ * taken over by whichever instance is up, at once; an outcome already stored gets `recoverAfterMs`
+ * to reach the conversation through the instance that holds it (a slow platform) before it is posted.
  */
-export const DEFAULT_INTENT_TIMINGS: IntentTimings = { recoverAfterMs: 30_000, leaseMs: 4_000 };
+export const DEFAULT_INTENT_TIMINGS: IntentTimings = {
+  recoverAfterMs: 30_000,
+  leaseMs: 4_000,
+  deadRunLookMs: 5_000,
+};
 /**
  * Enough to keep the service's busiest limit full (order5m: 50 calls/s, each answered in 0.5 to
  * 2 s), few enough that a burst of clicks costs no memory: the rest wait as jobs.

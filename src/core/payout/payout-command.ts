@@ -1,6 +1,8 @@
 import type { CommandContext } from "../command.js";
 import { errorReply, type Reply } from "../reply.js";
-import { balanceCovers, getBalance } from "../spend/balance-cache.js";
+import { activationBoundOf, heldLine, heldTrx } from "../spend/activation-bound.js";
+import { balanceCovers } from "../spend/balance-cache.js";
+import { balanceToRefuseOn } from "../spend/balance-fresh.js";
 import { offerQuote } from "../spend/offer-quote.js";
 import { checkSpend } from "../spend/spend-guard.js";
 import type { PayoutInput } from "./payout-input.js";
@@ -26,16 +28,32 @@ export async function runPayout(ctx: CommandContext, input: PayoutInput): Promis
   const plan = await planPayout(deps, input.rows);
   if (plan.items.length === 0) return renderNothingToOrder(plan);
   const price = await quotePayout(deps, plan.items);
+  const activationTrx =
+    input.options.activation === false
+      ? undefined
+      : await activationBoundOf(
+          deps,
+          plan.items.map((i) => i.address),
+        );
   const spend = await checkSpend({
     store: deps.store,
     actor,
-    quoteTrx: price.costTrx,
+    quoteTrx: heldTrx(price.costTrx, activationTrx),
     settings: deps.settings,
     now: deps.now,
   });
-  if (!spend.ok) return errorReply(spend.line);
-  const balance = await getBalance(deps);
-  const view = { plan, price, balance, options: input.options };
+  if (!spend.ok) {
+    const held = activationTrx === undefined ? "" : ` ${heldLine(price.costTrx, activationTrx)}`;
+    return errorReply(`${spend.line}${held}`);
+  }
+  const balance = await balanceToRefuseOn(deps, price.costTrx);
+  const view = {
+    plan,
+    price,
+    balance,
+    options: input.options,
+    ...(activationTrx !== undefined && { activationTrx }),
+  };
   if (balanceCovers(balance, price.costTrx) === false) {
     return renderPayoutQuote({
       ...view,
@@ -50,6 +68,7 @@ export async function runPayout(ctx: CommandContext, input: PayoutInput): Promis
     energy: price.energy,
     periodLabel: price.periodLabel,
     leftOut: plan.leftOut.length,
+    ...(activationTrx !== undefined && { activationTrx }),
   };
   const { tokens } = await offerQuote(deps, { conversation, actor }, payoutRun, payload);
   return renderPayoutQuote({ ...view, tokens });

@@ -19,6 +19,11 @@ export const payoutConfirmPayloadSchema = z.object({
   periodLabel: z.string(),
   /** The cost of each item at the decided price (set at Confirm): what a delivery is charged at. */
   itemTrx: z.array(z.string()).optional(),
+  /** The activation fees the caps hold beside the quote (addresses that may not be active yet). */
+  activationTrx: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .optional(),
   /** How many rows the quote left out (said again in the outcome). */
   leftOut: z.number().int().nonnegative(),
   /** Addresses left out at Confirm (newly on the deny list), with the reason: the re-quote lists them. */

@@ -13,6 +13,7 @@ import {
   type Span,
   text,
 } from "../reply.js";
+import { activationNote } from "../spend/activation-bound.js";
 import type { Balance } from "../spend/balance-cache.js";
 import { balanceSpans } from "../spend/outcome-render.js";
 import { describeOptions, type PayoutOptions } from "./payout-options.js";
@@ -100,7 +101,12 @@ export interface PayoutQuoteView {
   tokens?: { confirm: string; cancel: string };
   /** Shown instead of the buttons. */
   refusal?: string;
+  /** The activation fees the caps hold beside the cost (addresses that may not be active yet). */
+  activationTrx?: string;
 }
+
+const activationText = (feeTrx: string | undefined): string =>
+  feeTrx === undefined ? "" : ` ${activationNote(feeTrx).replace("if the address is", "if addresses are")}`;
 
 export function renderPayoutQuote(view: PayoutQuoteView): Reply {
   const { plan, price } = view;
@@ -117,7 +123,7 @@ export function renderPayoutQuote(view: PayoutQuoteView): Reply {
         `${formatCount(price.energy)} in all (1 hour, through the orchestrator, ${plural(price.orders, "energy order", "energy orders")})`,
       ],
       ["Period", price.periodLabel],
-      ["Cost", `${formatAmount(price.costTrx)} (≈ $${price.costUsd})`],
+      ["Cost", `${formatAmount(price.costTrx)} (≈ $${price.costUsd})${activationText(view.activationTrx)}`],
       ["Balance", balanceSpans(view.balance, price.costTrx)],
       ["Deny list", `${formatCount(count)} checked in one batch, clean or allowed`],
       ["Options", describeOptions(view.options)],

@@ -1,4 +1,5 @@
 import { formatCount } from "../parse/echo.js";
+import { heldTrx } from "../spend/activation-bound.js";
 import { requesterField } from "../spend/confirmed.js";
 import { defineSpend } from "../spend/definition.js";
 import { placePayout } from "./confirm-payout.js";
@@ -32,7 +33,12 @@ export const payoutRun = defineSpend<PayoutConfirmPayload, PayoutPrice>({
     quoted: { costTrx: p.quoteTrx, periodLabel: p.periodLabel },
     addresses: p.items.map((i) => i.address),
     services: [PAYOUT_PRICE_SERVICE],
-    requote: (list) => pricePayout(list, p.items),
+    requote: (list) => {
+      const price = pricePayout(list, p.items);
+      return p.activationTrx === undefined
+        ? price
+        : { ...price, holdTrx: heldTrx(price.costTrx, p.activationTrx) };
+    },
   }),
   atQuote: livePayout,
   place: placePayout,

@@ -10,7 +10,9 @@ import type { CoreDeps } from "../deps.js";
 import { toUserLine, UserError } from "../errors.js";
 import { clip } from "../format.js";
 import type { Actor } from "../invocation.js";
-import { type Balance, balanceCovers, getBalance } from "./balance-cache.js";
+import { heldOf } from "./activation-bound.js";
+import { type Balance, balanceCovers } from "./balance-cache.js";
+import { balanceToRefuseOn } from "./balance-fresh.js";
 import { refusalFor, type SpendWord, warningFor } from "./preflight.js";
 import { readLivePriceList } from "./price-list.js";
 import { reserveSpend } from "./reservation.js";
@@ -46,6 +48,8 @@ const DECISION_TTL_MS = 48 * 60 * 60_000;
 /** What a spend quotes to: its amount in TRX, and the period it was priced in (for "why"). */
 export interface LiveQuote {
   costTrx: string;
+  /** What the caps hold when more may be charged (an activation fee: activation-bound.ts). */
+  holdTrx?: string;
   periodLabel?: string;
 }
 
@@ -120,10 +124,10 @@ export async function decideAtConfirm<Q extends LiveQuote>(
     const why = whyRose(spend.quoted, quote);
     return { kind: "rose", quote, byTrx: diff.toFixed(), why, verdicts, warnings };
   }
-  if (spend.approval !== "approved" && atApprovalThreshold(deps, quote.costTrx)) {
+  if (spend.approval !== "approved" && atApprovalThreshold(deps, heldOf(quote))) {
     return { kind: "approval", quote, verdicts };
   }
-  const balance = await getBalance(deps);
+  const balance = await balanceToRefuseOn(deps, quote.costTrx);
   if (balanceCovers(balance, quote.costTrx) === false) {
     return { kind: "refused", reason: "balance", line: balanceLine(balance, quote.costTrx, spend.word) };
   }
@@ -169,7 +173,7 @@ async function reserve<Q extends LiveQuote>(
   const held = await reserveSpend(deps, {
     confirmationId: spend.confirmationId,
     actor: spend.actor,
-    quoteTrx: quote.costTrx,
+    quoteTrx: heldOf(quote),
     settings: deps.settings,
     ...(spend.agent !== undefined && {
       agent: { name: spend.agent, dailyTrx: deps.settings.agentDailyTrx[spend.agent] },

@@ -135,7 +135,7 @@ export async function runSpend<P, Q extends LiveQuote>(
     }
     case "rose":
       if (options.onRose) return options.onRose(decision);
-      return rose(ctx, def, payload, who, decision);
+      return withRequesterNote(await rose(ctx, def, payload, who, decision), requester);
     case "approval": {
       const live = def.atQuote(payload, decision.quote);
       return askApproval(ctx, def, {

@@ -5,6 +5,7 @@ import { UserError } from "../errors.js";
 import type { Actor } from "../invocation.js";
 import { recordConfirmed } from "../ledger/record.js";
 import type { Reply } from "../reply.js";
+import { tell } from "../spend-lifecycle.js";
 import type { Confirmed } from "./confirmed.js";
 import { type ConfirmDecision, type LiveQuote, priceRoseLine } from "./decide-at-confirm.js";
 import type { SpendDefinition } from "./definition.js";
@@ -99,7 +100,12 @@ async function quoteAgain<P, Q extends LiveQuote>(
   const line = cap === undefined ? undefined : again.capped(cap);
   const message = line === undefined ? again.audited : `not ${def.word}: ${line}`;
   await recordRefusal(deps, def, who, again.before, message);
-  if (line !== undefined) return outcomeLine(line);
+  if (line !== undefined) {
+    // No new button: whoever follows the spend (an agent's get_request) learns it was refused.
+    const ref = { spend: def.name, confirmationId: who.confirmationId, requester: who.requester };
+    await tell(deps, { ...ref, status: "refused", line });
+    return outcomeLine(line);
+  }
   const { tokens } = await offerQuote(deps, ctx.invocation, def, again.next, {
     ...(who.requester && { requester: who.requester }),
     replaces: who.confirmationId,

@@ -19,6 +19,7 @@ import type { Core } from "../../../src/core/core.js";
 import type { CoreDeps } from "../../../src/core/deps.js";
 import { homeSummary } from "../../../src/core/home.js";
 import type { createMemoryLogger } from "../../../src/core/logger.js";
+import { createUserGroupDirectory } from "../../../src/core/user-groups.js";
 import { createHttpServer } from "../../../src/http/server.js";
 import type { Sandbox } from "../../../src/sandbox/server.js";
 import type { Store } from "../../../src/store/store.js";
@@ -56,6 +57,10 @@ export interface SlackHarnessOptions extends Omit<ChatKitOptions, "registry"> {
   /** Socket Mode (SLACK_APP_TOKEN) instead of HTTP: no route, envelopes through `fake.socket`. */
   socketMode?: boolean;
   startRetryMs?: number;
+  /** OPS_OPERATORS (default: the OPERATOR user); a `slack:S…` entry is a user group. */
+  operators?: string[];
+  /** Roles from user groups (read from the fake's `usergroups.users.list`). */
+  userGroups?: boolean;
 }
 
 interface RequestOptions {
@@ -99,10 +104,15 @@ afterEach(async () => {
 
 export async function startSlackHarness(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
   const fake = options.fake ?? (await createFakeSlackApi());
+  const roles = {
+    admins: [`slack:${ADMIN.id}`],
+    operators: options.operators ?? [`slack:${OPERATOR.id}`],
+  };
+  const userGroups = options.userGroups ? createUserGroupDirectory() : undefined;
   const kit = await startChatKit(options, {
     hostCallbackToken: "slack-test-callback-token",
-    admins: [`slack:${ADMIN.id}`],
-    operators: [`slack:${OPERATOR.id}`],
+    ...roles,
+    ...(userGroups && { userGroups }),
   });
   const { deps, core, store, logger } = kit;
   const adapter = createSlackAdapter({
@@ -120,6 +130,12 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     fallback: (conversation, reply) => deps.notifier.post(conversation, reply),
     workingNoticeMs: options.workingNoticeMs ?? 0,
     ...(options.startRetryMs !== undefined && { startRetryMs: options.startRetryMs }),
+    ...(userGroups && {
+      userGroups: {
+        directory: userGroups,
+        lists: { OPS_ADMINS: roles.admins, OPS_OPERATORS: roles.operators },
+      },
+    }),
   });
   await kit.startWorkers(new Map([["slack", adapter]]));
   const http = createHttpServer({ routes: adapter.route ? [adapter.route] : [] });

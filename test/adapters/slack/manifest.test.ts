@@ -43,10 +43,18 @@ describe("manifest.yml", () => {
     expect(onDisk.settings.interactivity).toEqual({ is_enabled: true, request_url: url });
     expect(onDisk.settings.event_subscriptions).toEqual({
       request_url: url,
-      bot_events: ["app_home_opened", "message.channels", "message.groups", "app_mention"],
+      bot_events: [
+        "app_home_opened",
+        "message.channels",
+        "message.groups",
+        "app_mention",
+        // Roles from user groups: a group's members changed.
+        "subteam_members_changed",
+      ],
     });
     expect(onDisk.oauth_config.scopes.bot).toEqual([...BOT_SCOPES]);
-    // Paste-to-check reads the channels the bot is in, and a payout CSV shared there; no DMs, no users.
+    // Paste-to-check reads the channels the bot is in, and a payout CSV shared there; the members of
+    // the user groups named in the role lists; no DMs, no users.
     expect(onDisk.oauth_config.scopes.bot).toEqual([
       "commands",
       "chat:write",
@@ -55,6 +63,7 @@ describe("manifest.yml", () => {
       "channels:history",
       "groups:history",
       "app_mentions:read",
+      "usergroups:read",
     ]);
     expect(onDisk.features.app_home.home_tab_enabled).toBe(true);
     expect(onDisk.settings.socket_mode_enabled).toBe(false);

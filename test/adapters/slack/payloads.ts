@@ -147,3 +147,33 @@ export function homeOpenedBody(user: SlackUser, team = FAKE_SLACK_TEAM): Signed 
   };
   return { raw: JSON.stringify(body), contentType: "application/json" };
 }
+
+/** Slack's `subteam_members_changed` event: members were added to or removed from a user group. */
+export function subteamMembersChangedBody(
+  group: string,
+  change: { added?: string[]; removed?: string[] },
+  team = FAKE_SLACK_TEAM,
+): Signed {
+  const body = {
+    token: "verification-token",
+    team_id: team,
+    api_app_id: "A0OPSBOT",
+    event: {
+      type: "subteam_members_changed",
+      subteam_id: group,
+      team_id: team,
+      date_previous_update: Math.floor(Date.now() / 1000) - 60,
+      date_update: Math.floor(Date.now() / 1000),
+      added_users: change.added ?? [],
+      added_users_count: String(change.added?.length ?? 0),
+      removed_users: change.removed ?? [],
+      removed_users_count: String(change.removed?.length ?? 0),
+      event_ts: `${Date.now() / 1000}`,
+    },
+    type: "event_callback",
+    event_id: `Ev${randomId()}`,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ team_id: team, user_id: "U0FAKEBOT", is_bot: true, is_enterprise_install: false }],
+  };
+  return { raw: JSON.stringify(body), contentType: "application/json" };
+}

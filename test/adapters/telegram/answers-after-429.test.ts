@@ -13,7 +13,11 @@ const notifyGapMs = () => 100;
 
 describe("telegram: command answers after a 429 in a group", () => {
   it("the 20 answers Telegram refused arrive later whole, in order, each quoting its command", async () => {
-    const h = await startTelegramHarness({ retry: { maxDelaySeconds: 0 }, notifyGapMs });
+    // The test's clock, not the machine's: on a loaded machine the balance copy aged past its 15 s
+    // between the first and the last answers, and those were made from a newer reading (another
+    // service time): whole answers, but not the first one's (issue 44, finding 7).
+    const at = Date.now();
+    const h = await startTelegramHarness({ now: () => at, retry: { maxDelaySeconds: 0 }, notifyGapMs });
     h.fake.limitChat(GROUP_CHAT, { allow: 20, retryAfter: 1 });
     const asked: { id: number; line: string }[] = [];
     for (let i = 0; i < 40; i++) {

@@ -1,0 +1,94 @@
+import Big from "big.js";
+import type { Store } from "../../store/store.js";
+import type { CoreDeps } from "../deps.js";
+import { formatAmount } from "../format.js";
+import { sunToTrx, trxToSun } from "./trx.js";
+
+/**
+ * What an energy order may cost beyond its quote: the activation of an address not yet active on
+ * the network, which the service adds to the order (charged once per address; `paidTRX` includes
+ * it and the answer carries `activationHash`). The service publishes no price for it, so the bound
+ * is what it has charged: the largest fee seen on an order that activated an address (its
+ * `paidTRX` minus the energy quoted), kept in the store for every instance. An address this bot
+ * has seen receive energy is active for good and holds nothing extra.
+ *
+ * The caps (per order, daily, the approval threshold) hold for the quote plus that bound. Before
+ * any order has shown the fee, the quote holds alone and says the activation cost is added (a
+ * refusal there would leave a team with caps unable ever to learn it: see the issue 44 note).
+ */
+const ACTIVE_KEY = (address: string) => `activation:active:${address}`;
+const FEE_KEY = "activation:fee-sun";
+/** TRON accounts are never deactivated; a year keeps the store from holding every address forever. */
+const KEEP_MS = 366 * 24 * 60 * 60_000;
+
+export type ActivationBound =
+  | { kind: "active" }
+  | { kind: "may-activate"; feeTrx: string }
+  | { kind: "fee-unknown" };
+
+export async function activationBound(
+  deps: Pick<CoreDeps, "store">,
+  address: string,
+): Promise<ActivationBound> {
+  const [active, fee] = await deps.store.getMany([ACTIVE_KEY(address), FEE_KEY]);
+  if (active !== null && active !== undefined) return { kind: "active" };
+  if (fee === null || fee === undefined) return { kind: "fee-unknown" };
+  return { kind: "may-activate", feeTrx: sunToTrx(new Big(fee)) };
+}
+
+/** What the caps hold for a quote: the quote plus the activation fee it may carry. */
+export const heldTrx = (costTrx: string, feeTrx: string | undefined): string =>
+  feeTrx === undefined ? costTrx : new Big(costTrx).plus(feeTrx).toFixed();
+
+/** What the caps hold at Confirm for a live quote (`holdTrx` when it may carry an activation). */
+export const heldOf = (quote: { costTrx: string; holdTrx?: string | undefined }): string =>
+  quote.holdTrx ?? quote.costTrx;
+
+/** "+ up to 1.1 TRX if the address is not active yet", beside the quote's cost. */
+export const activationNote = (feeTrx: string): string =>
+  `+ up to ${formatAmount(feeTrx)} if the address is not active yet`;
+
+/** After a cap's line: what the held amount is made of. */
+export const heldLine = (costTrx: string, feeTrx: string): string =>
+  `That is ${formatAmount(costTrx)} ${activationNote(feeTrx)}.`;
+
+/**
+ * What an order's answer teaches: its address is active now, and, when it activated the address
+ * (`activationHash`), the fee (what was paid beyond the energy quoted) if it is the largest seen.
+ */
+export async function learnFromOrder(
+  store: Store,
+  order: {
+    address: string;
+    energyTrx: string;
+    paidTrx: string | number;
+    activationHash?: string | undefined;
+  },
+): Promise<void> {
+  await store.set(ACTIVE_KEY(order.address), "1", KEEP_MS);
+  if (!order.activationHash) return;
+  const feeSun = trxToSun(String(order.paidTrx)).minus(trxToSun(order.energyTrx));
+  if (feeSun.lte(0)) return;
+  const known = await store.get(FEE_KEY);
+  if (known === null || feeSun.gt(known)) await store.set(FEE_KEY, feeSun.toFixed(0));
+}
+
+/**
+ * The activation fees a run on many addresses may add: the fee once for each address not known
+ * active; undefined when none may need it or no fee has been seen yet.
+ */
+export async function activationBoundOf(
+  deps: Pick<CoreDeps, "store">,
+  addresses: readonly string[],
+): Promise<string | undefined> {
+  if (addresses.length === 0) return undefined;
+  const [fee, ...active] = await deps.store.getMany([FEE_KEY, ...addresses.map(ACTIVE_KEY)]);
+  const unknown = active.filter((mark) => mark === null || mark === undefined).length;
+  if (fee === null || fee === undefined || unknown === 0) return undefined;
+  return sunToTrx(new Big(fee).times(unknown));
+}
+
+/** An address seen receiving energy (an orchestrator item, a delivery) is active. */
+export async function noteActive(store: Store, address: string): Promise<void> {
+  await store.set(ACTIVE_KEY(address), "1", KEEP_MS);
+}
