@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { delimiter, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SIGNING_SECRET } from "../adapters/slack/payloads.js";
 import { createFakeSlackApi, FAKE_SLACK_BOT_TOKEN } from "../fakes/slack-api.js";
