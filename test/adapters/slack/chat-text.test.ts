@@ -9,7 +9,7 @@ describe("slack: the bot's own lines", () => {
     await h.command("/ops verify garbage");
     await h.settle();
     expect(h.fake.ephemerals(OPERATOR.id).map(messageText)).toEqual([
-      expect.stringMatching(/^Not genuine: it is not a certificate code/),
+      expect.stringMatching(/^Not genuine: it is not a verification code/),
     ]);
     expect(h.fake.channelMessages(CHANNEL)).toHaveLength(before);
   });
