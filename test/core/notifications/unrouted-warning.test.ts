@@ -27,7 +27,9 @@ describe("a notification with nowhere to go", () => {
     await deliver(5);
     expect(warnings()).toHaveLength(2);
     expect(warnings()[1]?.obj).toMatchObject({ alsoSinceLastWarning: 3 });
-    expect(warnings()[1]?.msg).toMatch(/no alert channel: set ALERT_SLACK_CHANNEL, ALERT_TELEGRAM_CHAT or ALERT_TEAMS_CONVERSATION/);
+    expect(warnings()[1]?.msg).toMatch(
+      /no alert channel: set ALERT_SLACK_CHANNEL, ALERT_TELEGRAM_CHAT or ALERT_TEAMS_CONVERSATION/,
+    );
     expect(deps.posted).toEqual([]);
   });
 });
