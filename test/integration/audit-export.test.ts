@@ -55,6 +55,7 @@ describe("audit export", () => {
       .join("\n");
     const code = CODE.exec(told)?.[0];
     expect(code, told).toBeDefined();
+    expect(told).toContain(`/verify?code=${code}`);
 
     const verdict = await bot.app.core.handle({
       kind: "command",

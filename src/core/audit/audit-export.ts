@@ -51,9 +51,9 @@ export async function runAuditExport(ctx: CommandContext, args: readonly string[
   const rows = `${written.rows} row${written.rows === 1 ? "" : "s"}`;
   const seqs = written.firstSeq === null ? "" : ` (seq ${written.firstSeq}–${written.lastSeq})`;
   const line = `Audit export ${span}: ${rows}${seqs}. Code ${auditCode}`;
-  const where = deps.settings.publicUrl
-    ? ` or at ${deps.settings.publicUrl.replace(/\/+$/, "")}/verify?code=${auditCode}`
-    : "";
+  // The page's address only when PUBLIC_URL is set: the demo's made-up URL is never printed.
+  const { verifyUrl } = deps.settings.cases;
+  const where = verifyUrl ? ` or at ${verifyUrl}?code=${encodeURIComponent(auditCode)}` : "";
   return publicReply(line, [
     written.rows === 0
       ? text(`Audit export ${span}: no spends in those days.`)

@@ -3,7 +3,7 @@ import { isServiceError } from "../../service/errors.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import type { CoreDeps } from "../deps.js";
 import { createReconciler } from "../intents/index.js";
-import { recordConfirmed } from "../ledger/record.js";
+import { recordConfirmed, recordNeverLearned } from "../ledger/record.js";
 import { type Confirmed, confirmedSchema } from "../spend/confirmed.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { order5mFailureLine } from "./energy-errors.js";
@@ -85,12 +85,9 @@ const reconciler = createReconciler({
     const p = record.payload;
     const line = `The service never confirmed the energy order for ${p.address} within 23 hours of asking with its idempotency key, so the bot stopped asking to avoid a second order. Check the balance and the statement before ordering again.`;
     const who = whoOf(record);
-    await recordConfirmed(deps, {
+    await recordNeverLearned(deps, {
       kind: "energy",
       confirmationId: who.confirmationId,
-      chargedTrx: "0",
-      holds: false,
-      detail: `outcome never learned: ${line}`,
       audit: { ...auditBase(who, p), result: "failed", message: line },
     });
     return outcomeLine(line);

@@ -3,7 +3,7 @@ import { isServiceError } from "../../service/errors.js";
 import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
 import type { CoreDeps } from "../deps.js";
 import { createReconciler, type ReconcileStep } from "../intents/index.js";
-import { recordConfirmed } from "../ledger/record.js";
+import { recordNeverLearned } from "../ledger/record.js";
 import type { Reply } from "../reply.js";
 import { type Confirmed, confirmedSchema } from "../spend/confirmed.js";
 import { outcomeLine } from "../spend/outcome-render.js";
@@ -182,12 +182,9 @@ async function expire(deps: CoreDeps, record: HostReconcileRecord): Promise<Repl
   // The hold stays on the daily total: Host Mode may run.
   const p = record.payload;
   const line = `The service did not say within 24 hours whether Host Mode started for ${p.address}, so the bot stopped asking. If it should not run, host stop ${p.address} (harmless when it is not running); to be sure it runs, host start ${p.address} again (an active address answers that it is already active).`;
-  await recordConfirmed(deps, {
+  await recordNeverLearned(deps, {
     kind: "host_start",
     confirmationId: record.confirmationId,
-    chargedTrx: "0",
-    holds: false,
-    detail: `outcome never learned: ${line}`,
     audit: { ...hostAuditBase(record, p), result: "failed", message: line },
   });
   return outcomeLine(line);

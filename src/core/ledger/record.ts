@@ -139,3 +139,19 @@ export function recordConfirmed(deps: Deps, o: ConfirmedOutcome): Promise<Ledger
     audit: o.audit,
   });
 }
+
+/**
+ * A reconciler that gave up: the service never said whether the spend happened. Entered as failed
+ * at 0 (nothing known to be charged), and its hold stays on the day: it may have been charged.
+ */
+export function recordNeverLearned(
+  deps: Deps,
+  o: Pick<ConfirmedOutcome, "kind" | "confirmationId"> & { audit: SpendOutcome & { message: string } },
+): Promise<LedgerEntry | undefined> {
+  return recordConfirmed(deps, {
+    ...o,
+    chargedTrx: "0",
+    holds: false,
+    detail: `outcome never learned: ${o.audit.message}`,
+  });
+}

@@ -47,14 +47,7 @@ forEachStore("audit log", (get) => {
       entry(0, { result: "failed", message: "insufficient funds", orderIds: [] }),
     );
     const deps = stubDeps({ store: get().store });
-    const run = (args: string[]) =>
-      auditCommand.run({
-        invocation: { kind: "command", actor: admin, conversation: channel, text: `audit ${args.join(" ")}` },
-        args,
-        role: "admin",
-        deps,
-        commands,
-      });
+    const run = (args: string[]) => runAudit(deps, args);
     const byDefault = await run(["log"]);
     expect(byDefault.visibility).toBe("private");
     expect(byDefault.summary).toBe("Last 10 audit log entries");
@@ -83,14 +76,7 @@ forEachStore("audit log", (get) => {
         detail: `spend ${i}`,
       });
     }
-    const run = (args: string[]) =>
-      auditCommand.run({
-        invocation: { kind: "command", actor: admin, conversation: channel, text: `audit ${args.join(" ")}` },
-        args,
-        role: "admin",
-        deps,
-        commands,
-      });
+    const run = (args: string[]) => runAudit(deps, args);
     const first = await run([]);
     expect(first.visibility).toBe("private");
     expect(first.summary).toBe("Spend ledger, newest first (page 1 of 3)");
@@ -109,6 +95,16 @@ forEachStore("audit log", (get) => {
     }
   });
 });
+
+/** `audit <args>` typed by an admin. */
+const runAudit = (deps: ReturnType<typeof stubDeps>, args: string[]) =>
+  auditCommand.run({
+    invocation: { kind: "command", actor: admin, conversation: channel, text: `audit ${args.join(" ")}` },
+    args,
+    role: "admin",
+    deps,
+    commands,
+  });
 
 const text = (reply: { blocks: readonly import("../../../src/core/reply.js").Block[] }) =>
   reply.blocks.flatMap((b) => (b.type === "text" ? [spansToText(b.spans)] : [])).join("\n");
