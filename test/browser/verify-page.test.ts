@@ -79,7 +79,12 @@ async function accessibilityViolations(page: Page): Promise<string[]> {
 const focused = (page: Page, property: "id" | "textContent"): Promise<unknown> =>
   page.evaluate(`document.activeElement?.${property}`);
 
-/** Fills the form with the keyboard alone: Tab to the code, type it, Tab to the file (Space opens the chooser), Tab, Enter. */
+/**
+ * Fills the form with the keyboard alone: Tab to the code, type it, Tab to the file, Tab, Enter.
+ * The file itself is handed to the focused input as the OS dialog would: a key press that opens the
+ * chooser races Playwright's interception of it (the listener is switched on without waiting), which
+ * timed out on a loaded CI machine.
+ */
 async function submitByKeyboard(page: Page, code: string, file?: string): Promise<void> {
   await page.keyboard.press("Tab");
   expect(await focused(page, "id")).toBe("code");
@@ -88,9 +93,8 @@ async function submitByKeyboard(page: Page, code: string, file?: string): Promis
   await page.keyboard.press("Tab");
   expect(await focused(page, "id")).toBe("file");
   if (file) {
-    const chooser = page.waitForEvent("filechooser");
-    await page.keyboard.press("Space");
-    await (await chooser).setFiles(file);
+    await page.locator("#file").setInputFiles(file);
+    expect(await focused(page, "id")).toBe("file");
   }
   await page.keyboard.press("Tab");
   expect(await focused(page, "textContent")).toBe("Verify");
