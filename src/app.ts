@@ -1,7 +1,7 @@
 import { hkdfSync } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { within } from "./clock.js";
-import type { Config } from "./config.js";
+import type { Config } from "./config/load-config.js";
 import type { ChatAdapter, CoreDeps, CoreSettings, FaultPoint, Platform } from "./core/index.js";
 import {
   actionHandlers,
@@ -15,12 +15,12 @@ import {
 import { createHealth } from "./http/health.js";
 import { healthRoute, metricsRoute } from "./http/ops-routes.js";
 import { createHttpServer, type HttpRoute } from "./http/server.js";
-import { createNotifier } from "./jobs/notify.js";
 import { type JobQueue, queueDepths } from "./jobs/queue.js";
 import { createJobScheduler } from "./jobs/scheduler.js";
 import type { Logger } from "./log.js";
 import { mcpRoute } from "./mcp/mcp-route.js";
 import { createMetrics, type Metrics, metricsObservers } from "./metrics.js";
+import { createNotifier } from "./outbox/outbox.js";
 import type { Sandbox } from "./sandbox/server.js";
 import { verifyRoutes } from "./verify-page/verify-route.js";
 import { registerDemoWebhooks, WEBHOOK_QUEUE } from "./webhooks/index.js";

@@ -1,5 +1,5 @@
 import { STOP_BUDGET_MS, startApp } from "./app.js";
-import { readConfigOrExit, secretValues } from "./config.js";
+import { readConfigOrExit, secretValues } from "./config/load-config.js";
 import { createLogger } from "./log.js";
 import { logTarget } from "./wiring/console-log.js";
 import { fallbackOnly } from "./wiring/platforms.js";

@@ -1,5 +1,5 @@
 import { type AnyMiddlewareArgs, App, HTTPReceiver, type Middleware, SocketModeReceiver } from "@slack/bolt";
-import type { SlackConfig } from "../../src/config.js";
+import type { SlackConfig } from "../../src/config/load-config.js";
 import type { Logger } from "../../src/core/index.js";
 import { storeWithin } from "../../src/store/bounded.js";
 import { toSlackLogger } from "./bolt-logger.js";

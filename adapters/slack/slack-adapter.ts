@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from "../../src/clock.js";
-import type { SlackConfig } from "../../src/config.js";
+import type { SlackConfig } from "../../src/config/load-config.js";
 import type {
   Actor,
   AdapterCore,

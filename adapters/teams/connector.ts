@@ -7,7 +7,7 @@ import {
   type TurnContext,
 } from "botbuilder";
 import { ClaimsIdentity, MsalServiceClientCredentialsFactory } from "botframework-connector";
-import type { TeamsConfig } from "../../src/config.js";
+import type { TeamsConfig } from "../../src/config/load-config.js";
 import type { VerifiedClaims } from "./verify.js";
 
 type MsalClient = ConstructorParameters<typeof MsalServiceClientCredentialsFactory>[1];

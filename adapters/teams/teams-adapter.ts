@@ -1,5 +1,5 @@
 import type { Activity, TurnContext } from "botbuilder";
-import type { TeamsConfig } from "../../src/config.js";
+import type { TeamsConfig } from "../../src/config/load-config.js";
 import {
   type AdapterCore,
   type ChatAdapter,

@@ -1,6 +1,6 @@
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
-import type { TelegramConfig } from "../../src/config.js";
+import type { TelegramConfig } from "../../src/config/load-config.js";
 import type { ChatAdapter, ChatAdapterLifecycle, Logger, Notifier } from "../../src/core/index.js";
 import { errorReply, STORE_UNAVAILABLE_LINE } from "../../src/core/index.js";
 import type { HttpRoute } from "../../src/http/server.js";

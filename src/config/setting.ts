@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * How one environment variable is declared: the rule its text must pass (a parser from
- * `src/config-rules.ts` and the one line that names the rule) and, when it has one, its default.
+ * `src/config/value-rules.ts` and the one line that names the rule) and, when it has one, its default.
  * The parser also converts to the unit the code reads (`minutesAsMs`, `secondsAsMs`), so a
  * default, written as an operator would write it, is converted like a given value.
  *

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { defaultsOf, listSetting, setting } from "./setting.js";
 import {
   agentChannel,
   agentTokens,
@@ -27,8 +28,7 @@ import {
   VISIBLE_ASCII,
   wholeAtLeast,
   wholeFrom,
-} from "../config-rules.js";
-import { defaultsOf, listSetting, setting } from "./setting.js";
+} from "./value-rules.js";
 
 /**
  * Every environment variable of CONTRACT.md, declared once: its name, its rule (the parser and

@@ -2,7 +2,7 @@ import type { NotificationEvent, NotificationOf } from "../service/webhook-event
 import type { ActionHandler, CommandDefinition } from "./command.js";
 import type { CoreDeps } from "./deps.js";
 import type { ConversationRef } from "./invocation.js";
-import type { NotificationDefinition } from "./notifications/definition.js";
+import type { NotificationDefinition } from "./notices/definition.js";
 import type { ParseResult } from "./parse/result.js";
 import type { PollAnswer } from "./poll.js";
 import type { TrackedJob } from "./ports.js";

@@ -28,24 +28,6 @@ export { recoverOpenIntents } from "./intents/index.js";
 export type { Actor, ConversationRef, Invocation, Platform, SharedFile } from "./invocation.js";
 export { atTop, conversationKey, SHARED_FILE_MAX_BYTES } from "./invocation.js";
 export type { Logger } from "./logger.js";
-export type {
-  NotificationRouter,
-  NotificationSource,
-  RouteOutcome,
-  WebhookFamily,
-} from "./notification-routing/index.js";
-export {
-  canDigest,
-  createNotificationRouter,
-  digestBudget,
-  digestCost,
-  notificationKey,
-  parseHostCallback,
-  parseNotification,
-  parseServiceEvent,
-  renderNoticeDigest,
-} from "./notification-routing/index.js";
-export { storedWebhookSecrets } from "./notifications/webhook-secrets.js";
 export type { CoreObserver } from "./observer.js";
 export { formatCount } from "./parse/echo.js";
 export type { PastedMessage } from "./paste-check/index.js";
@@ -54,6 +36,7 @@ export type { PollAnswer } from "./poll.js";
 export { pollDelayMs } from "./poll.js";
 export type { JobScheduler, MessageLimits, PlatformFacts, TrackedJob } from "./ports.js";
 export { type ChatAdapter, type ChatAdapterLifecycle, ChatSendError, type Notifier } from "./ports.js";
+export { sunToTrx } from "./pricing/trx.js";
 export type { ImageAttachment } from "./reply.js";
 export {
   type Block,
@@ -69,8 +52,24 @@ export {
 } from "./reply.js";
 export type { EncodedReply } from "./reply-codec.js";
 export { decodeReply, encodeReply } from "./reply-codec.js";
-export { registerWebhooks } from "./setup/index.js";
-export { sunToTrx } from "./spend/trx.js";
+export type {
+  NotificationRouter,
+  NotificationSource,
+  RouteOutcome,
+  WebhookFamily,
+} from "./service-events/index.js";
+export {
+  canDigest,
+  createNotificationRouter,
+  digestBudget,
+  digestCost,
+  notificationKey,
+  parseHostCallback,
+  parseNotification,
+  parseServiceEvent,
+  renderNoticeDigest,
+} from "./service-events/index.js";
+export { registerWebhooks, storedWebhookSecrets } from "./setup/index.js";
 export { createTrackedHandlers } from "./tracking-registry.js";
 export { createUserGroupDirectory, isUserGroupEntry, type UserGroupDirectory } from "./user-groups.js";
 export {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Config } from "../config.js";
+import type { Config } from "../config/load-config.js";
 import { createBullQueues, createMemoryQueues } from "../jobs/index.js";
 import type { JobQueue } from "../jobs/queue.js";
 import type { Logger } from "../log.js";

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { Config } from "../config.js";
+import type { Config } from "../config/load-config.js";
 import type { ChatAdapter, Core, CoreDeps, Platform } from "../core/index.js";
 import type { Health } from "../http/health.js";
 import type { HttpRoute } from "../http/server.js";

@@ -2,7 +2,7 @@ import { closeSync, openSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type DestinationStream, destination as fileDestination } from "pino";
-import type { Config } from "../config.js";
+import type { Config } from "../config/load-config.js";
 
 /**
  * Where logs go in the console demo, so the conversation on the terminal stays clean: stdout is

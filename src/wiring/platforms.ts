@@ -2,7 +2,7 @@ import { CONSOLE_REGISTRATION } from "../../adapters/console/registration.js";
 import { SLACK_REGISTRATION } from "../../adapters/slack/registration.js";
 import { TEAMS_REGISTRATION } from "../../adapters/teams/registration.js";
 import { TELEGRAM_REGISTRATION } from "../../adapters/telegram/registration.js";
-import type { Config } from "../config.js";
+import type { Config } from "../config/load-config.js";
 import type { ConversationRef, Platform, PlatformFacts } from "../core/index.js";
 import type { PlatformRegistration } from "../platform.js";
 

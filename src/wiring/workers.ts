@@ -1,4 +1,4 @@
-import type { Config } from "../config.js";
+import type { Config } from "../config/load-config.js";
 import type { ChatAdapter, CoreDeps, Platform } from "../core/index.js";
 import {
   actionHandlers,
@@ -8,10 +8,10 @@ import {
   recoverOpenIntents,
 } from "../core/index.js";
 import type { HttpRoute } from "../http/server.js";
-import { startNotifyWorker } from "../jobs/notify.js";
 import type { JobQueue } from "../jobs/queue.js";
 import { startTrackedWorker } from "../jobs/scheduler.js";
 import type { MetricsObservers } from "../metrics.js";
+import { startNotifyWorker } from "../outbox/outbox.js";
 import { startWebhooks } from "../webhooks/index.js";
 import { alertConversations } from "./platforms.js";
 import { startScheduledJobs } from "./scheduled-jobs.js";

@@ -10,7 +10,6 @@ import {
   renderBandwidthDelegated,
   renderDelegationConfirmed,
 } from "../../src/core/energy/energy-notices-render.js";
-import { renderNoticeDigest } from "../../src/core/notification-routing/notice-digest-render.js";
 import {
   type Block,
   bold,
@@ -27,6 +26,7 @@ import {
   type Span,
   text,
 } from "../../src/core/reply.js";
+import { renderNoticeDigest } from "../../src/core/service-events/notice-digest-render.js";
 import { createAccountBook, DEFAULT_API_KEY } from "../../src/sandbox/accounts.js";
 import { priceList } from "../../src/sandbox/families/account/pricing.js";
 import { priceListSchema } from "../../src/service/pricing.js";

@@ -18,7 +18,7 @@ import { TeamsConnector } from "../../adapters/teams/connector.js";
 import { renderMessage } from "../../adapters/teams/render.js";
 import { createTokenCheck } from "../../adapters/teams/verify.js";
 import { startApp } from "../../src/app.js";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/config/load-config.js";
 import { buttons, fields, header, publicReply } from "../../src/core/reply.js";
 import { createHttpServer, readRawBody, sendJson, sendText } from "../../src/http/server.js";
 import { createLogger } from "../../src/log.js";

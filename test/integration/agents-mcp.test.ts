@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { startApp } from "../../src/app.js";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/config/load-config.js";
 import { readAudit } from "../../src/core/audit-log.js";
 import { createLogger } from "../../src/log.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";

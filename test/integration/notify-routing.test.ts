@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectNotifications } from "../../src/core/notifications/expectations.js";
+import { expectNotifications } from "../../src/core/notices/expectations.js";
 import { rememberOrigin } from "../../src/core/origins.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import { messageText } from "../adapters/slack/harness.js";

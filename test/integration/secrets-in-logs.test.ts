@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { storedWebhookSecrets } from "../../src/core/notifications/webhook-secrets.js";
+import { storedWebhookSecrets } from "../../src/core/setup/webhook-secrets.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import { buttonLabels } from "../adapters/slack/harness.js";
 import { SIGNING_SECRET } from "../adapters/slack/payloads.js";

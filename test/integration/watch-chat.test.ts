@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { type App, startApp } from "../../src/app.js";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/config/load-config.js";
 import { createLogger } from "../../src/log.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import { buttonLabels, messageText } from "../adapters/slack/harness.js";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ConversationRef } from "../../src/core/invocation.js";
 import { rememberOrigin } from "../../src/core/origins.js";
-import { NOTIFY_QUEUE } from "../../src/jobs/notify.js";
+import { NOTIFY_QUEUE } from "../../src/outbox/outbox.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import type { DeliveryRecord } from "../../src/sandbox/outbound.js";
 import type { Sandbox } from "../../src/sandbox/server.js";

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ConversationRef } from "../../src/core/invocation.js";
-import { storedWebhookSecrets } from "../../src/core/notifications/webhook-secrets.js";
 import { rememberOrigin } from "../../src/core/origins.js";
 import type { Reply } from "../../src/core/reply.js";
+import { storedWebhookSecrets } from "../../src/core/setup/webhook-secrets.js";
 import { tronAddress } from "../../src/sandbox/families/energy/common.js";
 import { registerDemoWebhooks } from "../../src/webhooks/index.js";
 import { admin, replyText } from "../support/core-harness.js";

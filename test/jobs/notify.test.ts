@@ -19,8 +19,6 @@ import {
 import { decodeReply, encodeReply } from "../../src/core/reply-codec.js";
 import { createBullQueues } from "../../src/jobs/bull-queue.js";
 import { createMemoryQueues } from "../../src/jobs/memory-queue.js";
-import { createNotifier, NOTIFY_QUEUE, NOTIFY_RETRY, startNotifyWorker } from "../../src/jobs/notify.js";
-import { mailboxKey } from "../../src/jobs/notify-box.js";
 import {
   type Backoff,
   DEFAULT_BACKOFF,
@@ -29,6 +27,8 @@ import {
   type JobQueue,
   retryDelayMs,
 } from "../../src/jobs/queue.js";
+import { mailboxKey } from "../../src/outbox/mailbox.js";
+import { createNotifier, NOTIFY_QUEUE, NOTIFY_RETRY, startNotifyWorker } from "../../src/outbox/outbox.js";
 import { createMemoryStore } from "../../src/store/memory-store.js";
 import { createRedisStore } from "../../src/store/redis-store.js";
 import type { Store } from "../../src/store/store.js";

@@ -1,7 +1,7 @@
 import { afterEach } from "vitest";
 import { type App, startApp } from "../../src/app.js";
-import { type Config, loadConfig } from "../../src/config.js";
-import type { WebhookFamily } from "../../src/core/notification-routing/events.js";
+import { type Config, loadConfig } from "../../src/config/load-config.js";
+import type { WebhookFamily } from "../../src/core/service-events/events.js";
 import { createLogger } from "../../src/log.js";
 import { DEFAULT_REAL_IP } from "../../src/sandbox/accounts.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/server.js";

@@ -1,4 +1,4 @@
-import { loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/config/load-config.js";
 import type { CoreSettings } from "../../src/core/deps.js";
 import { ALERT_VARIABLES } from "../../src/wiring/platforms.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, secretValues } from "../../src/config.js";
+import { ConfigError, loadConfig, secretValues } from "../../src/config/load-config.js";
 import { redisKeyLayout } from "../../src/store/redis-connect.js";
 
 const refusal = (env: Record<string, string>): string => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, secretValues } from "../../src/config.js";
+import { ConfigError, loadConfig, secretValues } from "../../src/config/load-config.js";
 
 const TEAMS = {
   TEAMS_APP_ID: "0b0f1e2d-0000-4000-8000-0000000b0701",

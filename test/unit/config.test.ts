@@ -8,7 +8,7 @@ import {
   loadConfig,
   readConfigOrExit,
   secretValues,
-} from "../../src/config.js";
+} from "../../src/config/load-config.js";
 
 const REMOTE = {
   SERVICE_BASE_URL: "https://api.example.com",
@@ -607,11 +607,14 @@ describe(".env.example", () => {
 });
 
 describe("process.env", () => {
-  it("is read by src/config.ts alone", () => {
+  it("is read by src/config/load-config.ts alone", () => {
     const readers = ["src", "adapters"]
       .flatMap((dir) => sourceFiles(dir))
       .filter((file) => {
-        return file !== join("src", "config.ts") && readFileSync(file, "utf8").includes("process.env");
+        return (
+          file !== join("src", "config", "load-config.ts") &&
+          readFileSync(file, "utf8").includes("process.env")
+        );
       });
     expect(readers).toEqual([]);
   });

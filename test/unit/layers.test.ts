@@ -14,14 +14,14 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** What each layer may import besides itself. `clock` is a leaf anyone may use. */
 const LAYER_RULES: Record<string, readonly string[]> = {
   clock: [],
-  "config-rules": [],
-  config: ["config-rules"],
+  config: [],
   log: [],
   http: ["clock"],
   store: ["clock"],
   service: ["clock", "store"],
   core: ["clock", "config", "store", "service"],
   jobs: ["clock", "core", "store"],
+  outbox: ["clock", "core", "jobs", "store"],
   webhooks: ["clock", "config", "core", "http", "jobs", "store"],
   sandbox: ["clock"],
   platform: ["config", "core", "http", "log"],
@@ -44,6 +44,7 @@ const LAYER_RULES: Record<string, readonly string[]> = {
     "jobs",
     "log",
     "metrics",
+    "outbox",
     "platform",
     "sandbox",
     "service",
@@ -59,6 +60,7 @@ const LAYER_RULES: Record<string, readonly string[]> = {
     "log",
     "mcp",
     "metrics",
+    "outbox",
     "sandbox",
     "service",
     "store",
@@ -84,9 +86,11 @@ const SHARED_CORE_FOLDERS = [
   "activity",
   "buttons",
   "faults",
+  "balance",
   "ledger",
-  "notifications",
+  "notices",
   "parse",
+  "pricing",
   "spend",
   "threads",
   "verification",
@@ -135,7 +139,7 @@ function twoWayPairs(edges: readonly ImportEdge[]): string[] {
     .sort();
 }
 
-/** `src/core/x/y.ts` → `core`; `src/config.ts` → `config`; `adapters/slack/x.ts` → `adapters/slack`. */
+/** `src/core/x/y.ts` → `core`; `src/clock.ts` → `clock`; `adapters/slack/x.ts` → `adapters/slack`. */
 function layerOf(path: string): string {
   const parts = path.split("/");
   if (parts[0] === "adapters") return `adapters/${parts[1]}`;
@@ -263,7 +267,7 @@ describe("layer rules", () => {
       frontDoorBreaches([
         { from: "src/core/host/x.ts", to: "src/core/energy/energy-render.ts", typeOnly: false },
         { from: "src/core/host/x.ts", to: "src/core/energy/index.ts", typeOnly: false },
-        { from: "src/core/host/x.ts", to: "src/core/spend/quote.ts", typeOnly: false },
+        { from: "src/core/host/x.ts", to: "src/core/pricing/quote.ts", typeOnly: false },
       ]),
     ).toEqual(["src/core/host/x.ts → src/core/energy/energy-render.ts (use src/core/energy/index.ts)"]);
   });

@@ -15,8 +15,8 @@ const PLATFORMS = readdirSync(join(ROOT, "adapters"), { withFileTypes: true })
   .map((entry) => entry.name);
 const ALLOWED = [
   "src/wiring/platforms.ts",
-  "src/config.ts",
-  "src/config-rules.ts",
+  "src/config/load-config.ts",
+  "src/config/value-rules.ts",
   "src/config/variables.ts",
 ];
 

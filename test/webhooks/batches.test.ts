@@ -1,8 +1,8 @@
 import { Queue } from "bullmq";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createMemoryLogger } from "../../src/core/logger.js";
-import { notificationKey } from "../../src/core/notification-routing/events.js";
-import type { NotificationRouter, RouteOutcome } from "../../src/core/notification-routing/route.js";
+import { notificationKey } from "../../src/core/service-events/events.js";
+import type { NotificationRouter, RouteOutcome } from "../../src/core/service-events/route.js";
 import { createBullQueues } from "../../src/jobs/bull-queue.js";
 import { createMemoryQueues } from "../../src/jobs/memory-queue.js";
 import type { JobQueue, JobWorker } from "../../src/jobs/queue.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryLogger } from "../../src/core/logger.js";
-import { storeWebhookSecret } from "../../src/core/notifications/webhook-secrets.js";
+import { storeWebhookSecret } from "../../src/core/setup/webhook-secrets.js";
 import { createMemoryStore } from "../../src/store/memory-store.js";
 import type { Store } from "../../src/store/store.js";
 import { createSecretSource } from "../../src/webhooks/secret-source.js";

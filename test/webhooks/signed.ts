@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { WebhookFamily } from "../../src/core/notification-routing/events.js";
-import { storedWebhookSecrets } from "../../src/core/notifications/webhook-secrets.js";
+import type { WebhookFamily } from "../../src/core/service-events/events.js";
+import { storedWebhookSecrets } from "../../src/core/setup/webhook-secrets.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/server.js";
 import type { Store } from "../../src/store/store.js";
 import { signServiceWebhook } from "../../src/webhooks/service-signature.js";

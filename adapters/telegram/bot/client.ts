@@ -1,6 +1,6 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Bot } from "grammy";
-import type { TelegramConfig } from "../../../src/config.js";
+import type { TelegramConfig } from "../../../src/config/load-config.js";
 
 export interface TelegramRetry {
   /**

@@ -1,16 +1,16 @@
 import { within } from "../../clock.js";
+import { readSnapshot, startBalanceRefresh } from "../balance/balance-refresh.js";
 import type { CommandDefinition } from "../command.js";
 import type { CoreDeps } from "../deps.js";
 import { toUserLine } from "../errors.js";
 import { errorReply } from "../reply.js";
 import { withRunway } from "../runway/index.js";
-import { readSnapshot, startBalanceRefresh } from "../spend/balance-refresh.js";
 import { type BalanceView, renderBalance } from "./balance-render.js";
 
 /**
  * `balance`: the account's balance and usage. `GET /apiv2/userinfo` allows 6 calls a minute per
  * IP, shared by every instance of the bot, so the answer is kept in the store (the reading quotes
- * use too, see spend/balance-refresh.ts): a copy younger than `freshMs` is served as is; an older
+ * use too, see balance/balance-refresh.ts): a copy younger than `freshMs` is served as is; an older
  * one is refreshed, but when no read slot is free right now, another instance is already reading,
  * the service failed or the refresh takes longer than `waitForFreshMs`, the older copy is served at
  * once with its age and the refresh fills the store later. With no copy at all and no free slot,

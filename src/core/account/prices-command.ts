@@ -2,13 +2,13 @@ import type { PricingServiceName } from "../../service/pricing.js";
 import type { CommandDefinition } from "../command.js";
 import { closest } from "../parse/closest.js";
 import { echo } from "../parse/echo.js";
+import { getPriceList, OPT_IN_SERVICES } from "../pricing/price-list.js";
 import { errorReply } from "../reply.js";
-import { getPriceList, OPT_IN_SERVICES } from "../spend/price-list.js";
 import { renderPrices, serviceNames, unknownServiceLine } from "./prices-render.js";
 
 /**
  * `prices [service]`: the price list, read through the one price list cache the quotes use
- * (`src/core/spend/price-list.ts`), so `prices` and a quote show the same prices at any moment.
+ * (`src/core/pricing/price-list.ts`), so `prices` and a quote show the same prices at any moment.
  */
 
 /** Services a word names: the exact key, or a key with that word as one of its parts ("energy", "5m"). */

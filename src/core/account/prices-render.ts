@@ -12,6 +12,7 @@ import {
 } from "../../service/pricing.js";
 import { capList, clip, formatDecimal, formatTime, moreLine } from "../format.js";
 import { formatCount } from "../parse/echo.js";
+import { SUN_PER_TRX } from "../pricing/trx.js";
 import {
   type Block,
   bold,
@@ -24,7 +25,6 @@ import {
   type Span,
   text,
 } from "../reply.js";
-import { SUN_PER_TRX } from "../spend/trx.js";
 
 /**
  * The price list as chat text. Everything comes from the list itself: periods, tiers, rates,

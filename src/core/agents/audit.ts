@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.js";
-import { auditSpend } from "../spend/record.js";
+import { auditSpend } from "../spend/spend-audit.js";
 
 /** Where an agent's calls are audited: they come over MCP, from no conversation. */
 const MCP_CONVERSATION = "mcp";

@@ -1,9 +1,9 @@
 import { COMPLIANCE_BATCH_MAX } from "../../service/compliance.js";
 import { listAlerts } from "../alerts/index.js";
+import { getBalance } from "../balance/balance-cache.js";
 import type { CoreDeps } from "../deps.js";
 import { formatAmount } from "../format.js";
-import { getBalance } from "../spend/balance-cache.js";
-import { getPriceList } from "../spend/price-list.js";
+import { getPriceList } from "../pricing/price-list.js";
 
 /**
  * The reads an agent may make, each a thin door onto what the chat commands read: the one price

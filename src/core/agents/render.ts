@@ -1,8 +1,8 @@
 import { formatAmount } from "../format.js";
 import { formatCount } from "../parse/echo.js";
+import type { EnergyQuote } from "../pricing/quote.js";
 import { buttons, code, context, fields, header, publicReply, type Reply, text } from "../reply.js";
 import { activationNote } from "../spend/activation-bound.js";
-import type { EnergyQuote } from "../spend/quote.js";
 
 /** The quote an agent's request posts for a person: who asked, why, and Confirm / Cancel. */
 export function renderAgentQuote(view: {

@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { ACTION_TTL_MS } from "../actions.js";
+import { balanceCovers } from "../balance/balance-cache.js";
+import { balanceToRefuseOn } from "../balance/balance-fresh.js";
 import type { CoreDeps } from "../deps.js";
 import { type EnergyConfirmPayload, energyOrder } from "../energy/index.js";
 import { checkEnergyRange, parseEnergyAmount } from "../parse/amount.js";
 import { parseTronAddress } from "../parse/tron-address.js";
+import { quoteEnergy } from "../pricing/quote.js";
 import { activationBound, heldLine, heldTrx } from "../spend/activation-bound.js";
-import { balanceCovers } from "../spend/balance-cache.js";
-import { balanceToRefuseOn } from "../spend/balance-fresh.js";
 import { offerQuote } from "../spend/offer-quote.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
-import { quoteEnergy } from "../spend/quote.js";
 import { auditAgent } from "./audit.js";
 import { takeAwaitingSlot, tooManyWaitingLine } from "./awaiting-slots.js";
 import { agentBudgetCheck } from "./budget.js";

@@ -7,7 +7,7 @@ import {
   subscribe,
   subscriptionsOf,
   unsubscribe,
-} from "../notifications/subscriptions.js";
+} from "../notices/subscriptions.js";
 import { type Block, context, errorReply, header, publicReply, text } from "../reply.js";
 import { ACTIVE_KEY, type AlertRecord, RESOLVED_KEY, readAlerts } from "./alert.js";
 import { whenOf } from "./render.js";

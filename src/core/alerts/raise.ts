@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey, isPlatformName } from "../invocation.js";
-import { copyTargets, type SubscriptionKind } from "../notifications/subscriptions.js";
+import { copyTargets, type SubscriptionKind } from "../notices/subscriptions.js";
 import type { Reply } from "../reply.js";
 import { decodeReply, type EncodedReply, encodeReply } from "../reply-codec.js";
 import {

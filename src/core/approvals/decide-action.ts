@@ -25,8 +25,8 @@ import { whoName } from "../spend/confirmed.js";
 import type { LiveQuote } from "../spend/decide-at-confirm.js";
 import type { AnyDefinition, DefinitionRegistry } from "../spend/definition.js";
 import { outcomeLine } from "../spend/outcome-render.js";
-import { auditSpend } from "../spend/record.js";
 import { capRefusal } from "../spend/requote.js";
+import { auditSpend } from "../spend/spend-audit.js";
 import { tell } from "../spend-lifecycle.js";
 import { carryOut, decideApproved } from "./carry-out.js";
 

@@ -1,9 +1,9 @@
 import { botSpentLast24h, rateOf, readSamples } from "../activity/rate.js";
+import { keptAccount } from "../balance/account.js";
+import { getBalance } from "../balance/balance-cache.js";
+import { readSnapshot } from "../balance/balance-refresh.js";
 import type { CoreDeps } from "../deps.js";
 import { dayOf, readDay } from "../ledger/ledger.js";
-import { keptAccount } from "../spend/account.js";
-import { getBalance } from "../spend/balance-cache.js";
-import { readSnapshot } from "../spend/balance-refresh.js";
 import type { BalanceReading } from "./balance-chart-data.js";
 import type { DayEntries } from "./spend-chart-data.js";
 

@@ -3,7 +3,7 @@ import { alertDestinationHint } from "../alert-hint.js";
 import { withSpendChart } from "../chart/index.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
-import { postCopies } from "../notifications/subscriptions.js";
+import { postCopies } from "../notices/subscriptions.js";
 import { renderDigest } from "./digest-render.js";
 import { buildDigest } from "./summary.js";
 

@@ -1,13 +1,13 @@
 import Big from "big.js";
 import { readFacts } from "../activity/facts.js";
+import { readAccount } from "../balance/account.js";
 import type { CoreDeps } from "../deps.js";
 import { wasDelivered } from "../energy/index.js";
 import type { LedgerEntry } from "../ledger/entry.js";
 import { readDay } from "../ledger/ledger.js";
 import { energyBoughtOf, payoutRunsOf, type Spend, spendsOf } from "../ledger/spends.js";
+import { SUN_PER_TRX } from "../pricing/trx.js";
 import { type Reconciliation, reconcileDay } from "../reconcile/index.js";
-import { readAccount } from "../spend/account.js";
-import { SUN_PER_TRX } from "../spend/trx.js";
 
 /**
  * One UTC day of activity: its money from the spend ledger (src/core/ledger/), what else happened

@@ -2,7 +2,7 @@ import { isServiceError } from "../../service/errors.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import type { ActionContext } from "../command.js";
 import { recordConfirmed } from "../ledger/record.js";
-import { expectNotifications } from "../notifications/expectations.js";
+import { expectNotifications } from "../notices/expectations.js";
 import type { Reply } from "../reply.js";
 import type { Confirmed } from "../spend/confirmed.js";
 import { outcomeLine } from "../spend/outcome-render.js";

@@ -1,13 +1,13 @@
+import { balanceCovers } from "../balance/balance-cache.js";
+import { balanceToRefuseOn } from "../balance/balance-fresh.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { OPTION_WORDS, readPayoutInput, runPayout } from "../payout/index.js";
+import { quoteEnergy } from "../pricing/quote.js";
 import { errorReply, type Reply } from "../reply.js";
 import { cheapestOffer, findCheaperLater, nowCheapestLine } from "../schedule/index.js";
 import { activationBound, heldLine, heldTrx } from "../spend/activation-bound.js";
-import { balanceCovers } from "../spend/balance-cache.js";
-import { balanceToRefuseOn } from "../spend/balance-fresh.js";
 import { offerQuote } from "../spend/offer-quote.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
-import { quoteEnergy } from "../spend/quote.js";
 import { checkSpend } from "../spend/spend-guard.js";
 import { parseEnergyArgs } from "./energy-args.js";
 import type { EnergyConfirmPayload } from "./energy-payload.js";

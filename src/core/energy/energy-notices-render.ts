@@ -4,14 +4,7 @@ import type {
   DelegationConfirmed,
 } from "../../service/webhook-events.js";
 import { clip } from "../format.js";
-import {
-  addressSpan,
-  type Item,
-  shortOf,
-  txSpans,
-  when,
-  withOptional,
-} from "../notifications/notice-parts.js";
+import { addressSpan, type Item, shortOf, txSpans, when, withOptional } from "../notices/notice-parts.js";
 import { formatCount } from "../parse/echo.js";
 import { code, context, fields, header, publicReply, type Reply, text } from "../reply.js";
 

@@ -6,8 +6,8 @@ import {
   type DelegationConfirmed,
   delegationConfirmedSchema,
 } from "../../service/webhook-events.js";
-import { deliveryKey, type NotificationDefinition } from "../notifications/definition.js";
-import { expectationKeys } from "../notifications/expectations.js";
+import { deliveryKey, type NotificationDefinition } from "../notices/definition.js";
+import { expectationKeys } from "../notices/expectations.js";
 import { findOrigin } from "../origins.js";
 import { deliveryConfirmed } from "./delivery-watch.js";
 import {

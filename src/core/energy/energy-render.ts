@@ -4,8 +4,10 @@ import type {
   OrchestratorStatusItem,
 } from "../../service/orchestrator.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
+import type { Balance } from "../balance/balance-cache.js";
 import { capList, formatAmount, moreLine, plural, shortAddress, txSpan } from "../format.js";
 import { formatCount } from "../parse/echo.js";
+import type { EnergyQuote } from "../pricing/quote.js";
 import {
   type Block,
   type Button,
@@ -21,9 +23,7 @@ import {
   text,
 } from "../reply.js";
 import { activationNote } from "../spend/activation-bound.js";
-import type { Balance } from "../spend/balance-cache.js";
 import { balanceSpans } from "../spend/outcome-render.js";
-import type { EnergyQuote } from "../spend/quote.js";
 
 export interface QuoteView {
   quote: EnergyQuote;

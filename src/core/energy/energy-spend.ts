@@ -1,9 +1,9 @@
+import { getBalance } from "../balance/balance-cache.js";
 import { formatCount } from "../parse/echo.js";
+import { buildEnergyQuote, type EnergyQuote, ROUTE_SERVICE } from "../pricing/quote.js";
 import { heldTrx } from "../spend/activation-bound.js";
-import { getBalance } from "../spend/balance-cache.js";
 import { defineSpend } from "../spend/definition.js";
 import { denyListText } from "../spend/preflight.js";
-import { buildEnergyQuote, type EnergyQuote, ROUTE_SERVICE } from "../spend/quote.js";
 import { placeEnergy } from "./confirm-energy.js";
 import {
   auditBase,

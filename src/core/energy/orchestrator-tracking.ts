@@ -7,14 +7,14 @@ import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
 import { recordConfirmed, recordSpend } from "../ledger/record.js";
-import { forgetOrchestratorExpectation } from "../notifications/expectations.js";
+import { forgetOrchestratorExpectation } from "../notices/expectations.js";
 import { rememberOrigin } from "../origins.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";
+import { sunToTrx, trxToSun } from "../pricing/trx.js";
 import { publicReply, text } from "../reply.js";
 import { noteActive } from "../spend/activation-bound.js";
-import type { SpendOutcome } from "../spend/record.js";
-import { sunToTrx, trxToSun } from "../spend/trx.js";
+import type { SpendOutcome } from "../spend/spend-audit.js";
 import { renderOrchestratorSummary } from "./energy-render.js";
 
 /**

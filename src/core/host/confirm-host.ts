@@ -1,7 +1,7 @@
 import { isServiceError } from "../../service/errors.js";
 import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
 import type { ActionContext } from "../command.js";
-import { expectNotifications } from "../notifications/expectations.js";
+import { expectNotifications } from "../notices/expectations.js";
 import type { Reply } from "../reply.js";
 import type { Confirmed } from "../spend/confirmed.js";
 import { outcomeLine } from "../spend/outcome-render.js";

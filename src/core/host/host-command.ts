@@ -1,11 +1,11 @@
+import { balanceCovers } from "../balance/balance-cache.js";
+import { balanceToRefuseOn } from "../balance/balance-fresh.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { parseTronAddress } from "../parse/tron-address.js";
+import { quoteHost } from "../pricing/quote.js";
 import { errorReply, type Reply } from "../reply.js";
-import { balanceCovers } from "../spend/balance-cache.js";
-import { balanceToRefuseOn } from "../spend/balance-fresh.js";
 import { offerQuote } from "../spend/offer-quote.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
-import { quoteHost } from "../spend/quote.js";
 import { checkSpend } from "../spend/spend-guard.js";
 import { type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
 import { NO_CALLBACK_WARNING, renderHostQuote } from "./host-render.js";

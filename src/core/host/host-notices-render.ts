@@ -1,6 +1,6 @@
 import type { HostCycle, HostPaused } from "../../service/webhook-events.js";
 import { clip, formatAmount, formatTime, shortAddress, txSpan } from "../format.js";
-import { type Item, withOptional } from "../notifications/notice-parts.js";
+import { type Item, withOptional } from "../notices/notice-parts.js";
 import { code, fields, header, publicReply, type Reply, text } from "../reply.js";
 
 /** Why the cycle cost what it cost, from `energy_used` and `idle_cycle`. */

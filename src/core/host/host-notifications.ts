@@ -4,8 +4,8 @@ import {
   hostCycleSchema,
   hostPausedSchema,
 } from "../../service/webhook-events.js";
-import type { NotificationDefinition } from "../notifications/definition.js";
-import { expectationKeys } from "../notifications/expectations.js";
+import type { NotificationDefinition } from "../notices/definition.js";
+import { expectationKeys } from "../notices/expectations.js";
 import { findOrigin } from "../origins.js";
 import { markHostStopped } from "./active.js";
 import { countHostCycle } from "./host-cycles.js";

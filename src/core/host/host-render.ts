@@ -1,5 +1,7 @@
 import type { HostInfinityStarted, HostStopped } from "../../service/host-mode.js";
+import type { Balance } from "../balance/balance-cache.js";
 import { formatAmount, shortAddress } from "../format.js";
+import type { HostQuote } from "../pricing/quote.js";
 import {
   type Block,
   buttons,
@@ -11,9 +13,7 @@ import {
   type Reply,
   text,
 } from "../reply.js";
-import type { Balance } from "../spend/balance-cache.js";
 import { balanceSpans } from "../spend/outcome-render.js";
-import type { HostQuote } from "../spend/quote.js";
 
 /** Shown whenever no callback URL can be registered. */
 export const NO_CALLBACK_WARNING =

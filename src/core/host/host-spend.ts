@@ -1,8 +1,8 @@
+import { getBalance } from "../balance/balance-cache.js";
 import { UserError } from "../errors.js";
-import { getBalance } from "../spend/balance-cache.js";
+import { buildHostQuote, type HostQuote } from "../pricing/quote.js";
 import { defineSpend } from "../spend/definition.js";
 import { denyListText } from "../spend/preflight.js";
-import { buildHostQuote, type HostQuote } from "../spend/quote.js";
 import { placeHostStart } from "./confirm-host.js";
 import {
   HOST_CONFIRM_KIND,

@@ -4,7 +4,7 @@ import type { CoreDeps } from "../deps.js";
 import type { Actor, ConversationRef } from "../invocation.js";
 import { errorReply, type Reply } from "../reply.js";
 import { whoName } from "../spend/confirmed.js";
-import { auditSpend } from "../spend/record.js";
+import { auditSpend } from "../spend/spend-audit.js";
 import { markHostStopped } from "./active.js";
 import { hostFailureLine } from "./host-errors.js";
 import { recordHostEvent } from "./host-events.js";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import Big from "big.js";
-import { SUN_PER_TRX } from "../spend/trx.js";
+import { SUN_PER_TRX } from "../pricing/trx.js";
 import type { LedgerEntry } from "./entry.js";
 
 /**

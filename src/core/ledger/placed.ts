@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Store } from "../../store/store.js";
 import { getJson, setJson } from "../../store/store-json.js";
-import { sunToTrx } from "../spend/trx.js";
+import { sunToTrx } from "../pricing/trx.js";
 import { ledgerEntryOf } from "./ledger.js";
 import { confirmationEntryId } from "./record.js";
 

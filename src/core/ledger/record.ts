@@ -1,8 +1,8 @@
 import type { CoreDeps } from "../deps.js";
 import { type Actor, actorKey } from "../invocation.js";
-import { auditSpend, type SpendOutcome } from "../spend/record.js";
+import { sunToTrx, trxToSun } from "../pricing/trx.js";
 import { releaseSpend, settleSpend } from "../spend/reservation.js";
-import { sunToTrx, trxToSun } from "../spend/trx.js";
+import { auditSpend, type SpendOutcome } from "../spend/spend-audit.js";
 import type { LedgerEntry, LedgerKind, LedgerResult } from "./entry.js";
 import { appendToLedger } from "./ledger.js";
 

@@ -1,5 +1,5 @@
 import Big from "big.js";
-import { sunToTrx } from "../spend/trx.js";
+import { sunToTrx } from "../pricing/trx.js";
 import type { LedgerEntry, LedgerKind } from "./entry.js";
 
 /**

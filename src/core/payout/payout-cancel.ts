@@ -5,7 +5,7 @@ import type { CoreDeps } from "../deps.js";
 import { toUserLine } from "../errors.js";
 import type { Actor } from "../invocation.js";
 import { outcomeLine } from "../spend/outcome-render.js";
-import { auditSpend } from "../spend/record.js";
+import { auditSpend } from "../spend/spend-audit.js";
 import { PAYOUT_CANCEL_KIND, payoutCancelPayloadSchema } from "./payout-payload.js";
 import { renderProgress } from "./payout-progress-render.js";
 import { type CancelMark, markCancelled, type PayoutRun, readCancelled, readRun } from "./payout-run.js";

@@ -1,8 +1,8 @@
+import { balanceCovers } from "../balance/balance-cache.js";
+import { balanceToRefuseOn } from "../balance/balance-fresh.js";
 import type { CommandContext } from "../command.js";
 import { errorReply, type Reply } from "../reply.js";
 import { activationBoundOf, heldLine, heldTrx } from "../spend/activation-bound.js";
-import { balanceCovers } from "../spend/balance-cache.js";
-import { balanceToRefuseOn } from "../spend/balance-fresh.js";
 import { offerQuote } from "../spend/offer-quote.js";
 import { checkSpend } from "../spend/spend-guard.js";
 import type { PayoutInput } from "./payout-input.js";

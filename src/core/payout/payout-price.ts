@@ -2,8 +2,8 @@ import Big from "big.js";
 import { costTrx, currentPeriod, energyPriceSun, type PriceList, usdOf } from "../../service/pricing.js";
 import type { CoreDeps } from "../deps.js";
 import { UserError } from "../errors.js";
-import { getPriceList } from "../spend/price-list.js";
-import { chunkSizes, ROUTE_SERVICE } from "../spend/quote.js";
+import { getPriceList } from "../pricing/price-list.js";
+import { chunkSizes, ROUTE_SERVICE } from "../pricing/quote.js";
 import type { PayoutItem } from "./payout-plan.js";
 
 /**

@@ -1,3 +1,4 @@
+import type { Balance } from "../balance/balance-cache.js";
 import { formatAmount, plural, shortAddress } from "../format.js";
 import { formatCount } from "../parse/echo.js";
 import {
@@ -14,7 +15,6 @@ import {
   text,
 } from "../reply.js";
 import { activationNote } from "../spend/activation-bound.js";
-import type { Balance } from "../spend/balance-cache.js";
 import { balanceSpans } from "../spend/outcome-render.js";
 import { describeOptions, type PayoutOptions } from "./payout-options.js";
 import type { LeftOut, PayoutItem, PayoutPlan } from "./payout-plan.js";

@@ -5,7 +5,7 @@ import { ORCHESTRATOR_FINAL_STATES, type OrchestratorStatus } from "../../servic
 import type { CoreDeps } from "../deps.js";
 import type { ConversationRef } from "../invocation.js";
 import { recordConfirmed } from "../ledger/record.js";
-import { forgetOrchestratorExpectation } from "../notifications/expectations.js";
+import { forgetOrchestratorExpectation } from "../notices/expectations.js";
 import { rememberOrigin } from "../origins.js";
 import { type PollAnswer, pollDelayMs } from "../poll.js";
 import type { TrackedJob } from "../ports.js";

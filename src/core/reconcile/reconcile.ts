@@ -2,6 +2,8 @@ import Big from "big.js";
 import { z } from "zod";
 import { getJson, setJsonIfNotExists } from "../../store/store-json.js";
 import { raiseAlert } from "../alerts/index.js";
+import { readAccount } from "../balance/account.js";
+import { readSnapshot } from "../balance/balance-refresh.js";
 import type { CoreDeps } from "../deps.js";
 import { formatAmount } from "../format.js";
 import type { ConversationRef } from "../invocation.js";
@@ -9,8 +11,6 @@ import { sunAsTrx } from "../ledger/csv-row.js";
 import { isCharge } from "../ledger/entry.js";
 import { dayOf, readSince } from "../ledger/ledger.js";
 import { publicReply, text } from "../reply.js";
-import { readAccount } from "../spend/account.js";
-import { readSnapshot } from "../spend/balance-refresh.js";
 
 /**
  * The ledger against the service's own count: the first `total_trx_spent` reading of each UTC day

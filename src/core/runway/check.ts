@@ -2,11 +2,11 @@ import Big from "big.js";
 import { botSpentLast24h, hoursLeft, keepSample, rateOf, readSamples } from "../activity/rate.js";
 import { alertDestinationHint } from "../alert-hint.js";
 import { clearAlertOf, raiseAlert } from "../alerts/index.js";
+import { readAccount } from "../balance/account.js";
 import { withBalanceChart } from "../chart/index.js";
 import type { CoreDeps } from "../deps.js";
 import { formatAmount, formatDecimal } from "../format.js";
 import type { ConversationRef } from "../invocation.js";
-import { readAccount } from "../spend/account.js";
 import { formatHours, type RunwayView, renderRunwayAlert, renderRunwayRecovered } from "./runway-render.js";
 
 /**

@@ -4,11 +4,11 @@ import type { CoreDeps } from "../deps.js";
 import { formatAmount } from "../format.js";
 import type { Actor, ConversationRef } from "../invocation.js";
 import { formatCount } from "../parse/echo.js";
+import { getPriceList } from "../pricing/price-list.js";
+import { chunkSizes, type EnergyQuote } from "../pricing/quote.js";
 import { buttons, code, context, fields, header, publicReply, type Reply, text } from "../reply.js";
 import type { AnyDefinition } from "../spend/definition.js";
 import { offerQuote } from "../spend/offer-quote.js";
-import { getPriceList } from "../spend/price-list.js";
-import { chunkSizes, type EnergyQuote } from "../spend/quote.js";
 import { clockText, whenText } from "./recurrence.js";
 import { SCHEDULE_CONFIRM_KIND, type ScheduleConfirmPayload } from "./schedule-payload.js";
 

@@ -2,6 +2,7 @@ import { CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { formatAmount } from "../format.js";
 import { formatCount } from "../parse/echo.js";
+import { quoteEnergy } from "../pricing/quote.js";
 import {
   bold,
   buttons,
@@ -17,7 +18,6 @@ import {
 import { can, refusalLine } from "../roles.js";
 import { atApprovalThreshold } from "../spend/decide-at-confirm.js";
 import { denyListText, preflightAddress } from "../spend/preflight.js";
-import { quoteEnergy } from "../spend/quote.js";
 import { checkSpend } from "../spend/spend-guard.js";
 import { planNext, runJobId } from "./occurrences.js";
 import { describeTiming, nextOccurrence, whenText } from "./recurrence.js";

@@ -1,11 +1,7 @@
 import type { WebhookFamily } from "../../service/webhook-events.js";
 import type { WebhookEndpoint } from "../../service/webhook-registries.js";
 import type { CoreDeps } from "../deps.js";
-import {
-  dropWebhookSecrets,
-  storedWebhookSecrets,
-  storeWebhookSecret,
-} from "../notifications/webhook-secrets.js";
+import { dropWebhookSecrets, storedWebhookSecrets, storeWebhookSecret } from "./webhook-secrets.js";
 
 /**
  * Registering the bot's receivers in the service's two webhook registries, and rotating their

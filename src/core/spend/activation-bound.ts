@@ -2,7 +2,7 @@ import Big from "big.js";
 import type { Store } from "../../store/store.js";
 import type { CoreDeps } from "../deps.js";
 import { formatAmount } from "../format.js";
-import { sunToTrx, trxToSun } from "./trx.js";
+import { sunToTrx, trxToSun } from "../pricing/trx.js";
 
 /**
  * What an energy order may cost beyond its quote: the activation of an address not yet active on

@@ -7,7 +7,7 @@ import { approversOf, describeRequest, renderRequest } from "./approval-render.j
 import { openRequest } from "./approval-request.js";
 import type { AnyDefinition } from "./definition.js";
 import { outcomeLine } from "./outcome-render.js";
-import { auditSpend } from "./record.js";
+import { auditSpend } from "./spend-audit.js";
 
 /**
  * The pipeline's approval step: a Confirm whose decision said "approval" (a spend at or above

@@ -6,15 +6,15 @@ import { isServiceError } from "../../service/errors.js";
 import type { PriceList, PricingServiceName } from "../../service/pricing.js";
 import { getJson, setJsonIfNotExists } from "../../store/store-json.js";
 import { noteRefusal } from "../activity/facts.js";
+import { type Balance, balanceCovers } from "../balance/balance-cache.js";
+import { balanceToRefuseOn } from "../balance/balance-fresh.js";
 import type { CoreDeps } from "../deps.js";
 import { toUserLine, UserError } from "../errors.js";
 import { clip } from "../format.js";
 import type { Actor } from "../invocation.js";
+import { readLivePriceList } from "../pricing/price-list.js";
 import { heldOf } from "./activation-bound.js";
-import { type Balance, balanceCovers } from "./balance-cache.js";
-import { balanceToRefuseOn } from "./balance-fresh.js";
 import { refusalFor, type SpendWord, warningFor } from "./preflight.js";
-import { readLivePriceList } from "./price-list.js";
 import { reserveSpend } from "./reservation.js";
 
 /**

@@ -8,7 +8,7 @@ import type { Role } from "../roles.js";
 import type { Confirmed } from "./confirmed.js";
 import type { LiveQuote } from "./decide-at-confirm.js";
 import type { SpendWord } from "./preflight.js";
-import type { SpendOutcome } from "./record.js";
+import type { SpendOutcome } from "./spend-audit.js";
 
 /**
  * What a feature declares about one of its spends, beside its commands (`FeatureDefinition.spends`).

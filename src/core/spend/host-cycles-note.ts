@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../deps.js";
 import { type Actor, actorKey } from "../invocation.js";
 import { chargedToday } from "../ledger/day-totals.js";
-import { sunToTrx } from "./trx.js";
+import { sunToTrx } from "../pricing/trx.js";
 
 /** " Host Mode cycles you started count toward it: 12.6 TRX of today's total.", or "" when none today. */
 export async function hostCyclesNote(

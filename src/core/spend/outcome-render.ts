@@ -1,6 +1,6 @@
+import { type Balance, balanceCovers } from "../balance/balance-cache.js";
 import { formatAge, formatAmount } from "../format.js";
 import { plain, publicReply, type Reply, type Span, text } from "../reply.js";
-import { type Balance, balanceCovers } from "./balance-cache.js";
 
 /** The outcome pieces every money feature renders the same way. */
 

@@ -8,8 +8,8 @@ import { APPROVE_KIND } from "./approval-request.js";
 import { type Confirmed, confirmedBy } from "./confirmed.js";
 import { type ConfirmDecision, decideAtConfirm, type LiveQuote, priceFellLine } from "./decide-at-confirm.js";
 import type { AnyDefinition, GuardedDefinition, LiveSpend, SpendDefinition } from "./definition.js";
-import { type Ref, tellOutcome } from "./placed.js";
 import { refused, rose } from "./requote.js";
+import { type Ref, tellOutcome } from "./tell-outcome.js";
 
 /**
  * The one money path. Every spend is a definition (src/core/spend/definition.ts) and this module

@@ -4,6 +4,7 @@ import type { CoreDeps } from "../deps.js";
 import { UserError } from "../errors.js";
 import type { Actor } from "../invocation.js";
 import { recordConfirmed } from "../ledger/record.js";
+import { getPriceList } from "../pricing/price-list.js";
 import type { Reply } from "../reply.js";
 import { tell } from "../spend-lifecycle.js";
 import type { Confirmed } from "./confirmed.js";
@@ -11,7 +12,6 @@ import { type ConfirmDecision, type LiveQuote, priceRoseLine } from "./decide-at
 import type { SpendDefinition } from "./definition.js";
 import { offerQuote } from "./offer-quote.js";
 import { outcomeLine } from "./outcome-render.js";
-import { getPriceList } from "./price-list.js";
 import { checkSpend } from "./spend-guard.js";
 
 /**

@@ -1,7 +1,8 @@
 import Big from "big.js";
+import { noteSpend } from "../balance/balance-cache.js";
 import type { CoreDeps } from "../deps.js";
 import { type Actor, actorKey } from "../invocation.js";
-import { noteSpend } from "./balance-cache.js";
+import { sunToTrx } from "../pricing/trx.js";
 import { hostCyclesNote } from "./host-cycles-note.js";
 import {
   dailyRefusal,
@@ -12,7 +13,6 @@ import {
   spendKey,
   trxToSun,
 } from "./spend-guard.js";
-import { sunToTrx } from "./trx.js";
 
 /**
  * Spend reservations: the daily cap (OPS_DAILY_LIMIT_TRX) is checked and the quote added to the

@@ -3,8 +3,8 @@ import type { Clock } from "../../clock.js";
 import type { Store } from "../../store/store.js";
 import { type Actor, actorKey } from "../invocation.js";
 import type { CoreObserver } from "../observer.js";
+import { sunToTrx, trxToSun } from "../pricing/trx.js";
 import { hostCyclesNote } from "./host-cycles-note.js";
-import { sunToTrx, trxToSun } from "./trx.js";
 
 export { sunToTrx, trxToSun };
 

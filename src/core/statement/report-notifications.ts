@@ -1,6 +1,6 @@
 import { type ReportReady, reportReadySchema } from "../../service/webhook-events.js";
-import { deliveryKey, type NotificationDefinition } from "../notifications/definition.js";
-import { expectationKeys } from "../notifications/expectations.js";
+import { deliveryKey, type NotificationDefinition } from "../notices/definition.js";
+import { expectationKeys } from "../notices/expectations.js";
 import { findOrigin } from "../origins.js";
 import { renderReportReady } from "./report-ready-render.js";
 import { deliverStatementFile } from "./statement-tracking.js";

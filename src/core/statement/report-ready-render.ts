@@ -1,6 +1,6 @@
 import type { ReportReady } from "../../service/webhook-events.js";
 import { clip } from "../format.js";
-import { when, withOptional } from "../notifications/notice-parts.js";
+import { when, withOptional } from "../notices/notice-parts.js";
 import { formatCount } from "../parse/echo.js";
 import { code, context, fields, header, publicReply, type Reply } from "../reply.js";
 

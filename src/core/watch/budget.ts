@@ -1,5 +1,5 @@
 import type { Store } from "../../store/store.js";
-import { sunToTrx, trxToSun } from "../spend/trx.js";
+import { sunToTrx, trxToSun } from "../pricing/trx.js";
 
 /**
  * The monthly budget of scheduled re-screens (OPS_WATCH_BUDGET_TRX), counted in SUN per UTC month

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type App, startApp } from "../../../src/app.js";
-import { loadConfig } from "../../../src/config.js";
+import { loadConfig } from "../../../src/config/load-config.js";
 import { createLogger } from "../../../src/log.js";
 import { tronAddress } from "../../../src/sandbox/families/energy/common.js";
 import { createFakeSlackApi, FAKE_SLACK_BOT_TOKEN, type FakeSlackApi } from "../../fakes/slack-api.js";

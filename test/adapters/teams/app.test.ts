@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type App, startApp } from "../../../src/app.js";
-import { loadConfig } from "../../../src/config.js";
+import { loadConfig } from "../../../src/config/load-config.js";
 import { createLogger } from "../../../src/log.js";
 import { type FakeMicrosoft, startFakeMicrosoft } from "../../fakes/teams-microsoft.js";
 import { APP_ID, messageActivity } from "./harness.js";

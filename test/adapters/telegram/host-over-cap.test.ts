@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { alertIdOf, readAlert } from "../../../src/core/alerts/alert.js";
-import { createNotificationRouter } from "../../../src/core/notification-routing/route.js";
+import { createNotificationRouter } from "../../../src/core/service-events/route.js";
 import { createRedisStore } from "../../../src/store/redis-store.js";
 import type { FakeMessage } from "../../fakes/telegram-api.js";
 import { testRedis } from "../../support/redis.js";

@@ -4,7 +4,7 @@ import { CANCEL_KIND, cancelActionHandler, createActionGroup } from "../../../sr
 import type { CommandDefinition } from "../../../src/core/command.js";
 import { helpCommand } from "../../../src/core/help.js";
 import { buttons, code, header, publicReply, text } from "../../../src/core/reply.js";
-import { NOTIFY_QUEUE } from "../../../src/jobs/notify.js";
+import { NOTIFY_QUEUE } from "../../../src/outbox/outbox.js";
 import { parseTelegramHtml } from "../../fakes/telegram-html.js";
 import { PRIVATE_CHAT, startTelegramHarness, type TelegramHarness } from "./harness.js";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Redis } from "ioredis";
-import { loadConfig } from "../../../src/config.js";
+import { loadConfig } from "../../../src/config/load-config.js";
 import { hashOf, LEDGER_HEADER, rowOf } from "../../../src/core/ledger/csv-row.js";
 import { GENESIS_HASH, type LedgerEntry } from "../../../src/core/ledger/entry.js";
 import { writeExport } from "../../../src/core/ledger/export.js";

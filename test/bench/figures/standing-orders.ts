@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { Queue, Worker } from "bullmq";
 import { destination } from "pino";
 import { type App, startApp } from "../../../src/app.js";
-import { loadConfig, secretValues } from "../../../src/config.js";
+import { loadConfig, secretValues } from "../../../src/config/load-config.js";
 import type { Reply } from "../../../src/core/reply.js";
 import { createLogger } from "../../../src/log.js";
 import { tronAddress } from "../../../src/sandbox/families/energy/common.js";

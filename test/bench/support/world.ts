@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { destination } from "pino";
 import { type App, startApp } from "../../../src/app.js";
-import { loadConfig, secretValues } from "../../../src/config.js";
+import { loadConfig, secretValues } from "../../../src/config/load-config.js";
 import { createLogger } from "../../../src/log.js";
 import { DEFAULT_API_KEY, DEFAULT_REAL_IP } from "../../../src/sandbox/accounts.js";
 import { createFakeSlackApi, FAKE_SLACK_BOT_TOKEN, type FakeSlackApi } from "../../fakes/slack-api.js";

@@ -13,9 +13,9 @@ import { clearAlert, raiseAlert, reraiseAlert } from "../../../src/core/alerts/r
 import { SNOOZE_MS } from "../../../src/core/alerts/settings.js";
 import { escalate, mentionsFor } from "../../../src/core/alerts/timers.js";
 import type { ConversationRef } from "../../../src/core/invocation.js";
-import { canDigest } from "../../../src/core/notification-routing/notice-digest-render.js";
 import { platformFacts } from "../../../src/core/platforms.js";
 import { buttons, publicReply, text } from "../../../src/core/reply.js";
+import { canDigest } from "../../../src/core/service-events/notice-digest-render.js";
 import { createMemoryStore } from "../../../src/store/memory-store.js";
 import { PLATFORM_FACTS } from "../../../src/wiring/platforms.js";
 import { replyButtons, replyText } from "../../support/core-harness.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildDigest } from "../../../src/core/digest/summary.js";
 import { markDelivered } from "../../../src/core/energy/delivery-watch.js";
-import { createNotificationRouter } from "../../../src/core/notification-routing/route.js";
+import { createNotificationRouter } from "../../../src/core/service-events/route.js";
 import { DEMO_ADDRESSES } from "../../../src/sandbox/families/screening/demo-addresses.js";
 import { operator, replyText } from "../../support/core-harness.js";
 import { freshAddress, quote, type SpendHarness, useSpendHarness } from "../../support/spend-harness.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createNotificationRouter } from "../../../src/core/notification-routing/route.js";
+import { createNotificationRouter } from "../../../src/core/service-events/route.js";
 import { createRedisStore } from "../../../src/store/redis-store.js";
 import { operator, replyText } from "../../support/core-harness.js";
 import { testRedis } from "../../support/redis.js";

@@ -9,7 +9,7 @@ import type { Actor } from "../../../src/core/invocation.js";
 import { chargedToday } from "../../../src/core/ledger/day-totals.js";
 import { writeExport } from "../../../src/core/ledger/export.js";
 import { readDay } from "../../../src/core/ledger/ledger.js";
-import { createNotificationRouter } from "../../../src/core/notification-routing/route.js";
+import { createNotificationRouter } from "../../../src/core/service-events/route.js";
 import { spentTodaySun } from "../../../src/core/spend/spend-guard.js";
 import { DEMO_ADDRESSES } from "../../../src/sandbox/families/screening/demo-addresses.js";
 import { admin, operator, replyText } from "../../support/core-harness.js";

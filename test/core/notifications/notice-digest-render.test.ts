@@ -3,14 +3,14 @@ import { SLACK_PLATFORM } from "../../../adapters/slack/platform.js";
 import { TELEGRAM_PLATFORM } from "../../../adapters/telegram/platform.js";
 import { renderDelegationConfirmed } from "../../../src/core/energy/energy-notices-render.js";
 import { renderHostPaused } from "../../../src/core/host/host-notices-render.js";
+import { buttons, file, publicReply, text } from "../../../src/core/reply.js";
 import {
   canDigest,
   digestBudget,
   digestCost,
   renderNoticeDigest,
-} from "../../../src/core/notification-routing/notice-digest-render.js";
-import { asAlert } from "../../../src/core/notification-routing/notifications-render.js";
-import { buttons, file, publicReply, text } from "../../../src/core/reply.js";
+} from "../../../src/core/service-events/notice-digest-render.js";
+import { asAlert } from "../../../src/core/service-events/notifications-render.js";
 import type { DelegationConfirmed } from "../../../src/service/webhook-events.js";
 import { replyText } from "../../support/core-harness.js";
 

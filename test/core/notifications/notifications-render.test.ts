@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
+import type { Reply, Span } from "../../../src/core/reply.js";
 import {
   type Notification,
   parseHostCallback,
   parseServiceEvent,
   type WebhookFamily,
-} from "../../../src/core/notification-routing/events.js";
-import { asAlert, renderNotification } from "../../../src/core/notification-routing/notifications-render.js";
-import type { Reply, Span } from "../../../src/core/reply.js";
+} from "../../../src/core/service-events/events.js";
+import { asAlert, renderNotification } from "../../../src/core/service-events/notifications-render.js";
 import { replyText } from "../../support/core-harness.js";
 
 /**

@@ -3,15 +3,15 @@ import { commands } from "../../../src/core/command-registry.js";
 import type { CoreDeps } from "../../../src/core/deps.js";
 import { features } from "../../../src/core/features.js";
 import type { ConversationRef } from "../../../src/core/invocation.js";
+import { type OriginKind, rememberOrigin } from "../../../src/core/origins.js";
 import {
   type Notification,
   notificationKey,
   parseHostCallback,
   parseServiceEvent,
-} from "../../../src/core/notification-routing/events.js";
-import { renderNotification } from "../../../src/core/notification-routing/notifications-render.js";
-import { definitionOf, notificationDefinitions } from "../../../src/core/notification-routing/registry.js";
-import { type OriginKind, rememberOrigin } from "../../../src/core/origins.js";
+} from "../../../src/core/service-events/events.js";
+import { renderNotification } from "../../../src/core/service-events/notifications-render.js";
+import { definitionOf, notificationDefinitions } from "../../../src/core/service-events/registry.js";
 import { createMemoryStore } from "../../../src/store/memory-store.js";
 import { replyText } from "../../support/core-harness.js";
 

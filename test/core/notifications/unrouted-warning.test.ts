@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { createMemoryLogger } from "../../../src/core/logger.js";
-import { parseServiceEvent } from "../../../src/core/notification-routing/events.js";
-import { createNotificationRouter } from "../../../src/core/notification-routing/route.js";
+import { parseServiceEvent } from "../../../src/core/service-events/events.js";
+import { createNotificationRouter } from "../../../src/core/service-events/route.js";
 import { tronAddress } from "../../../src/sandbox/families/energy/common.js";
 import { delegationEvent } from "../../webhooks/signed.js";
 import { stubDeps } from "../support.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { EnergyQuote } from "../../../src/core/pricing/quote.js";
 import { cheaperLater } from "../../../src/core/schedule/cheapest.js";
 import { describeTiming, nextOccurrence, parseRepeat } from "../../../src/core/schedule/recurrence.js";
-import type { EnergyQuote } from "../../../src/core/spend/quote.js";
 import type { PeriodicService } from "../../../src/service/pricing.js";
 
 const at = (iso: string) => Date.parse(iso);

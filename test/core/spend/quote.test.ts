@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../../src/core/errors.js";
-import { buildEnergyQuote, buildHostQuote, chunkSizes, routeFor } from "../../../src/core/spend/quote.js";
+import { buildEnergyQuote, buildHostQuote, chunkSizes, routeFor } from "../../../src/core/pricing/quote.js";
 import type { PeriodicService, PriceList } from "../../../src/service/pricing.js";
 
 const ADDRESS = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";

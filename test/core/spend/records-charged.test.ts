@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readAudit } from "../../../src/core/audit-log.js";
 import { buildDigest } from "../../../src/core/digest/summary.js";
 import { readDay } from "../../../src/core/ledger/ledger.js";
-import { createNotificationRouter } from "../../../src/core/notification-routing/route.js";
+import { createNotificationRouter } from "../../../src/core/service-events/route.js";
 import { spentTodaySun } from "../../../src/core/spend/spend-guard.js";
 import { createRedisStore } from "../../../src/store/redis-store.js";
 import {

@@ -2,9 +2,9 @@ import type { Notification } from "../../service/webhook-events.js";
 import { alertDestinationHint } from "../alert-hint.js";
 import type { CoreDeps } from "../deps.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
-import type { NotificationDefinition, RouteContext, RouteOutcome } from "../notifications/definition.js";
-import { findExpectation, settleExpectations } from "../notifications/expectations.js";
-import { postCopies } from "../notifications/subscriptions.js";
+import type { NotificationDefinition, RouteContext, RouteOutcome } from "../notices/definition.js";
+import { findExpectation, settleExpectations } from "../notices/expectations.js";
+import { postCopies } from "../notices/subscriptions.js";
 import { asAlert } from "./notifications-render.js";
 import { definitionOf } from "./registry.js";
 

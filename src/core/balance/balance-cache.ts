@@ -4,6 +4,7 @@ import { isServiceError } from "../../service/errors.js";
 import type { Store } from "../../store/store.js";
 import type { CoreDeps } from "../deps.js";
 import { toUserLine } from "../errors.js";
+import { sunToTrx, trxToSun } from "../pricing/trx.js";
 import {
   readSnapshot,
   type Snapshot,
@@ -11,7 +12,6 @@ import {
   spentSunSoFar,
   startBalanceRefresh,
 } from "./balance-refresh.js";
-import { sunToTrx, trxToSun } from "./trx.js";
 
 /**
  * The account balance for quotes, which never wait on `userinfo`'s 6 reads a minute: the last

@@ -20,16 +20,6 @@ import {
   platformFacts,
   renderNoticeDigest,
 } from "../core/index.js";
-import type { AfterStore } from "../store/replica-ack.js";
-import type { Store } from "../store/store.js";
-import {
-  type BoxState,
-  type Lane,
-  mailboxKey,
-  type Notice,
-  type NotifyBox,
-  notifyBox,
-} from "./notify-box.js";
 import {
   type AddOptions,
   attemptsWithin,
@@ -41,11 +31,14 @@ import {
   type JobWorker,
   PermanentJobError,
   retryAfterMsOf,
-} from "./queue.js";
+} from "../jobs/queue.js";
+import type { AfterStore } from "../store/replica-ack.js";
+import type { Store } from "../store/store.js";
+import { type BoxState, type Lane, mailboxKey, type Notice, type NotifyBox, notifyBox } from "./mailbox.js";
 
 /**
  * Notifications are jobs: a chat outage or a restart delays a message, never loses it. Each notice
- * is stored in its conversation's mailbox (`notify-box.ts`). The poster that finds nobody sending
+ * is stored in its conversation's mailbox (`mailbox.ts`). The poster that finds nobody sending
  * for the conversation queues a lead job: it reserves the channel's next send slot (its platform's
  * pace, `PlatformFacts.sendGapMs`: Slack ~1/s per channel; shared by every instance), and at that
  * slot posts what waited meanwhile, one notice as it is, several as one digest ("12 deliveries

@@ -1,6 +1,6 @@
 import type { Notification, NotificationSource } from "../../service/webhook-events.js";
 import { features } from "../features.js";
-import type { NotificationDefinition } from "../notifications/definition.js";
+import type { NotificationDefinition } from "../notices/definition.js";
 
 /**
  * Every incoming event the bot knows, read from the features (src/core/features.ts): one

@@ -1,4 +1,4 @@
-/** The front door of `notification-routing/`: what the rest of the bot uses (through `src/core/index.ts`). */
+/** The front door of `service-events/`: what the rest of the bot uses (through `src/core/index.ts`). */
 export type { NotificationSource, WebhookFamily } from "./events.js";
 export { notificationKey, parseHostCallback, parseNotification, parseServiceEvent } from "./events.js";
 export { canDigest, digestBudget, digestCost, renderNoticeDigest } from "./notice-digest-render.js";

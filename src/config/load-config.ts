@@ -1,10 +1,10 @@
 import type { LevelWithSilent } from "pino";
 import type { z } from "zod";
-import { coreSettingsOf, type EnvCoreSettings } from "./config/core-settings.js";
-import { type Env, envSchema } from "./config/variables.js";
-import type { AgentToken } from "./config-rules.js";
+import { coreSettingsOf, type EnvCoreSettings } from "./core-settings.js";
+import type { AgentToken } from "./value-rules.js";
+import { type Env, envSchema } from "./variables.js";
 
-export { ENV_DEFAULTS, ENV_VARIABLES } from "./config/variables.js";
+export { ENV_DEFAULTS, ENV_VARIABLES } from "./variables.js";
 
 /**
  * The environment of CONTRACT.md, each variable declared once in `src/config/variables.ts`. This
