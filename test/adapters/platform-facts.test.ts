@@ -6,7 +6,7 @@ import { PLATFORM_FACTS } from "../../src/wiring/platforms.js";
 
 /**
  * Each adapter's platform facts as the core and the notify worker read them through the wiring's
- * map (the pace is checked by test/jobs/notify.test.ts, the digest's size by
+ * map (the pace is checked by test/outbox/outbox.test.ts, the digest's size by
  * test/adapters/render-limits.test.ts).
  */
 const facts = (platform: ConversationRef["platform"]) => platformFacts(PLATFORM_FACTS, platform);
