@@ -41,7 +41,7 @@ export interface Appended {
 }
 
 /** `YYYY-MM` of the UTC month of an ISO time or epoch ms. */
-export const monthOf = (at: string | number): string => new Date(at).toISOString().slice(0, 7);
+const monthOf = (at: string | number): string => new Date(at).toISOString().slice(0, 7);
 
 /** What the entries of one kind charged in the UTC month of `now`, integer SUN (the re-screens' budget). */
 export async function monthChargedSun(store: Store, kind: LedgerKind, now: number): Promise<number> {

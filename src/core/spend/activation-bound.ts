@@ -21,21 +21,6 @@ const FEE_KEY = "activation:fee-sun";
 /** TRON accounts are never deactivated; a year keeps the store from holding every address forever. */
 const KEEP_MS = 366 * 24 * 60 * 60_000;
 
-export type ActivationBound =
-  | { kind: "active" }
-  | { kind: "may-activate"; feeTrx: string }
-  | { kind: "fee-unknown" };
-
-export async function activationBound(
-  deps: Pick<CoreDeps, "store">,
-  address: string,
-): Promise<ActivationBound> {
-  const [active, fee] = await deps.store.getMany([ACTIVE_KEY(address), FEE_KEY]);
-  if (active !== null && active !== undefined) return { kind: "active" };
-  if (fee === null || fee === undefined) return { kind: "fee-unknown" };
-  return { kind: "may-activate", feeTrx: sunToTrx(new Big(fee)) };
-}
-
 /** What the caps hold for a quote: the quote plus the activation fee it may carry. */
 export const heldTrx = (costTrx: string, feeTrx: string | undefined): string =>
   feeTrx === undefined ? costTrx : new Big(costTrx).plus(feeTrx).toFixed();

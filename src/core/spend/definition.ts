@@ -4,6 +4,7 @@ import type { PriceList, PricingServiceName } from "../../service/pricing.js";
 import type { ActionContext } from "../command.js";
 import type { CoreDeps } from "../deps.js";
 import type { LedgerKind } from "../ledger/entry.js";
+import type { PlaceResult } from "../ledger/placed.js";
 import type { Reply } from "../reply.js";
 import type { Role } from "../roles.js";
 import type { Confirmed } from "./confirmed.js";
@@ -44,12 +45,15 @@ interface RequoteView<P, Q> {
 
 type Deps = CoreDeps;
 
+/** What a definition's `place` answers: what it came to (ledger/placed.ts) and the reply. */
+export type Placed = PlaceResult & { reply: Reply };
+
 /**
  * What sets a spend off: a person's Confirm (`SpendDefinition`); a person's command charged at once
  * (a paid screening); automatic (a scheduled re-screen); charged by the service by itself (a Host
  * Mode cycle). The last three are `ChargeDefinition`s: no Confirm, the same caps and ledger.
  */
-export type SpendTrigger = "confirm" | "command" | "automatic" | "service";
+type SpendTrigger = "confirm" | "command" | "automatic" | "service";
 
 export interface SpendDefinition<P = unknown, Q extends LiveQuote = LiveQuote> {
   kind: "spend";
@@ -66,11 +70,14 @@ export interface SpendDefinition<P = unknown, Q extends LiveQuote = LiveQuote> {
   live(deps: Pick<Deps, "now">, payload: P): LiveSpend<Q>;
   /** The payload at the live quote: what is ordered, held against the caps and recorded. */
   atQuote(payload: P, quote: Q): P;
+  /** Its entries' kind in the ledger (`energy`, `payout`, `host_start`). */
+  ledgerKind: LedgerKind;
   /**
-   * Places the spend the decision allowed (its amount reserved), keyed by `who.confirmationId`;
-   * reconciles a lost answer itself (a tracked job) and settles or releases the hold.
+   * Places the spend the decision allowed (its amount reserved), keyed by `who.confirmationId`,
+   * and answers what it came to with the reply: the pipeline enters it in the ledger (settling or
+   * releasing the hold); a lost answer is reconciled by its own tracked job, which enters it later.
    */
-  place(ctx: ActionContext, who: Confirmed, payload: P, fellByTrx?: string): Promise<Reply>;
+  place(ctx: ActionContext, who: Confirmed, payload: P, fellByTrx?: string): Promise<Placed>;
   /** The audit fields every outcome of one confirmation shares. */
   audit(
     who: Pick<Confirmed, "actor" | "conversation" | "requester">,
