@@ -74,8 +74,10 @@ export async function checkAtQuote<Q, C extends QuoteChecks<Q>>(
   }
   const quote = await checks.price();
   const costTrx = checks.costOf(quote);
-  const activationTrx =
+  const activation =
     checks.activation === undefined ? undefined : await activationBoundOf(deps, checks.activation);
+  // No fee shown yet and OPS_ACTIVATION_TRX unset: the quote holds alone (it says the cost is added).
+  const activationTrx = activation?.kind === "fee" ? activation.feeTrx : undefined;
   const held = heldTrx(costTrx, activationTrx);
   const cap =
     checks.agent !== undefined

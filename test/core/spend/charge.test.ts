@@ -2,8 +2,8 @@ import { expect, it } from "vitest";
 import { hostCycleCharge } from "../../../src/core/host/host-cycles.js";
 import { readSince } from "../../../src/core/ledger/ledger.js";
 import { paidScreening } from "../../../src/core/screening/screening-spend.js";
-import { capRefusal } from "../../../src/core/spend/check-at-quote.js";
 import { checkCharge, recordCharge } from "../../../src/core/spend/charge.js";
+import { capRefusal } from "../../../src/core/spend/check-at-quote.js";
 import { spentTodaySun } from "../../../src/core/spend/spend-guard.js";
 import { budgetUsedSun } from "../../../src/core/watch/budget.js";
 import { scheduledRescreen } from "../../../src/core/watch/rescreen-spend.js";
@@ -86,7 +86,9 @@ forEachStore("charges through the pipeline", (get) => {
     const deps = stubDeps({ store, clock, settings: { dailyLimitTrx: "5" } });
     const cycle = { ...charged("cyc-1", "4.5"), actor: "host:T1", requester: person };
     await recordCharge(deps, hostCycleCharge, { ...cycle, cap: { actor: person } });
-    expect(await checkCharge(deps, hostCycleCharge, { actor: person, priceTrx: "4.5" })).toEqual({ ok: true });
+    expect(await checkCharge(deps, hostCycleCharge, { actor: person, priceTrx: "4.5" })).toEqual({
+      ok: true,
+    });
     expect((await spentTodaySun(store, person, clock.now)).toNumber()).toBe(4_500_000);
     expect(await capRefusal(deps, person, "1")).toBe(
       "This order would cost 1 TRX, but only 0.5 TRX is left today of your daily limit of 5 TRX (OPS_DAILY_LIMIT_TRX, resets at 00:00 UTC). Host Mode cycles you started count toward it: 4.5 TRX of today's total.",
