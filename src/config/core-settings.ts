@@ -16,6 +16,11 @@ export function coreSettingsOf(env: Env) {
     maxOrderTrx: env.OPS_MAX_ORDER_TRX,
     /** OPS_DAILY_LIMIT_TRX; unset: no cap. */
     dailyLimitTrx: env.OPS_DAILY_LIMIT_TRX,
+    /**
+     * OPS_ACTIVATION_TRX: what the caps hold for activating an address not known active, until an
+     * order shows a larger fee; unset: only a fee an order showed.
+     */
+    activationTrx: env.OPS_ACTIVATION_TRX,
     /** OPS_APPROVAL_TRX; unset: one Confirm is enough. */
     approvalTrx: env.OPS_APPROVAL_TRX,
     /** OPS_APPROVAL_TTL_MIN: how long an approval request stays valid. */

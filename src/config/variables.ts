@@ -138,6 +138,7 @@ export const envSchema = z.object({
   ),
   OPS_MAX_ORDER_TRX: trx,
   OPS_DAILY_LIMIT_TRX: trx,
+  OPS_ACTIVATION_TRX: trx,
   OPS_APPROVAL_TRX: trx,
   OPS_APPROVAL_TTL_MIN: setting(MINUTES_1_TO_1440, minutesAsMs(wholeFrom(1, 1440)), { default: "15" }),
   OPS_LOW_BALANCE_TRX: trx,

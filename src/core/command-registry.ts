@@ -1,5 +1,6 @@
 import type { ActionHandler, CommandDefinition } from "./command.js";
 import { features } from "./features.js";
+import { confirmable } from "./spend/definition.js";
 import { confirmActionOf } from "./spend/pipeline.js";
 
 /** Every verb of the chat grammar, in the order help lists them (the order of `features`). */
@@ -8,5 +9,5 @@ export const commands: CommandDefinition[] = features.flatMap((feature) => featu
 /** Every button kind the core can run: each feature's, and the Confirm of each of its spends (the pipeline's). */
 export const actionHandlers: ActionHandler[] = features.flatMap((feature) => [
   ...(feature.actions ?? []),
-  ...("spends" in feature ? (feature.spends ?? []) : []).map(confirmActionOf),
+  ...confirmable("spends" in feature ? (feature.spends ?? []) : []).map(confirmActionOf),
 ]);

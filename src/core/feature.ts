@@ -6,7 +6,7 @@ import type { NotificationDefinition } from "./notices/definition.js";
 import type { ParseResult } from "./parse/result.js";
 import type { PollAnswer } from "./poll.js";
 import type { TrackedJob } from "./ports.js";
-import type { AnyDefinition } from "./spend/definition.js";
+import type { DeclaredSpend } from "./spend/definition.js";
 
 export type TrackedKind = TrackedJob["kind"];
 export type TrackedHandler<K extends TrackedKind> = (
@@ -83,9 +83,11 @@ export interface FeatureDefinition<K extends TrackedKind = never, E extends Noti
   actions?: readonly ActionHandler[];
   /**
    * Its spends and guarded actions (src/core/spend/definition.ts): the one pipeline makes their
-   * Confirm buttons, and approvals find them by name.
+   * Confirm buttons, and approvals find them by name; and what it is charged without a Confirm
+   * (a `ChargeDefinition`: a paid screening, a re-screen, a Host Mode cycle), checked and recorded
+   * by the same pipeline (src/core/spend/charge.ts).
    */
-  spends?: readonly AnyDefinition[];
+  spends?: readonly DeclaredSpend[];
   /** One handler per kind of tracked work it schedules. */
   tracked?: { [P in K]: (ctx: TrackedContext) => TrackedHandler<P> };
   /** Its scheduled jobs, for this configuration (none when switched off). */

@@ -29,7 +29,7 @@ import { scheduleFeature } from "./schedule/feature.js";
 import { pauseOnBlocked } from "./schedule/index.js";
 import { screeningFeature } from "./screening/feature.js";
 import { setupFeature } from "./setup/feature.js";
-import type { DefinitionRegistry } from "./spend/definition.js";
+import { confirmable, type DefinitionRegistry } from "./spend/definition.js";
 import { statementFeature } from "./statement/feature.js";
 import { subuserFeature } from "./subuser/feature.js";
 import { watchFeatureWith } from "./watch/feature.js";
@@ -77,7 +77,9 @@ const declared = [
 
 /** Every spend and guarded action by name: what an approval request names (src/core/spend/definition.ts). */
 const definitions: DefinitionRegistry = new Map(
-  declared.flatMap((feature) => ("spends" in feature ? (feature.spends ?? []) : []).map((d) => [d.name, d])),
+  declared.flatMap((feature) =>
+    confirmable("spends" in feature ? (feature.spends ?? []) : []).map((d) => [d.name, d]),
+  ),
 );
 
 /**

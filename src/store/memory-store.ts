@@ -147,6 +147,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     // One synchronous step, as the Redis script is one.
     chainAppend: async (chain, entry, ttlMs) => {
       const expiresAt = expiry(ttlMs);
+      for (const tally of entry.tallies ?? []) checkIncrement(tally.by);
       const idKey = `${chain.idPrefix}${entry.id}`;
       const existing = stringAt(idKey);
       if (existing !== null) return { kind: "exists", value: existing };
@@ -163,6 +164,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       items.push(entry.value);
       write(entry.list, items, expiresAt);
       write(idKey, entry.value, expiresAt);
+      for (const tally of entry.tallies ?? []) {
+        const total = incrBy(tally.key, tally.by);
+        write(tally.key, String(total), expiry(tally.ttlMs));
+      }
       return { kind: "appended", seq: seq + 1 };
     },
     listSlice: async (key, start, count) =>

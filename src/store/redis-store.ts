@@ -76,7 +76,7 @@ return {1, seq}
 `);
 
 // One ledger entry: never twice for an id, only on the head it was built on, with its list and id.
-// KEYS: head, id, list. ARGV: prev seq, prev hash, new hash, new at, value, TTL.
+// KEYS: head, id, list, tallies…. ARGV: prev seq, prev hash, new hash, new at, value, TTL, then (by, TTL) per tally.
 const chainAppendScript = defineRedisScript(`
 local existing = redis.call('GET', KEYS[2])
 if existing then return {2, existing} end
@@ -88,6 +88,10 @@ redis.call('HSET', KEYS[1], 'seq', seq, 'hash', ARGV[3], 'at', ARGV[4])
 redis.call('RPUSH', KEYS[3], ARGV[5])
 redis.call('PEXPIRE', KEYS[3], ARGV[6])
 redis.call('SET', KEYS[2], ARGV[5], 'PX', ARGV[6])
+for i = 4, #KEYS do
+  redis.call('INCRBY', KEYS[i], ARGV[2 * i - 1])
+  redis.call('PEXPIRE', KEYS[i], ARGV[2 * i])
+end
 return {1, tostring(seq)}
 `);
 
@@ -162,7 +166,13 @@ export function createRedisStore(options: RedisStoreOptions): Store {
     },
     chainAppend: async (chain, entry, ttlMs) => {
       const ttl = checkTtlMs(ttlMs) ?? ttlMs;
-      const keys = [k(chain.head), k(chain.idPrefix + entry.id), k(entry.list)];
+      const tallies = entry.tallies ?? [];
+      const keys = [
+        k(chain.head),
+        k(chain.idPrefix + entry.id),
+        k(entry.list),
+        ...tallies.map((t) => k(t.key)),
+      ];
       const [kind, value] = (await chainAppendScript.run(redis, keys, [
         entry.prev.seq,
         entry.prev.hash,
@@ -170,6 +180,10 @@ export function createRedisStore(options: RedisStoreOptions): Store {
         entry.at,
         entry.value,
         ttl,
+        ...tallies.flatMap((t) => {
+          checkIncrement(t.by);
+          return [t.by, checkTtlMs(t.ttlMs) ?? t.ttlMs];
+        }),
       ])) as [number, string];
       if (kind === 2) return { kind: "exists", value };
       return kind === 1 ? { kind: "appended", seq: Number(value) } : { kind: "moved" };

@@ -42,7 +42,9 @@ export interface Store {
    * `entry.id` was appended before, answers that entry's value; when the head (`chain.head`, a hash
    * of `seq`, `hash`, `at`) is no longer `entry.prev`, answers `moved` (the caller builds the entry
    * again on the new head). Otherwise the head becomes (`prev.seq + 1`, `entry.hash`, `entry.at`),
-   * `entry.value` is pushed to the END of `entry.list` and kept under the id, both for `ttlMs`.
+   * `entry.value` is pushed to the END of `entry.list` and kept under the id, both for `ttlMs`;
+   * in the same step each of `entry.tallies` is incremented by its `by` (kept `ttlMs` of its own),
+   * so a total read from them always agrees with the entries appended.
    */
   chainAppend(chain: ChainLog, entry: ChainItem, ttlMs: number): Promise<ChainAppended>;
   /** `count` entries of a list from index `start` (0: the first pushed to its end by `chainAppend`). */
@@ -99,6 +101,8 @@ interface ChainItem {
   at: string;
   value: string;
   list: string;
+  /** Totals kept beside the chain (integer counters), incremented only when the entry is appended. */
+  tallies?: readonly { key: string; by: number; ttlMs: number }[];
 }
 
 type ChainAppended =

@@ -88,5 +88,14 @@ describe("SIGKILL during an agent's confirmed request", () => {
       confirmed_by: `slack:${OPERATOR.id}`,
     });
     for (const bot of [first, second]) expect(bot.output()).not.toContain(TOKEN);
+    // A kill between placing and recording: after the restart the ledger holds the order once.
+    const entries = (await world.ledger()).filter((e) => e.address === address);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      kind: "energy",
+      result: "ordered",
+      requester: "agent:ops-agent",
+      orderIds: [orderId],
+    });
   }, 300_000);
 });

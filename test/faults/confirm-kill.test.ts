@@ -55,6 +55,16 @@ async function expectOnce(
   expect(await world.spentSun()).toBe(charged);
   const keys = new Set(world.sandbox.calls("order5m.create").map((c) => c.headers["x-idempotency-key"]));
   expect(keys.size).toBe(1);
+  // A kill between placing and recording writes the ledger entry once, after the restart.
+  const entries = (await world.ledger()).filter((e) => e.address === address);
+  expect(entries).toHaveLength(1);
+  expect(entries[0]).toMatchObject({
+    kind: "energy",
+    result: "ordered",
+    amountSun: charged,
+    orderIds: [orders[0]!.orderId],
+  });
+  expect(entries[0]!.confirmationId).not.toBe("");
 }
 
 describe("SIGKILL during a Confirm: one order, one outcome message, the spend counted once", () => {

@@ -1,7 +1,10 @@
 import { Redis } from "ioredis";
 import { afterEach } from "vitest";
+import type { LedgerEntry } from "../../src/core/ledger/entry.js";
+import { readSince } from "../../src/core/ledger/ledger.js";
 import { DEFAULT_REAL_IP } from "../../src/sandbox/accounts.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/server.js";
+import { createRedisStore } from "../../src/store/redis-store.js";
 import { buttonLabels, messageText } from "../adapters/slack/harness.js";
 import {
   clickBody,
@@ -39,6 +42,8 @@ export interface FaultWorld {
   shown(pattern: RegExp): FakeSlackMessage[];
   /** The operator's total of the UTC day in SUN, as the bot keeps it in Redis. */
   spentSun(user?: SlackUser): Promise<number>;
+  /** The spend ledger's entries of the last day, read with the ledger's readers. */
+  ledger(): Promise<LedgerEntry[]>;
 }
 
 const open: (() => Promise<void>)[] = [];
@@ -118,6 +123,7 @@ export async function createFaultWorld(
       const day = new Date().toISOString().slice(0, 10);
       return Number((await redis.get(`opsbot:spend:slack:${user.id}:${day}`)) ?? "0");
     },
+    ledger: () => readSince(createRedisStore({ redis, prefix: "opsbot:" }), Date.now(), 24 * 3_600_000),
   };
   return world;
 }

@@ -67,5 +67,10 @@ describe("SIGKILL during a payout run's Confirm", () => {
     // The run's quote (the Confirm button's amount) counted once toward the day.
     const quotedTrx = /^Confirm ([\d.,]+) TRX$/.exec(buttonLabels(quote)[0] ?? "")?.[1] ?? "0";
     expect(await world.spentSun()).toBe(Math.round(Number(quotedTrx.replace(/,/g, "")) * 1_000_000));
+    // A kill between placing and recording: after the restart the ledger holds the run once.
+    const entries = (await world.ledger()).filter((e) => e.kind === "payout");
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ result: "ordered", addresses: 3, amountSun: await world.spentSun() });
+    expect(entries[0]!.confirmationId).not.toBe("");
   }, 300_000);
 });

@@ -1,18 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { ACTION_TTL_MS } from "../actions.js";
-import { balanceCovers } from "../balance/balance-cache.js";
-import { balanceToRefuseOn } from "../balance/balance-fresh.js";
 import type { CoreDeps } from "../deps.js";
 import { type EnergyConfirmPayload, energyOrder } from "../energy/index.js";
 import { checkEnergyRange, parseEnergyAmount } from "../parse/amount.js";
 import { parseTronAddress } from "../parse/tron-address.js";
 import { quoteEnergy } from "../pricing/quote.js";
-import { activationBound, heldLine, heldTrx } from "../spend/activation-bound.js";
+import { checkAtQuote } from "../spend/check-at-quote.js";
 import { offerQuote } from "../spend/offer-quote.js";
-import { denyListText, preflightAddress } from "../spend/preflight.js";
+import { denyListText } from "../spend/preflight.js";
 import { auditAgent } from "./audit.js";
 import { takeAwaitingSlot, tooManyWaitingLine } from "./awaiting-slots.js";
-import { agentBudgetCheck } from "./budget.js";
 import { checkAgentReason } from "./reason.js";
 import { renderAgentQuote } from "./render.js";
 import { saveRequest } from "./requests.js";
@@ -54,18 +51,18 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
   const parsed = parseEnergyAmount(String(ask.amount));
   const amount = parsed.ok ? checkEnergyRange(parsed.value) : parsed;
   if (!amount.ok) return refused(amount.error);
-  const preflight = await preflightAddress(deps, address.value);
-  if (!preflight.ok) return refused(preflight.line);
-  const quote = await quoteEnergy(deps, address.value, amount.value);
-  const activation = await activationBound(deps, address.value);
-  const activationTrx = activation.kind === "may-activate" ? activation.feeTrx : undefined;
   const actor = `agent:${ask.agent}`;
-  const budget = await agentBudgetCheck(deps, ask.agent, heldTrx(quote.costTrx, activationTrx));
-  if (budget !== undefined)
-    return refused(
-      activationTrx === undefined ? budget : `${budget} ${heldLine(quote.costTrx, activationTrx)}`,
-    );
-  if (balanceCovers(await balanceToRefuseOn(deps, quote.costTrx), quote.costTrx) === false) {
+  const checked = await checkAtQuote(deps, {
+    actor,
+    preflight: address.value,
+    price: () => quoteEnergy(deps, address.value, amount.value),
+    costOf: (q) => q.costTrx,
+    activation: [address.value],
+    agent: ask.agent,
+  });
+  if (!checked.ok) return refused(checked.line);
+  const { quote, activationTrx } = checked;
+  if (!checked.covered) {
     return refused("The balance does not cover this order: top up the deposit address first.");
   }
   const channel = deps.settings.agentChannel;
@@ -107,8 +104,8 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
     reason: ask.reason,
     requestId: id,
     quote,
-    denyList: denyListText(preflight.verdict),
-    warnings: preflight.warning === undefined ? [] : [preflight.warning],
+    denyList: denyListText(checked.verdict),
+    warnings: checked.warnings,
     tokens: group.tokens,
     ...(activationTrx !== undefined && { activationTrx }),
   });

@@ -5,7 +5,7 @@ import type { ApprovalRequest } from "../spend/approval-request.js";
 import type { Confirmed } from "../spend/confirmed.js";
 import type { ConfirmDecision, LiveQuote } from "../spend/decide-at-confirm.js";
 import type { AnyDefinition, SpendDefinition } from "../spend/definition.js";
-import { decide, withRequesterNote } from "../spend/pipeline.js";
+import { decide, placeSpend, withRequesterNote } from "../spend/pipeline.js";
 import { followUpConversation } from "../threads/follow-ups.js";
 
 /**
@@ -51,7 +51,7 @@ export async function carryOut(
   };
   const parsed = def.schema.parse(payload);
   const reply = await (def.kind === "spend"
-    ? def.place(asRequester, who, parsed)
+    ? placeSpend(asRequester, def, who, parsed)
     : def.run(asRequester, who, parsed));
   return withRequesterNote(reply, who.requester);
 }

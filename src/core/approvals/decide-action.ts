@@ -21,11 +21,11 @@ import {
   readRequest,
   saveRequest,
 } from "../spend/approval-request.js";
+import { capRefusal } from "../spend/check-at-quote.js";
 import { whoName } from "../spend/confirmed.js";
 import type { LiveQuote } from "../spend/decide-at-confirm.js";
 import type { AnyDefinition, DefinitionRegistry } from "../spend/definition.js";
 import { outcomeLine } from "../spend/outcome-render.js";
-import { capRefusal } from "../spend/requote.js";
 import { auditSpend } from "../spend/spend-audit.js";
 import { tell } from "../spend-lifecycle.js";
 import { carryOut, decideApproved } from "./carry-out.js";

@@ -1,17 +1,23 @@
 import { isServiceError } from "../../service/errors.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import type { ActionContext } from "../command.js";
-import { recordConfirmed } from "../ledger/record.js";
 import { expectNotifications } from "../notices/expectations.js";
-import type { Reply } from "../reply.js";
 import type { Confirmed } from "../spend/confirmed.js";
+import type { Placed } from "../spend/definition.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { withFellNote } from "../spend/pipeline.js";
 import { withResend } from "../spend/resend.js";
 import { confirmOrchestrator } from "./confirm-orchestrator.js";
 import { order5mFailureLine } from "./energy-errors.js";
-import { auditBase, type EnergyConfirmPayload } from "./energy-payload.js";
-import { afterOrder5m, order5mKeyOf, order5mOutcomeUnknown, renderPlaced } from "./order5m-flow.js";
+import type { EnergyConfirmPayload } from "./energy-payload.js";
+import {
+  afterOrder5m,
+  order5mFailed,
+  order5mKeyOf,
+  order5mOutcomeUnknown,
+  order5mPlaced,
+  renderPlaced,
+} from "./order5m-flow.js";
 import { reconcileOrder5m, UNKNOWN_YET_LINE } from "./reconcile-order5m.js";
 
 /**
@@ -29,13 +35,13 @@ export async function placeEnergy(
   who: Confirmed,
   p: EnergyConfirmPayload,
   fellByTrx?: string,
-): Promise<Reply> {
-  const reply =
+): Promise<Placed> {
+  const placed =
     p.route === "order5m" ? await confirmOrder5m(ctx, who, p) : await confirmOrchestrator(ctx, who, p);
-  return withFellNote(reply, fellByTrx, p.quoteTrx);
+  return withFellNote(placed, fellByTrx, p.quoteTrx);
 }
 
-async function confirmOrder5m(ctx: ActionContext, who: Confirmed, p: EnergyConfirmPayload): Promise<Reply> {
+async function confirmOrder5m(ctx: ActionContext, who: Confirmed, p: EnergyConfirmPayload): Promise<Placed> {
   const { deps } = ctx;
   const idempotencyKey = order5mKeyOf(who.confirmationId, p);
   await expectNotifications(ctx.deps, who.conversation, { kind: "order5m", address: p.address });
@@ -51,18 +57,12 @@ async function confirmOrder5m(ctx: ActionContext, who: Confirmed, p: EnergyConfi
       // The hold stays: the order may exist. The reconciler posts the outcome when it is known.
       const retryAfterMs = isServiceError(error) ? error.retryAfterMs : undefined;
       await reconcileOrder5m(deps, who, p, retryAfterMs, ctx.invocation.messageId);
-      return outcomeLine(UNKNOWN_YET_LINE);
+      return { result: "pending", reply: outcomeLine(UNKNOWN_YET_LINE) };
     }
     const line = order5mFailureLine(error);
-    await recordConfirmed(deps, {
-      kind: "energy",
-      confirmationId: who.confirmationId,
-      chargedTrx: "0",
-      audit: { ...auditBase(who, p), result: "failed", message: line },
-    });
-    return outcomeLine(line);
+    return { ...order5mFailed(who, p, line), reply: outcomeLine(line) };
   }
   await deps.faults?.("after-answer");
   await afterOrder5m(deps, who, p, outcome);
-  return renderPlaced(deps, who, p, outcome);
+  return { ...order5mPlaced(who, p, outcome), reply: renderPlaced(deps, who, p, outcome) };
 }

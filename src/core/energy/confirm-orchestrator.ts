@@ -2,15 +2,12 @@ import { requestIdempotencyKey } from "../../service/idempotency.js";
 import type { OrchestratorAccepted } from "../../service/orchestrator.js";
 import type { ActionContext } from "../command.js";
 import { actorKey } from "../invocation.js";
-import { notePlaced } from "../ledger/placed.js";
-import { recordConfirmed } from "../ledger/record.js";
 import { expectNotifications } from "../notices/expectations.js";
-import type { Reply } from "../reply.js";
 import { type Confirmed, requesterField, whoName } from "../spend/confirmed.js";
+import type { Placed } from "../spend/definition.js";
 import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "../spend/order-errors.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { withResend } from "../spend/resend.js";
-import { auditSpend } from "../spend/spend-audit.js";
 import { autoWatch } from "../watch/index.js";
 import { auditBase, type EnergyConfirmPayload } from "./energy-payload.js";
 import { renderOrchestratorAccepted } from "./energy-render.js";
@@ -27,7 +24,7 @@ export async function confirmOrchestrator(
   ctx: ActionContext,
   who: Confirmed,
   p: EnergyConfirmPayload,
-): Promise<Reply> {
+): Promise<Placed> {
   const { deps } = ctx;
   const { actor, confirmationId } = who;
   // Chunk deliveries and the final summary go into the thread of the message that shows this order.
@@ -64,15 +61,10 @@ export async function confirmOrchestrator(
     // It may exist after all: the poll finds it by its key, or says that it was never accepted.
     if (orchestratorOutcomeUnknown(error)) {
       await trackOrchestrator(deps, { idempotencyKey, conversation, context });
-      return outcomeLine(line);
+      return { result: "pending", reply: outcomeLine(line) };
     }
-    await recordConfirmed(deps, {
-      kind: "energy",
-      confirmationId,
-      chargedTrx: "0",
-      audit: { ...auditBase(who, p), result: "failed", message: line },
-    });
-    return outcomeLine(line);
+    const failed = { chargedTrx: "0", orderIds: [], detail: line, audit: auditBase(who, p) };
+    return { result: "failed", ...failed, reply: outcomeLine(line) };
   }
   await deps.faults?.("after-answer");
   const requestId = String(accepted.detail.data.requestId);
@@ -85,14 +77,7 @@ export async function confirmOrchestrator(
       "orchestrator order accepted, but its bookkeeping failed",
     );
   }
-  await notePlaced(deps.store, confirmationId, [requestId]);
-  await auditSpend(deps, {
-    ...auditBase(who, p),
-    result: "ok",
-    message: `orchestrator accepted (request ${requestId}, key ${idempotencyKey}); charged per delivered chunk`,
-    orderIds: [requestId],
-  });
-  return renderOrchestratorAccepted({
+  const reply = renderOrchestratorAccepted({
     accepted: accepted.detail,
     replayed: accepted.replayed,
     address: p.address,
@@ -100,4 +85,12 @@ export async function confirmOrchestrator(
     quoteTrx: p.quoteTrx,
     by: whoName(actor),
   });
+  // Charged per delivered chunk: its tracking job enters the charge when the order is final.
+  return {
+    result: "accepted",
+    orderIds: [requestId],
+    detail: `orchestrator accepted (request ${requestId}, key ${idempotencyKey}); charged per delivered chunk`,
+    audit: auditBase(who, p),
+    reply,
+  };
 }

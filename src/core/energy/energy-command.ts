@@ -1,14 +1,11 @@
-import { balanceCovers } from "../balance/balance-cache.js";
-import { balanceToRefuseOn } from "../balance/balance-fresh.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { OPTION_WORDS, readPayoutInput, runPayout } from "../payout/index.js";
 import { quoteEnergy } from "../pricing/quote.js";
 import { errorReply, type Reply } from "../reply.js";
 import { cheapestOffer, findCheaperLater, nowCheapestLine } from "../schedule/index.js";
-import { activationBound, heldLine, heldTrx } from "../spend/activation-bound.js";
+import { checkAtQuote } from "../spend/check-at-quote.js";
 import { offerQuote } from "../spend/offer-quote.js";
-import { denyListText, preflightAddress } from "../spend/preflight.js";
-import { checkSpend } from "../spend/spend-guard.js";
+import { denyListText } from "../spend/preflight.js";
 import { parseEnergyArgs } from "./energy-args.js";
 import type { EnergyConfirmPayload } from "./energy-payload.js";
 import { renderEnergyQuote } from "./energy-render.js";
@@ -38,32 +35,24 @@ async function runEnergy(ctx: CommandContext): Promise<Reply> {
   const { address, amount } = parsed.value;
   const { deps } = ctx;
   const { actor, conversation } = ctx.invocation;
-  // The free deny-list lookup first: a refused address costs no price or balance request.
-  const preflight = await preflightAddress(deps, address);
-  if (!preflight.ok) return errorReply(preflight.line);
-  const quote = await quoteEnergy(deps, address, amount);
-  const activation = await activationBound(deps, address);
-  const activationTrx = activation.kind === "may-activate" ? activation.feeTrx : undefined;
-  const spend = await checkSpend({
-    store: deps.store,
+  const checked = await checkAtQuote(deps, {
     actor,
-    quoteTrx: heldTrx(quote.costTrx, activationTrx),
-    settings: deps.settings,
-    now: deps.now,
+    word: energyOrder.word,
+    preflight: address,
+    price: () => quoteEnergy(deps, address, amount),
+    costOf: (q) => q.costTrx,
+    activation: [address],
   });
-  if (!spend.ok) {
-    const held = activationTrx === undefined ? "" : ` ${heldLine(quote.costTrx, activationTrx)}`;
-    return errorReply(`${spend.line}${held}`);
-  }
-  const balance = await balanceToRefuseOn(deps, quote.costTrx);
+  if (!checked.ok) return errorReply(checked.line);
+  const { quote, activationTrx } = checked;
   const view: { notice?: string } & Omit<Parameters<typeof renderEnergyQuote>[0], "notice"> = {
     quote,
-    balance,
-    denyList: denyListText(preflight.verdict),
-    warnings: preflight.warning === undefined ? [] : [preflight.warning],
+    balance: checked.balance,
+    denyList: denyListText(checked.verdict),
+    warnings: checked.warnings,
     ...(activationTrx !== undefined && { activationTrx }),
   };
-  if (balanceCovers(balance, quote.costTrx) === false) {
+  if (!checked.covered) {
     return renderEnergyQuote({
       ...view,
       refusal:

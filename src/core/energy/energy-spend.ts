@@ -45,6 +45,7 @@ export const energyOrder = defineSpend<EnergyConfirmPayload, EnergyQuote>({
     },
   }),
   atQuote: livePayload,
+  ledgerKind: "energy",
   place: placeEnergy,
   audit: auditBase,
   describe(p) {

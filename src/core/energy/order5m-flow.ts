@@ -2,7 +2,7 @@ import { isServiceError } from "../../service/errors.js";
 import { order5mIdempotencyKey } from "../../service/idempotency.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import type { CoreDeps } from "../deps.js";
-import { recordConfirmed } from "../ledger/record.js";
+import type { KnownOutcome } from "../ledger/placed.js";
 import { rememberOrigin } from "../origins.js";
 import type { Reply } from "../reply.js";
 import { learnFromOrder } from "../spend/activation-bound.js";
@@ -31,9 +31,33 @@ export function order5mOutcomeUnknown(error: unknown): boolean {
   return (error.httpStatus ?? 0) >= 500 && error.code !== 5003;
 }
 
+/** What a placed order came to, for the ledger: charged its `paidTRX`. */
+export const order5mPlaced = (
+  who: Confirmed,
+  p: EnergyConfirmPayload,
+  outcome: Order5mOutcome,
+): KnownOutcome => ({
+  result: "ordered",
+  chargedTrx: outcome.result.paidTRX,
+  orderIds: [outcome.result.orderId],
+  detail: `${outcome.replayed ? "(repeat answered from the service's cache) " : ""}paid ${outcome.result.paidTRX} TRX: ${outcome.message}`,
+  audit: auditBase(who, p),
+  energy: p.amount,
+});
+
+/** An order the service refused: nothing was charged, the hold is given back. */
+export const order5mFailed = (who: Confirmed, p: EnergyConfirmPayload, line: string): KnownOutcome => ({
+  result: "failed",
+  chargedTrx: "0",
+  orderIds: [],
+  detail: line,
+  audit: auditBase(who, p),
+});
+
 /**
- * The bookkeeping of a placed order. The order exists whatever happens here, so a failure is
- * logged and never turned into an error line that would make the user order again.
+ * The bookkeeping of a placed order (its ledger entry is the caller's: the pipeline, or the
+ * reconciler). The order exists whatever happens here, so a failure is logged and never turned
+ * into an error line that would make the user order again.
  */
 export async function afterOrder5m(
   deps: CoreDeps,
@@ -43,18 +67,6 @@ export async function afterOrder5m(
 ): Promise<void> {
   const { result } = outcome;
   const conversation = who.followUp ?? who.conversation;
-  await recordConfirmed(deps, {
-    kind: "energy",
-    confirmationId: who.confirmationId,
-    chargedTrx: result.paidTRX,
-    energy: p.amount,
-    audit: {
-      ...auditBase(who, p),
-      result: "ok",
-      message: `${outcome.replayed ? "(repeat answered from the service's cache) " : ""}paid ${result.paidTRX} TRX: ${outcome.message}`,
-      orderIds: [result.orderId],
-    },
-  });
   try {
     await learnFromOrder(deps.store, {
       address: p.address,

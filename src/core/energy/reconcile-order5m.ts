@@ -3,12 +3,23 @@ import { isServiceError } from "../../service/errors.js";
 import type { Order5mOutcome } from "../../service/order5m.js";
 import type { CoreDeps } from "../deps.js";
 import { createReconciler } from "../intents/index.js";
-import { recordConfirmed, recordNeverLearned } from "../ledger/record.js";
+import { recordPlaced } from "../ledger/placed.js";
+import { recordNeverLearned } from "../ledger/record.js";
 import { type Confirmed, confirmedSchema } from "../spend/confirmed.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { order5mFailureLine } from "./energy-errors.js";
 import { auditBase, type EnergyConfirmPayload, energyConfirmPayloadSchema } from "./energy-payload.js";
-import { afterOrder5m, order5mKeyOf, order5mOutcomeUnknown, renderPlaced } from "./order5m-flow.js";
+import {
+  afterOrder5m,
+  order5mFailed,
+  order5mKeyOf,
+  order5mOutcomeUnknown,
+  order5mPlaced,
+  renderPlaced,
+} from "./order5m-flow.js";
+
+/** The reconciler learned the outcome: it enters it in the ledger as the Confirm would have. */
+const entryOf = (who: Confirmed) => ({ kind: "energy" as const, confirmationId: who.confirmationId });
 
 /**
  * Reconciling a 5-minute order whose outcome is not known (no answer in time, "still
@@ -64,14 +75,10 @@ const reconciler = createReconciler({
         { err: error, confirmationId: who.confirmationId },
         "energy order reconciled: not placed",
       );
-      await recordConfirmed(deps, {
-        kind: "energy",
-        confirmationId: who.confirmationId,
-        chargedTrx: "0",
-        audit: { ...auditBase(who, p), result: "failed", message: line },
-      });
+      await recordPlaced(deps, entryOf(who), order5mFailed(who, p, line));
       return { outcome: outcomeLine(line) };
     }
+    await recordPlaced(deps, entryOf(who), order5mPlaced(who, p, outcome));
     await afterOrder5m(deps, who, p, outcome);
     deps.logger.info(
       { confirmationId: who.confirmationId, orderId: outcome.result.orderId },

@@ -2,8 +2,8 @@ import { isServiceError } from "../../service/errors.js";
 import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
 import type { ActionContext } from "../command.js";
 import { expectNotifications } from "../notices/expectations.js";
-import type { Reply } from "../reply.js";
 import type { Confirmed } from "../spend/confirmed.js";
+import type { Placed } from "../spend/definition.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { hostFailureLine } from "./host-errors.js";
 import { type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
@@ -35,7 +35,7 @@ export async function placeHostStart(
   ctx: ActionContext,
   who: Confirmed,
   p: HostConfirmPayload,
-): Promise<Reply> {
+): Promise<Placed> {
   const { deps } = ctx;
   const since = deps.now();
   const callbackUrl = hostCallbackUrl(deps.settings);
@@ -54,7 +54,7 @@ export async function placeHostStart(
       // The hold stays: the reconciler registers it again, then starts.
       deps.logger.warn({ err: error, address: p.address }, "Host Mode registration not answered");
       await reconcile("add", error);
-      return outcomeLine(hostAddPendingLine(p.address));
+      return { result: "pending", reply: outcomeLine(hostAddPendingLine(p.address)) };
     }
     return hostNotStarted(deps, who, p, hostFailureLine(error, p.address, "add"), error);
   }
@@ -66,7 +66,7 @@ export async function placeHostStart(
       // The hold stays: Host Mode may run. The reconciler posts the outcome when it is known.
       deps.logger.warn({ err: error, address: p.address }, "Host Mode start not answered");
       await reconcile("start", error);
-      return outcomeLine(hostUnknownYetLine(p.address));
+      return { result: "pending", reply: outcomeLine(hostUnknownYetLine(p.address)) };
     }
     if (ctx.recovered && repeatedStartAnswer(error) === "started") {
       const how = "it was started by this confirmation before the bot restarted";

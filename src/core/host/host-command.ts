@@ -1,12 +1,10 @@
-import { balanceCovers } from "../balance/balance-cache.js";
-import { balanceToRefuseOn } from "../balance/balance-fresh.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { parseTronAddress } from "../parse/tron-address.js";
 import { quoteHost } from "../pricing/quote.js";
 import { errorReply, type Reply } from "../reply.js";
+import { checkAtQuote } from "../spend/check-at-quote.js";
 import { offerQuote } from "../spend/offer-quote.js";
-import { denyListText, preflightAddress } from "../spend/preflight.js";
-import { checkSpend } from "../spend/spend-guard.js";
+import { denyListText } from "../spend/preflight.js";
 import { type HostConfirmPayload, hostCallbackUrl } from "./host-payload.js";
 import { NO_CALLBACK_WARNING, renderHostQuote } from "./host-render.js";
 import { hostStart } from "./host-spend.js";
@@ -42,29 +40,26 @@ export const hostCommand: CommandDefinition = {
 async function runStart(ctx: CommandContext, address: string): Promise<Reply> {
   const { deps } = ctx;
   const { actor, conversation } = ctx.invocation;
-  const preflight = await preflightAddress(deps, address, "started");
-  if (!preflight.ok) return errorReply(preflight.line);
-  const quote = await quoteHost(deps);
-  const spend = await checkSpend({
-    store: deps.store,
+  const checked = await checkAtQuote(deps, {
     actor,
-    quoteTrx: quote.firstCycleTrx,
-    settings: deps.settings,
-    now: deps.now,
+    word: hostStart.word,
+    preflight: address,
+    price: () => quoteHost(deps),
+    costOf: (q) => q.firstCycleTrx,
   });
-  if (!spend.ok) return errorReply(spend.line);
-  const balance = await balanceToRefuseOn(deps, quote.firstCycleTrx);
-  const warnings = preflight.warning === undefined ? [] : [preflight.warning];
+  if (!checked.ok) return errorReply(checked.line);
+  const { quote, balance } = checked;
+  const warnings = [...checked.warnings];
   if (hostCallbackUrl(deps.settings) === undefined) warnings.push(NO_CALLBACK_WARNING);
   const view = {
     address,
     quote,
     balance,
-    denyList: denyListText(preflight.verdict),
+    denyList: denyListText(checked.verdict),
     warnings,
     ...(deps.settings.dailyLimitTrx !== undefined && { dailyLimitTrx: deps.settings.dailyLimitTrx }),
   };
-  if (balanceCovers(balance, quote.firstCycleTrx) === false) {
+  if (!checked.covered) {
     return renderHostQuote({
       ...view,
       refusal:

@@ -3,7 +3,8 @@ import { setJson } from "../../store/store-json.js";
 import { hostStarters } from "../activity/facts.js";
 import type { CoreDeps } from "../deps.js";
 import { type Actor, actorKey, actorSchema } from "../invocation.js";
-import { recordSpend } from "../ledger/record.js";
+import { recordCharge } from "../spend/charge.js";
+import { defineCharge } from "../spend/definition.js";
 import { SPEND_TTL_MS } from "../spend/spend-guard.js";
 
 /**
@@ -15,7 +16,15 @@ import { SPEND_TTL_MS } from "../spend/spend-guard.js";
  * charges cycles whatever the cap says, so a cycle is never refused: the starter's other spends
  * are, once the day's total (cycles included) reaches the cap, with a line that names the cycles.
  */
-type Deps = Pick<CoreDeps, "store" | "now" | "observer" | "logger" | "settings">;
+type Deps = CoreDeps;
+
+/** A Host Mode cycle: charged by the service by itself, counted toward its starter's day. */
+export const hostCycleCharge = defineCharge({
+  name: "host_cycle",
+  trigger: "service",
+  ledgerKind: "host_cycle",
+  noun: "This Host Mode cycle",
+});
 
 const FIRST_TTL_MS = SPEND_TTL_MS;
 const firstKey = (address: string): string => `host-first-cycle:${address}`;
@@ -48,9 +57,8 @@ export async function countHostCycle(
         ? held.actor
         : actorKey(held.actor);
   const idle = cycle.idle_cycle === "1" ? " (idle re-delegation)" : "";
-  await recordSpend(deps, {
+  await recordCharge(deps, hostCycleCharge, {
     id: `host-cycle:${cycle.order_id}`,
-    kind: "host_cycle",
     actor: `host:${cycle.address}`,
     requester: starter ?? `host:${cycle.address}`,
     address: cycle.address,

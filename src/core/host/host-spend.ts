@@ -37,6 +37,7 @@ export const hostStart = defineSpend<HostConfirmPayload, HostLiveQuote>({
     },
   }),
   atQuote: (p, quote) => ({ ...p, firstCycleTrx: quote.costTrx }),
+  ledgerKind: "host_start",
   place: (ctx, who, p) => placeHostStart(ctx, who, p),
   audit: hostAuditBase,
   describe: (p) => `Host Mode (infinity) for ${p.address}`,

@@ -1,10 +1,11 @@
 import { isServiceError } from "../../service/errors.js";
 import type { HostInfinityStarted, HostReply } from "../../service/host-mode.js";
 import type { CoreDeps } from "../deps.js";
-import { recordConfirmed } from "../ledger/record.js";
+import { type KnownOutcome, recordPlaced } from "../ledger/placed.js";
 import { rememberOrigin } from "../origins.js";
 import { buttons, type Reply, text } from "../reply.js";
 import { type Confirmed, requesterField, whoName } from "../spend/confirmed.js";
+import type { Placed } from "../spend/definition.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { autoWatch } from "../watch/index.js";
 import { markHostActive } from "./active.js";
@@ -86,21 +87,16 @@ export async function hostStartedNow(
   who: Confirmed,
   p: HostConfirmPayload,
   started: HostReply<HostInfinityStarted>,
-): Promise<Reply> {
+): Promise<Placed> {
   await afterStart(deps, who, p);
   const orderId = String(started.data.order_id);
-  await recordHostStart(deps, who, {
-    ...hostAuditBase(who, p),
-    result: "ok",
-    message: `${started.message}; infinity order ${orderId}`,
-    orderIds: [orderId],
-  });
-  return renderHostStarted(started.data, {
+  const reply = renderHostStarted(started.data, {
     callback: hostCallbackUrl(deps.settings) !== undefined,
     by: whoName(who.actor),
     message: started.message,
     ...(await startCheck(deps, who, p.address)),
   });
+  return { ...hostStarted(who, p, `${started.message}; infinity order ${orderId}`, [orderId]), reply };
 }
 
 /**
@@ -128,49 +124,54 @@ export async function hostStartedBefore(
   who: Confirmed,
   p: HostConfirmPayload,
   how: string,
-): Promise<Reply> {
+): Promise<Placed> {
   await afterStart(deps, who, p);
   const line = `Host Mode is active for ${p.address}: ${how} (confirmed by ${whoName(who.actor)}). Stop with: host stop ${p.address}`;
-  await recordHostStart(deps, who, { ...hostAuditBase(who, p), result: "ok", message: line });
   const { check, statusToken } = await startCheck(deps, who, p.address);
   const reply = outcomeLine(line);
   reply.blocks.push(text(check));
   if (statusToken) reply.blocks.push(buttons({ label: "Status", token: statusToken }));
-  return reply;
+  return { ...hostStarted(who, p, line), reply };
 }
 
 /** Nothing was started, so nothing was charged: the hold is given back. */
-export async function hostNotStarted(
+export function hostNotStarted(
   deps: CoreDeps,
   who: Confirmed,
   p: HostConfirmPayload,
   line: string,
   error?: unknown,
-): Promise<Reply> {
+): Placed {
   if (error !== undefined) deps.logger.warn({ err: error, address: p.address }, "host start failed");
-  await recordConfirmed(deps, {
-    kind: "host_start",
-    confirmationId: who.confirmationId,
-    chargedTrx: "0",
-    audit: { ...hostAuditBase(who, p), result: "failed", message: line },
-  });
-  return outcomeLine(line);
+  const failed = { chargedTrx: "0", orderIds: [], detail: line, audit: hostAuditBase(who, p) };
+  return { result: "failed", ...failed, reply: outcomeLine(line) };
 }
 
 /**
  * A start that went through: its ledger entry costs 0 (the service charges cycles, each its own
  * `host_cycle` entry), and its hold stays until the first cycle's callback settles it.
  */
-export function recordHostStart(
+export const hostStarted = (
+  who: Pick<Confirmed, "actor" | "conversation" | "requester">,
+  p: HostConfirmPayload,
+  detail: string,
+  orderIds: readonly string[] = [],
+): KnownOutcome => ({
+  result: "ordered",
+  chargedTrx: "0",
+  orderIds,
+  detail,
+  audit: hostAuditBase(who, p),
+  holds: false,
+});
+
+/** A reconciler learned the start's outcome: entered in the ledger as the Confirm would have. */
+export async function entered(
   deps: CoreDeps,
-  who: Pick<Confirmed, "confirmationId">,
-  audit: ReturnType<typeof hostAuditBase> & { result: "ok"; message: string; orderIds?: string[] },
-) {
-  return recordConfirmed(deps, {
-    kind: "host_start",
-    confirmationId: who.confirmationId,
-    chargedTrx: "0",
-    holds: false,
-    audit,
-  });
+  who: Confirmed,
+  placed: Placed | Promise<Placed>,
+): Promise<Reply> {
+  const { reply, ...outcome } = await placed;
+  await recordPlaced(deps, { kind: "host_start", confirmationId: who.confirmationId }, outcome);
+  return reply;
 }

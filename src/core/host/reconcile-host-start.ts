@@ -11,12 +11,13 @@ import { hostFailureLine } from "./host-errors.js";
 import { lastHostEvent } from "./host-events.js";
 import { type HostConfirmPayload, hostCallbackUrl, hostConfirmPayloadSchema } from "./host-payload.js";
 import {
+  entered,
   hostAnswerLost,
   hostAuditBase,
   hostNotStarted,
+  hostStarted,
   hostStartedBefore,
   hostStartedNow,
-  recordHostStart,
   repeatedStartAnswer,
 } from "./host-start-flow.js";
 
@@ -104,7 +105,7 @@ async function attempt(
       const again = hostAnswerLost(error) || (isServiceError(error) && error.retryable);
       if (again) return { askAgain: error };
       const line = hostFailureLine(error, p.address, "add");
-      return { outcome: await hostNotStarted(deps, who, p, line, error) };
+      return { outcome: await entered(deps, who, hostNotStarted(deps, who, p, line, error)) };
     }
     record.step = "start";
     await save(record);
@@ -117,11 +118,11 @@ async function attempt(
     if (answer === "started") {
       const how =
         "the start sent for this confirmation went through (asked again, the service answers that it is already running)";
-      return { outcome: await hostStartedBefore(deps, who, p, how) };
+      return { outcome: await entered(deps, who, hostStartedBefore(deps, who, p, how)) };
     }
     if (answer === "not-started") {
       const line = hostFailureLine(error, p.address, "start");
-      return { outcome: await hostNotStarted(deps, who, p, line, error) };
+      return { outcome: await entered(deps, who, hostNotStarted(deps, who, p, line, error)) };
     }
     return { askAgain: error };
   }
@@ -129,7 +130,7 @@ async function attempt(
     { confirmationId: who.confirmationId, address: p.address },
     "Host Mode start reconciled: started now",
   );
-  return { outcome: await hostStartedNow(deps, who, p, started) };
+  return { outcome: await entered(deps, who, hostStartedNow(deps, who, p, started)) };
 }
 
 /**
@@ -148,7 +149,7 @@ async function settledMeanwhile(
   if (event.event === "started") {
     if (event.confirmationId === who.confirmationId) return undefined;
     const line = `Not started by this confirmation: Host Mode for ${p.address} was started meanwhile by another confirmation, which counts its charge. Nothing was charged for this one.`;
-    return hostNotStarted(deps, who, p, line);
+    return entered(deps, who, hostNotStarted(deps, who, p, line));
   }
   if (event.event === "paused") {
     // A pause means it ran: this start (or one before it) went through, and its first cycle counts.
@@ -158,7 +159,7 @@ async function settledMeanwhile(
   }
   if (event.ordersClosed === 0) {
     const line = `Not started: host stop ${p.address} ran before the service said whether this start went through, and found nothing running, so the bot stopped asking. Nothing was charged.`;
-    return hostNotStarted(deps, who, p, line);
+    return entered(deps, who, hostNotStarted(deps, who, p, line));
   }
   // The start had gone through: host stop closed its order. Its first cycle may have been charged.
   const line = `Host Mode for ${p.address} had started, and host stop ended it (${event.ordersClosed} open order${event.ordersClosed === 1 ? "" : "s"} closed) before the service confirmed the start, so the bot stopped asking. A cycle delegated before the stop is charged; see the statement.`;
@@ -173,8 +174,7 @@ async function hostStartedThenEnded(
   line: string,
 ): Promise<Reply> {
   // Its hold (the first cycle's quote) stays until a cycle callback says what was charged.
-  await recordHostStart(deps, who, { ...hostAuditBase(who, p), result: "ok", message: line });
-  return outcomeLine(line);
+  return entered(deps, who, { ...hostStarted(who, p, line), reply: outcomeLine(line) });
 }
 
 /** A day of no answer: the bot stops asking and says what the user can do. */

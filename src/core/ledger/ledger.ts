@@ -1,7 +1,14 @@
 import type { ChainHead, Store } from "../../store/store.js";
 import type { CoreDeps } from "../deps.js";
 import { hashOf } from "./csv-row.js";
-import { GENESIS_HASH, type LedgerEntry, type LedgerFields, ledgerEntrySchema } from "./entry.js";
+import {
+  GENESIS_HASH,
+  isCharge,
+  type LedgerEntry,
+  type LedgerFields,
+  type LedgerKind,
+  ledgerEntrySchema,
+} from "./entry.js";
 
 /**
  * The spend ledger in the store: one chain across every instance. Each append is ONE atomic store
@@ -15,6 +22,10 @@ import { GENESIS_HASH, type LedgerEntry, type LedgerFields, ledgerEntrySchema } 
  */
 const CHAIN = { head: "ledger:head", idPrefix: "ledger:id:" } as const;
 const dayList = (day: string): string => `ledger:day:${day}`;
+/** What one kind charged in a UTC month, integer SUN, written in the step that appends each charge. */
+const monthTotal = (kind: LedgerKind, month: string): string => `ledger:month:${kind}:${month}`;
+/** A month's total outlives its month, so it can still be shown on the 1st. */
+const MONTH_TOTAL_TTL_MS = 40 * 24 * 3_600_000;
 const DAY_MS = 24 * 3_600_000;
 /** Reads walk a day in slices of this many entries (the export streams them). */
 const SLICE = 1_000;
@@ -27,6 +38,14 @@ export interface Appended {
   entry: LedgerEntry;
   /** False: the id was written before (by this or another instance); `entry` is that one. */
   appended: boolean;
+}
+
+/** `YYYY-MM` of the UTC month of an ISO time or epoch ms. */
+const monthOf = (at: string | number): string => new Date(at).toISOString().slice(0, 7);
+
+/** What the entries of one kind charged in the UTC month of `now`, integer SUN (the re-screens' budget). */
+export async function monthChargedSun(store: Store, kind: LedgerKind, now: number): Promise<number> {
+  return Number((await store.get(monthTotal(kind, monthOf(now)))) ?? "0");
 }
 
 /** `YYYY-MM-DD` of the UTC day of an ISO time or epoch ms. */
@@ -47,9 +66,12 @@ export async function appendToLedger(deps: Deps, id: string, fields: LedgerField
     const chained = { ...fields, seq: prev.seq + 1, at, prevHash: prev.hash };
     const entry: LedgerEntry = { ...chained, hash: hashOf(chained) };
     const value = JSON.stringify(entry);
+    const tallies = isCharge(entry)
+      ? [{ key: monthTotal(entry.kind, monthOf(at)), by: entry.amountSun, ttlMs: MONTH_TOTAL_TTL_MS }]
+      : [];
     const answer = await deps.store.chainAppend(
       CHAIN,
-      { id, prev, hash: entry.hash, at, value, list: dayList(dayOf(at)) },
+      { id, prev, hash: entry.hash, at, value, list: dayList(dayOf(at)), tallies },
       ttlMs,
     );
     if (answer.kind === "appended") return { entry, appended: true };

@@ -1,16 +1,13 @@
 import { requestIdempotencyKey } from "../../service/idempotency.js";
 import type { OrchestratorAccepted } from "../../service/orchestrator.js";
 import type { ActionContext } from "../command.js";
-import { notePlaced } from "../ledger/placed.js";
-import { recordConfirmed } from "../ledger/record.js";
 import { expectNotifications, forgetOrchestratorExpectation } from "../notices/expectations.js";
-import type { Reply } from "../reply.js";
 import type { Confirmed } from "../spend/confirmed.js";
 import { priceFellLine } from "../spend/decide-at-confirm.js";
+import type { Placed } from "../spend/definition.js";
 import { orchestratorFailureLine, orchestratorOutcomeUnknown } from "../spend/order-errors.js";
 import { outcomeLine } from "../spend/outcome-render.js";
 import { withResend } from "../spend/resend.js";
-import { auditSpend } from "../spend/spend-audit.js";
 import { autoWatchMany } from "../watch/index.js";
 import type { PayoutConfirmPayload } from "./payout-payload.js";
 import { renderProgress } from "./payout-progress-render.js";
@@ -53,7 +50,7 @@ export async function placePayout(
   who: Confirmed,
   p: PayoutConfirmPayload,
   fellByTrx?: string,
-): Promise<Reply> {
+): Promise<Placed> {
   const run = await runOf(ctx, who, p);
   const note = fellByTrx === undefined ? undefined : priceFellLine(fellByTrx, p.quoteTrx, "ordered");
   return placeRun(ctx, run, p, note);
@@ -89,25 +86,26 @@ function orderRun(
 }
 
 /** No order: a known refusal gives the hold back; an unknown outcome is looked up by the key. */
-async function notPlaced(ctx: ActionContext, run: PayoutRun, error: unknown): Promise<Reply> {
+async function notPlaced(ctx: ActionContext, run: PayoutRun, error: unknown): Promise<Placed> {
   const { deps } = ctx;
   const line = orchestratorFailureLine(error);
   deps.logger.warn({ err: error, idempotencyKey: run.key }, "payout run order failed");
   if (orchestratorOutcomeUnknown(error)) {
     // It may exist after all: the poll finds it by its key, or says it was never accepted.
     await trackPayout(deps, run);
-    return renderProgress({ run, cancel: null, note: line });
+    return { result: "pending", reply: renderProgress({ run, cancel: null, note: line }) };
   }
-  await recordConfirmed(deps, {
-    kind: "payout",
-    confirmationId: run.confirmationId,
-    chargedTrx: "0",
-    addresses: run.items.length,
-    audit: { ...auditOf(run), result: "failed", message: line },
-  });
   for (const item of run.items)
     await forgetOrchestratorExpectation(deps.store, { address: item.address, idempotencyKey: run.key });
-  return outcomeLine(line);
+  return {
+    result: "failed",
+    chargedTrx: "0",
+    orderIds: [],
+    detail: line,
+    audit: auditOf(run),
+    addresses: run.items.length,
+    reply: outcomeLine(line),
+  };
 }
 
 async function placeRun(
@@ -115,7 +113,7 @@ async function placeRun(
   run: PayoutRun,
   p: PayoutConfirmPayload,
   note?: string,
-): Promise<Reply> {
+): Promise<Placed> {
   const { deps } = ctx;
   await expectRun(deps, run);
   let accepted: { replayed: boolean; detail: OrchestratorAccepted };
@@ -142,19 +140,19 @@ async function placeRun(
       "payout run accepted, but its bookkeeping failed",
     );
   }
-  await notePlaced(deps.store, run.confirmationId, [String(requestId)]);
-  await auditSpend(deps, {
-    ...auditOf(run),
-    result: "ok",
-    message: `payout run accepted (request ${requestId}, key ${run.key}): ${p.items.length} addresses, ${p.energy} energy; charged per delivered chunk`,
-    orderIds: [String(requestId)],
-  });
   const cancel = await readCancelled(deps, run.key);
-  return renderProgress({
-    run,
-    cancel,
-    requestId,
-    replayed: accepted.replayed,
-    ...(note && { priceNote: note }),
-  });
+  // Charged per delivered chunk: the run's last poll enters the charge (payout-tracking.ts).
+  return {
+    result: "accepted",
+    orderIds: [String(requestId)],
+    detail: `payout run accepted (request ${requestId}, key ${run.key}): ${p.items.length} addresses, ${p.energy} energy; charged per delivered chunk`,
+    audit: auditOf(run),
+    reply: renderProgress({
+      run,
+      cancel,
+      requestId,
+      replayed: accepted.replayed,
+      ...(note && { priceNote: note }),
+    }),
+  };
 }

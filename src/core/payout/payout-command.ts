@@ -1,10 +1,7 @@
-import { balanceCovers } from "../balance/balance-cache.js";
-import { balanceToRefuseOn } from "../balance/balance-fresh.js";
 import type { CommandContext } from "../command.js";
 import { errorReply, type Reply } from "../reply.js";
-import { activationBoundOf, heldLine, heldTrx } from "../spend/activation-bound.js";
+import { checkAtQuote } from "../spend/check-at-quote.js";
 import { offerQuote } from "../spend/offer-quote.js";
-import { checkSpend } from "../spend/spend-guard.js";
 import type { PayoutInput } from "./payout-input.js";
 import type { PayoutConfirmPayload } from "./payout-payload.js";
 import { PAYOUT_MAX_ADDRESSES, PAYOUT_MIN_ADDRESSES, planPayout } from "./payout-plan.js";
@@ -27,26 +24,14 @@ export async function runPayout(ctx: CommandContext, input: PayoutInput): Promis
   }
   const plan = await planPayout(deps, input.rows);
   if (plan.items.length === 0) return renderNothingToOrder(plan);
-  const price = await quotePayout(deps, plan.items);
-  const activationTrx =
-    input.options.activation === false
-      ? undefined
-      : await activationBoundOf(
-          deps,
-          plan.items.map((i) => i.address),
-        );
-  const spend = await checkSpend({
-    store: deps.store,
+  const checked = await checkAtQuote(deps, {
     actor,
-    quoteTrx: heldTrx(price.costTrx, activationTrx),
-    settings: deps.settings,
-    now: deps.now,
+    price: () => quotePayout(deps, plan.items),
+    costOf: (p) => p.costTrx,
+    ...(input.options.activation !== false && { activation: plan.items.map((i) => i.address) }),
   });
-  if (!spend.ok) {
-    const held = activationTrx === undefined ? "" : ` ${heldLine(price.costTrx, activationTrx)}`;
-    return errorReply(`${spend.line}${held}`);
-  }
-  const balance = await balanceToRefuseOn(deps, price.costTrx);
+  if (!checked.ok) return errorReply(checked.line);
+  const { quote: price, balance, activationTrx } = checked;
   const view = {
     plan,
     price,
@@ -54,7 +39,7 @@ export async function runPayout(ctx: CommandContext, input: PayoutInput): Promis
     options: input.options,
     ...(activationTrx !== undefined && { activationTrx }),
   };
-  if (balanceCovers(balance, price.costTrx) === false) {
+  if (!checked.covered) {
     return renderPayoutQuote({
       ...view,
       refusal:

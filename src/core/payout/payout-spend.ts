@@ -41,6 +41,7 @@ export const payoutRun = defineSpend<PayoutConfirmPayload, PayoutPrice>({
     },
   }),
   atQuote: livePayout,
+  ledgerKind: "payout",
   place: placePayout,
   audit: (who, p) => ({
     actor: who.actor,

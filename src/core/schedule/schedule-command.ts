@@ -16,9 +16,9 @@ import {
   text,
 } from "../reply.js";
 import { can, refusalLine } from "../roles.js";
+import { checkAtQuote } from "../spend/check-at-quote.js";
 import { atApprovalThreshold } from "../spend/decide-at-confirm.js";
-import { denyListText, preflightAddress } from "../spend/preflight.js";
-import { checkSpend } from "../spend/spend-guard.js";
+import { denyListText } from "../spend/preflight.js";
 import { planNext, runJobId } from "./occurrences.js";
 import { describeTiming, nextOccurrence, whenText } from "./recurrence.js";
 import { parseScheduleArgs, SCHEDULE_USAGE, type ScheduleArgs } from "./schedule-args.js";
@@ -79,17 +79,16 @@ async function quoteSchedule(
       `This conversation has ${MAX_PER_CONVERSATION} standing orders, the most it may have: remove one (schedule remove <id>) before adding another.`,
     );
   }
-  const preflight = await preflightAddress(deps, args.address);
-  if (!preflight.ok) return errorReply(preflight.line);
-  const quote = await quoteEnergy(deps, args.address, args.amount);
-  const caps = await checkSpend({
-    store: deps.store,
+  // Quoted like an order, without the balance: each run reads it.
+  const checked = await checkAtQuote(deps, {
     actor,
-    quoteTrx: quote.costTrx,
-    settings: deps.settings,
-    now: deps.now,
+    preflight: args.address,
+    price: () => quoteEnergy(deps, args.address, args.amount),
+    costOf: (q) => q.costTrx,
+    balance: false,
   });
-  if (!caps.ok) return errorReply(caps.line);
+  if (!checked.ok) return errorReply(checked.line);
+  const { quote, verdict } = checked;
   const timing = { atMin: args.atMin, repeat: args.repeat };
   const next = nextOccurrence(timing, deps.now());
   const payload: ScheduleConfirmPayload = {
@@ -128,7 +127,7 @@ async function quoteSchedule(
         "Max unit price",
         args.maxSun === undefined ? "none (the live price)" : `${args.maxSun} SUN per energy`,
       ],
-      ["Deny list", denyListText(preflight.verdict)],
+      ["Deny list", denyListText(verdict)],
     ),
     ...(above
       ? [

@@ -12,13 +12,13 @@ import type { CoreDeps } from "../deps.js";
 import { UserError } from "../errors.js";
 import { formatAmount } from "../format.js";
 import { type Actor, actorKey, type ConversationRef, conversationKey } from "../invocation.js";
-import { recordSpend } from "../ledger/record.js";
 import { pollDelayMs } from "../poll.js";
 import { context, errorReply, type Reply } from "../reply.js";
-import { checkSpend } from "../spend/spend-guard.js";
+import { checkCharge, recordCharge } from "../spend/charge.js";
 import { askerName, rememberAsker } from "./asker.js";
 import { forgetProviders, pickProvider } from "./screening-providers.js";
 import { renderScreeningOrder } from "./screening-render.js";
+import { paidScreening } from "./screening-spend.js";
 
 /**
  * One paid screening, from provider choice to the reply. Shared by the `screen` command and the
@@ -141,21 +141,14 @@ function parseSeed(raw: string | null): { seed: string; at: number } | undefined
   return undefined;
 }
 
-/** OPS_MAX_ORDER_TRX / OPS_DAILY_LIMIT_TRX against the provider's list price, before any paid call. */
+/** The caps against the provider's list price, before any paid call (the pipeline's check of a charge). */
 async function spendRefusal(deps: CoreDeps, actor: Actor, provider: ScreeningProvider) {
-  const { maxOrderTrx, dailyLimitTrx } = deps.settings;
-  if (maxOrderTrx === undefined && dailyLimitTrx === undefined) return undefined;
-  if (provider.price_trx === null) {
-    return `The TRX price of a screening with ${provider.provider} is unknown right now (the service has no exchange rate), so the spending caps cannot be checked; try again later.`;
-  }
-  const check = await checkSpend({
-    store: deps.store,
+  const check = await checkCharge(deps, paidScreening, {
     actor,
-    quoteTrx: provider.price_trx,
-    settings: { ...(maxOrderTrx && { maxOrderTrx }), ...(dailyLimitTrx && { dailyLimitTrx }) },
-    now: deps.now,
+    priceTrx: provider.price_trx,
+    unknownPrice: `The TRX price of a screening with ${provider.provider} is unknown right now (the service has no exchange rate), so the spending caps cannot be checked; try again later.`,
   });
-  return check.ok ? undefined : check.line.replace("This order", "This screening");
+  return check.ok ? undefined : check.line;
 }
 
 /**
@@ -178,9 +171,8 @@ async function recordOrder(
   const who = actorKey(request.actor);
   // Charged when the order was created; a failed check refunds it later, so the total errs high.
   const chargedTrx = billing.charged && billing.charged_currency === "TRX" ? billing.charged_amount : "0";
-  await recordSpend(deps, {
+  await recordCharge(deps, paidScreening, {
     id: `screening:${id}`,
-    kind: "screening",
     actor: who,
     requester: who,
     address: request.address,
@@ -242,9 +234,8 @@ async function failure(
   if ([4002, 4004, 5030].includes(Number(error.code))) await forgetProviders(deps);
   const line = failureLine(request, provider, error.kind, error.code);
   const who = actorKey(request.actor);
-  await recordSpend(deps, {
+  await recordCharge(deps, paidScreening, {
     id: `screening-failed:${key.storeKey}:${deps.now()}`,
-    kind: "screening",
     actor: who,
     requester: who,
     address: request.address,

@@ -12,29 +12,14 @@ import { sunToTrx, trxToSun } from "../pricing/trx.js";
  * `paidTRX` minus the energy quoted), kept in the store for every instance. An address this bot
  * has seen receive energy is active for good and holds nothing extra.
  *
- * The caps (per order, daily, the approval threshold) hold for the quote plus that bound. Before
- * any order has shown the fee, the quote holds alone and says the activation cost is added (a
- * refusal there would leave a team with caps unable ever to learn it: see the issue 44 note).
+ * The caps (per order, daily, the approval threshold) hold for the quote plus that bound, or
+ * OPS_ACTIVATION_TRX when it is larger (the bound before any order has shown the fee). With
+ * neither, the quote holds alone and says the activation cost is added.
  */
 const ACTIVE_KEY = (address: string) => `activation:active:${address}`;
 const FEE_KEY = "activation:fee-sun";
 /** TRON accounts are never deactivated; a year keeps the store from holding every address forever. */
 const KEEP_MS = 366 * 24 * 60 * 60_000;
-
-export type ActivationBound =
-  | { kind: "active" }
-  | { kind: "may-activate"; feeTrx: string }
-  | { kind: "fee-unknown" };
-
-export async function activationBound(
-  deps: Pick<CoreDeps, "store">,
-  address: string,
-): Promise<ActivationBound> {
-  const [active, fee] = await deps.store.getMany([ACTIVE_KEY(address), FEE_KEY]);
-  if (active !== null && active !== undefined) return { kind: "active" };
-  if (fee === null || fee === undefined) return { kind: "fee-unknown" };
-  return { kind: "may-activate", feeTrx: sunToTrx(new Big(fee)) };
-}
 
 /** What the caps hold for a quote: the quote plus the activation fee it may carry. */
 export const heldTrx = (costTrx: string, feeTrx: string | undefined): string =>
@@ -74,18 +59,26 @@ export async function learnFromOrder(
 }
 
 /**
- * The activation fees a run on many addresses may add: the fee once for each address not known
- * active; undefined when none may need it or no fee has been seen yet.
+ * What the caps hold for activating the addresses not known active: the fee once for each, the
+ * fee being the largest an order showed or OPS_ACTIVATION_TRX, whichever is larger. `none`: every
+ * address is known active; `fee-unknown`: some may need it and no fee is known or set.
  */
+export type ActivationHold = { kind: "none" } | { kind: "fee"; feeTrx: string } | { kind: "fee-unknown" };
+
 export async function activationBoundOf(
-  deps: Pick<CoreDeps, "store">,
+  deps: Pick<CoreDeps, "store" | "settings">,
   addresses: readonly string[],
-): Promise<string | undefined> {
-  if (addresses.length === 0) return undefined;
+): Promise<ActivationHold> {
+  if (addresses.length === 0) return { kind: "none" };
   const [fee, ...active] = await deps.store.getMany([FEE_KEY, ...addresses.map(ACTIVE_KEY)]);
   const unknown = active.filter((mark) => mark === null || mark === undefined).length;
-  if (fee === null || fee === undefined || unknown === 0) return undefined;
-  return sunToTrx(new Big(fee).times(unknown));
+  if (unknown === 0) return { kind: "none" };
+  const learned = fee === null || fee === undefined ? undefined : new Big(fee);
+  const { activationTrx } = deps.settings;
+  const set = activationTrx === undefined ? undefined : trxToSun(activationTrx);
+  const bound = learned === undefined ? set : set === undefined || learned.gte(set) ? learned : set;
+  if (bound === undefined) return { kind: "fee-unknown" };
+  return { kind: "fee", feeTrx: sunToTrx(bound.times(unknown)) };
 }
 
 /** An address seen receiving energy (an orchestrator item, a delivery) is active. */

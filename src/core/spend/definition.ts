@@ -3,6 +3,8 @@ import type { ComplianceVerdict } from "../../service/compliance.js";
 import type { PriceList, PricingServiceName } from "../../service/pricing.js";
 import type { ActionContext } from "../command.js";
 import type { CoreDeps } from "../deps.js";
+import type { LedgerKind } from "../ledger/entry.js";
+import type { PlaceResult } from "../ledger/placed.js";
 import type { Reply } from "../reply.js";
 import type { Role } from "../roles.js";
 import type { Confirmed } from "./confirmed.js";
@@ -43,8 +45,19 @@ interface RequoteView<P, Q> {
 
 type Deps = CoreDeps;
 
+/** What a definition's `place` answers: what it came to (ledger/placed.ts) and the reply. */
+export type Placed = PlaceResult & { reply: Reply };
+
+/**
+ * What sets a spend off: a person's Confirm (`SpendDefinition`); a person's command charged at once
+ * (a paid screening); automatic (a scheduled re-screen); charged by the service by itself (a Host
+ * Mode cycle). The last three are `ChargeDefinition`s: no Confirm, the same caps and ledger.
+ */
+type SpendTrigger = "confirm" | "command" | "automatic" | "service";
+
 export interface SpendDefinition<P = unknown, Q extends LiveQuote = LiveQuote> {
   kind: "spend";
+  trigger: "confirm";
   /** The definition's name: what an approval request stores (`energy`, `payout`, `host`). */
   name: string;
   /** The action kind of its Confirm button (`energy.confirm`). */
@@ -57,11 +70,14 @@ export interface SpendDefinition<P = unknown, Q extends LiveQuote = LiveQuote> {
   live(deps: Pick<Deps, "now">, payload: P): LiveSpend<Q>;
   /** The payload at the live quote: what is ordered, held against the caps and recorded. */
   atQuote(payload: P, quote: Q): P;
+  /** Its entries' kind in the ledger (`energy`, `payout`, `host_start`). */
+  ledgerKind: LedgerKind;
   /**
-   * Places the spend the decision allowed (its amount reserved), keyed by `who.confirmationId`;
-   * reconciles a lost answer itself (a tracked job) and settles or releases the hold.
+   * Places the spend the decision allowed (its amount reserved), keyed by `who.confirmationId`,
+   * and answers what it came to with the reply: the pipeline enters it in the ledger (settling or
+   * releasing the hold); a lost answer is reconciled by its own tracked job, which enters it later.
    */
-  place(ctx: ActionContext, who: Confirmed, payload: P, fellByTrx?: string): Promise<Reply>;
+  place(ctx: ActionContext, who: Confirmed, payload: P, fellByTrx?: string): Promise<Placed>;
   /** The audit fields every outcome of one confirmation shares. */
   audit(
     who: Pick<Confirmed, "actor" | "conversation" | "requester">,
@@ -109,14 +125,49 @@ export interface GuardedDefinition<P = unknown> {
   };
 }
 
+/**
+ * A spend no Confirm decides (`trigger`): checked against the caps by the pipeline before it is
+ * asked for (spend/charge.ts: `checkCharge`; the service charges a Host Mode cycle whatever they
+ * say) and entered in the ledger through it (`recordCharge`), counted toward the day of whom it is
+ * charged to, or toward its own monthly budget.
+ */
+export interface ChargeDefinition {
+  kind: "charge";
+  /** `screening`, `rescreen`, `host_cycle`. */
+  name: string;
+  trigger: Exclude<SpendTrigger, "confirm">;
+  /** Its entries' kind in the ledger. */
+  ledgerKind: LedgerKind;
+  /** How a cap's line names one: "This screening". */
+  noun: string;
+  /**
+   * A budget of its own per UTC month, instead of a person's caps (the re-screens':
+   * OPS_WATCH_BUDGET_TRX); read from the ledger's month total of `ledgerKind`.
+   */
+  monthBudgetTrx?(settings: Deps["settings"]): string | undefined;
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds definitions of every payload type
 export type AnyDefinition = SpendDefinition<any, any> | GuardedDefinition<any>;
 
+/** What a feature declares in `spends`: what a Confirm decides, and what is charged without one. */
+export type DeclaredSpend = AnyDefinition | ChargeDefinition;
+
+/** The definitions a Confirm button and an approval request run (not the charges). */
+export const confirmable = (spends: readonly DeclaredSpend[]): AnyDefinition[] =>
+  spends.filter((d): d is AnyDefinition => d.kind !== "charge");
+
 /** Keeps a definition's payload and quote types (features declare theirs through it). */
 export const defineSpend = <P, Q extends LiveQuote>(
-  d: Omit<SpendDefinition<P, Q>, "kind">,
+  d: Omit<SpendDefinition<P, Q>, "kind" | "trigger">,
 ): SpendDefinition<P, Q> => ({
   kind: "spend",
+  trigger: "confirm",
+  ...d,
+});
+
+export const defineCharge = (d: Omit<ChargeDefinition, "kind">): ChargeDefinition => ({
+  kind: "charge",
   ...d,
 });
 

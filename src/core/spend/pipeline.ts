@@ -1,6 +1,7 @@
 import type { ActionContext, ActionHandler } from "../command.js";
 import type { CoreDeps } from "../deps.js";
 import type { Actor } from "../invocation.js";
+import { recordPlaced } from "../ledger/placed.js";
 import { context, type Reply } from "../reply.js";
 import { type Requester, requesterLine, requesterOf, tell } from "../spend-lifecycle.js";
 import { askApproval } from "./approval-gate.js";
@@ -21,8 +22,9 @@ import { type Ref, tellOutcome } from "./tell-outcome.js";
  *     rose     → the new quote with fresh buttons in place (none above a cap: the refusal line);
  *                both in requote.ts
  *     approval → an approval request (approval-gate.ts); Approve decides again (approvals/)
- *     go       → def.place (durable intent: the core claimed the buttons; keys from the confirmation);
- *                what became of it is read from the ledger by its confirmation (placed.ts)
+ *     go       → placeSpend: def.place (durable intent: the core claimed the buttons; keys from the
+ *                confirmation) answers what it came to, entered in the ledger here (recordPlaced);
+ *                followers read it from the ledger by its confirmation (ledger/placed.ts)
  *
  * A guarded action (no price) has the same buttons, claim, intent and approval, and runs itself.
  * Each step is told to `deps.spendLifecycle` (lifecycle.ts), with who asked (`Requester`).
@@ -145,11 +147,29 @@ export async function runSpend<P, Q extends LiveQuote>(
       });
     }
     case "go": {
-      const reply = await def.place(ctx, who, def.atQuote(payload, decision.quote), decision.fellByTrx);
+      const reply = await placeSpend(ctx, def, who, def.atQuote(payload, decision.quote), decision.fellByTrx);
       await tellOutcome(deps, ref, who);
       return withRequesterNote(reply, requester);
     }
   }
+}
+
+/**
+ * Places what the decision allowed and enters what it came to in the ledger (ledger/placed.ts:
+ * the one writer settles or releases the hold): a Confirm's `go`, and an approved request.
+ * A kill between the two is safe: the durable intent runs it again, the service answers the same
+ * key with the same order, and the entry is written once (by its confirmation id).
+ */
+export async function placeSpend<P, Q extends LiveQuote>(
+  ctx: ActionContext,
+  def: SpendDefinition<P, Q>,
+  who: Confirmed,
+  payload: P,
+  fellByTrx?: string,
+): Promise<Reply> {
+  const { reply, ...placed } = await def.place(ctx, who, payload, fellByTrx);
+  await recordPlaced(ctx.deps, { kind: def.ledgerKind, confirmationId: who.confirmationId }, placed);
+  return reply;
 }
 
 /** Who asked, under the outcome's "Confirmed by …", when it was an agent (lifecycle.ts). */
@@ -159,7 +179,17 @@ export function withRequesterNote(reply: Reply, requester: Requester | undefined
 }
 
 /** "The price fell by …: ordered at …" under a placed spend's reply. */
-export const withFellNote = (reply: Reply, fellByTrx: string | undefined, costTrx: string): Reply =>
+export const withFellNote = <T extends { reply: Reply }>(
+  placed: T,
+  fellByTrx: string | undefined,
+  costTrx: string,
+): T =>
   fellByTrx === undefined
-    ? reply
-    : { ...reply, blocks: [...reply.blocks, context(priceFellLine(fellByTrx, costTrx, "ordered"))] };
+    ? placed
+    : {
+        ...placed,
+        reply: {
+          ...placed.reply,
+          blocks: [...placed.reply.blocks, context(priceFellLine(fellByTrx, costTrx, "ordered"))],
+        },
+      };

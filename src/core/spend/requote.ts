@@ -2,17 +2,16 @@ import type { ComplianceVerdict } from "../../service/compliance.js";
 import type { ActionContext } from "../command.js";
 import type { CoreDeps } from "../deps.js";
 import { UserError } from "../errors.js";
-import type { Actor } from "../invocation.js";
 import { recordConfirmed } from "../ledger/record.js";
 import { getPriceList } from "../pricing/price-list.js";
 import type { Reply } from "../reply.js";
 import { tell } from "../spend-lifecycle.js";
+import { capRefusal } from "./check-at-quote.js";
 import type { Confirmed } from "./confirmed.js";
 import { type ConfirmDecision, type LiveQuote, priceRoseLine } from "./decide-at-confirm.js";
 import type { SpendDefinition } from "./definition.js";
 import { offerQuote } from "./offer-quote.js";
 import { outcomeLine } from "./outcome-render.js";
-import { checkSpend } from "./spend-guard.js";
 
 /**
  * The pipeline's answers that show a quote again (src/core/spend/pipeline.ts): a price rise, and a
@@ -53,22 +52,6 @@ function recordRefusal<P, Q extends LiveQuote>(
     result: "refused",
     audit: { ...def.audit(who, payload), result: "failed", message: line },
   });
-}
-
-/** The cap a quote breaks (OPS_MAX_ORDER_TRX, the daily limit), as a first quote says it; else undefined. */
-export async function capRefusal(
-  deps: Deps,
-  actor: Actor | string,
-  quoteTrx: string,
-): Promise<string | undefined> {
-  const check = await checkSpend({
-    store: deps.store,
-    actor,
-    quoteTrx,
-    settings: deps.settings,
-    now: deps.now,
-  });
-  return check.ok ? undefined : check.line;
 }
 
 interface Requote<P, Q> {

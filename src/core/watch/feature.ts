@@ -1,5 +1,6 @@
 import { defineFeature } from "../feature.js";
 import type { OnBlocked } from "./on-blocked.js";
+import { scheduledRescreen } from "./rescreen-spend.js";
 import { watchTick } from "./tick.js";
 import { watchCommand } from "./watch-command.js";
 
@@ -11,6 +12,7 @@ export const watchFeatureWith = (onBlocked: readonly OnBlocked[]) =>
   defineFeature({
     name: "watch",
     commands: [watchCommand],
+    spends: [scheduledRescreen],
     /** One watchlist poll across every instance, every OPS_WATCH_INTERVAL_S. */
     scheduled: ({ deps, alerts }) => [
       {

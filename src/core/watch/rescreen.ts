@@ -6,9 +6,10 @@ import { screeningFound } from "../cases/index.js";
 import type { CoreDeps } from "../deps.js";
 import { formatShare } from "../format.js";
 import { type ConversationRef, conversationKey } from "../invocation.js";
-import { recordSpend } from "../ledger/record.js";
 import { pickProvider } from "../screening/index.js";
-import { addBudgetUse, budgetUsedSun, claimBudgetNotice, monthOf, sunToTrx, toSun } from "./budget.js";
+import { checkCharge, recordCharge } from "../spend/charge.js";
+import { claimBudgetNotice, monthOf } from "./budget.js";
+import { scheduledRescreen } from "./rescreen-spend.js";
 import {
   readScreens,
   readWatch,
@@ -30,7 +31,6 @@ import { renderBudgetUsed, renderRescreen } from "./watch-render.js";
  */
 const RESCREENS_PER_TICK = 3;
 const NETWORK = "trx";
-const RECORDED_TTL_MS = 60 * 24 * 3_600_000;
 const RETRY_MS = 3_600_000;
 const LEVELS = ["none", "low", "medium", "high"];
 
@@ -49,10 +49,12 @@ export async function rescreenDue(deps: CoreDeps, alerts: readonly ConversationR
       deps.logger.warn({ address, reason: choice.line }, "watch: no screening provider for a re-screen");
       return done;
     }
-    const priceSun = toSun(choice.provider.price_trx ?? "0");
-    const usedSun = await budgetUsedSun(deps.store, now);
-    if (usedSun + priceSun > toSun(budgetTrx)) {
-      await tellBudgetUsed(deps, alerts, sunToTrx(usedSun), budgetTrx);
+    const check = await checkCharge(deps, scheduledRescreen, {
+      actor: `watch:${address}`,
+      priceTrx: choice.provider.price_trx ?? "0",
+    });
+    if (!check.ok) {
+      if (check.budget) await tellBudgetUsed(deps, alerts, check.budget.usedTrx, check.budget.budgetTrx);
       return done;
     }
     try {
@@ -151,7 +153,7 @@ async function rescreenOne(
   await saveScreen(deps.store, address, next);
 }
 
-/** Counts a charged re-screen in the month's budget and the audit log, once per order. */
+/** A charged re-screen in the ledger (the month's budget reads its total) and the audit log, once per order. */
 async function account(
   deps: CoreDeps,
   order: ScreeningOrder,
@@ -160,14 +162,11 @@ async function account(
   priceTrx: string | null,
 ): Promise<void> {
   const id = order.order.client_order_id;
-  if (!(await deps.store.setIfNotExists(`watch:screen-order:${id}`, "1", RECORDED_TTL_MS))) return;
   const charged = order.billing.charged ? order.billing.charged_amount : "0";
-  await addBudgetUse(deps.store, deps.now(), charged);
   const message = `${order.order.status}; charged ${charged} ${order.billing.charged_currency}`;
   const chargedTrx = order.billing.charged && order.billing.charged_currency === "TRX" ? charged : "0";
-  await recordSpend(deps, {
+  await recordCharge(deps, scheduledRescreen, {
     id: `screening:${id}`,
-    kind: "rescreen",
     actor: `watch:${address}`,
     requester: "watchlist",
     address,

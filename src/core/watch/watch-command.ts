@@ -2,11 +2,12 @@ import { isServiceError } from "../../service/errors.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import type { CoreDeps } from "../deps.js";
 import { actorKey } from "../invocation.js";
+import { sunToTrx } from "../pricing/trx.js";
 import { errorReply, type Reply } from "../reply.js";
 import { can, refusalLine } from "../roles.js";
 import { whoName } from "../spend/confirmed.js";
 import { addMany } from "./add-many.js";
-import { budgetUsedSun, sunToTrx } from "./budget.js";
+import { budgetUsedSun } from "./budget.js";
 import { parseWatchArgs, type WatchArgs } from "./parse.js";
 import {
   deleteWatch,

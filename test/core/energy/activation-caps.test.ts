@@ -30,6 +30,29 @@ describe("an energy quote to an address that may need activation", () => {
     expect(replyText(reply)).not.toContain("+ up to");
   });
 
+  it("before any order has shown the fee, OPS_ACTIVATION_TRX is held beside the quote; a larger fee shown replaces it", async () => {
+    const h = await spend.setup({ settings: { activationTrx: "0.5" } });
+    const first = freshAddress("set-bound");
+    h.sandbox.energy.markInactive(first);
+    const q = await quote(h, `energy ${first} 65k`);
+    expect(replyText(q.reply)).toContain("+ up to 0.5 TRX if the address is not active yet");
+    const price = quotedTrx(confirmOf(q.reply));
+    Object.assign(h.deps.settings, { maxOrderTrx: price.plus("0.25").toFixed() });
+    expect(replyText(await h.run(operator, `energy ${first} 65k`))).toContain(
+      `This order would cost ${price.plus("0.5").toFixed()} TRX, above the cap of ${price.plus("0.25").toFixed()} TRX per order (OPS_MAX_ORDER_TRX). That is ${price.toFixed()} TRX + up to 0.5 TRX if the address is not active yet.`,
+    );
+    Object.assign(h.deps.settings, { maxOrderTrx: undefined });
+    // The sandbox charges 1.1 TRX: once an order shows it, the larger fee is held.
+    expect(replyText(await h.click(operator, (await quote(h, `energy ${first} 65k`)).confirm))).toContain(
+      "Energy delegated",
+    );
+    const next = freshAddress("set-bound-next");
+    h.sandbox.energy.markInactive(next);
+    expect(replyText((await quote(h, `energy ${next} 65k`)).reply)).toContain(
+      `+ up to ${FEE_TRX} TRX if the address is not active yet`,
+    );
+  });
+
   it("once a fee was charged: held against quote + fee at the quote (per order, daily) and at Confirm (approval)", async () => {
     const h = await spend.setup();
     const first = freshAddress("first-activation");
