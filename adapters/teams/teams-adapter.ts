@@ -14,7 +14,7 @@ import { type HttpRoute, readRawBody, sendJson, sendText } from "../../src/http/
 import type { Store } from "../../src/store/store.js";
 import { TeamsConnector } from "./connector.js";
 import { createFileLinks } from "./files.js";
-import { readPlace, savePlace } from "./references.js";
+import { createPlaceWriter, readPlace } from "./references.js";
 import { BUTTON_VERB, CARD_CONTENT_TYPE, renderCard, renderMessage } from "./render.js";
 import { createTokenCheck, originOf, TokenRefused } from "./verify.js";
 
@@ -61,6 +61,7 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     openIdUrl: config.openIdUrl,
     serviceOrigins: config.serviceOrigins,
   });
+  const savePlace = createPlaceWriter(store);
   const files = createFileLinks({ store, secret: config.appPassword, publicUrl: config.publicUrl });
   let accepting = false;
   const inflight = new Set<Promise<unknown>>();
@@ -103,11 +104,11 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
       }),
       ...(activity.recipient?.name && { botName: activity.recipient.name }),
     };
-    await savePlace(store, conversationOf(activity).id, place);
+    await savePlace(conversationOf(activity).id, place);
     const team = (activity.channelData as { team?: { id?: string } } | undefined)?.team?.id;
     const installed =
       activity.type === "conversationUpdate" && activity.membersAdded?.some((m) => m.id === botId);
-    if (team && installed) await savePlace(store, team, { ...place, conversationType: "channel" });
+    if (team && installed) await savePlace(team, { ...place, conversationType: "channel" });
   }
 
   function actorOf(activity: Activity) {
