@@ -29,10 +29,16 @@ const CHANNEL = "msteams";
 const FORM_VERB = "opsbot.form";
 const MESSAGE_TYPE = "application/vnd.microsoft.activity.message";
 const BODY_LIMIT_BYTES = 1_048_576;
+/**
+ * A message that is one address-shaped word (in backticks or Teams' inline code, `<code>`): a paste,
+ * which the core checks (paste-to-check) instead of reading it as a command. The core decides
+ * whether it is an address; a paste it does not answer (its flood limit) gets nothing.
+ */
+const PASTE_SHAPE = /^`{0,3}\s*T\w{33}\s*`{0,3}$/;
 
 export interface TeamsAdapterOptions {
   config: TeamsConfig;
-  core: Pick<AdapterCore, "handle" | "delivered">;
+  core: Pick<AdapterCore, "handle" | "delivered" | "handleMessage">;
   store: Store;
   logger: Logger;
   /** ALERT_TEAMS_CONVERSATION: the start says whether the bot knows it yet. */
@@ -123,6 +129,16 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     const activity = context.activity;
     const text = commandText(activity);
     if (text === "") return;
+    const pasted = text.replace(/<\/?code>/g, "").trim();
+    if (PASTE_SHAPE.test(pasted) && core.handleMessage) {
+      const reply = await core.handleMessage({
+        actor: actorOf(activity),
+        conversation: conversationOf(activity),
+        text: pasted,
+      });
+      if (reply) await context.sendActivity(await renderMessage(reply, files.link));
+      return;
+    }
     const invocation: Invocation = {
       kind: "command",
       actor: actorOf(activity),
