@@ -18,7 +18,7 @@ const KEY = (conversationId: string) => `teams:conversation:${conversationId}`;
 /** A place unseen for this long is forgotten. */
 const PLACE_TTL_MS = 400 * 24 * 3_600_000;
 
-export async function savePlace(
+async function savePlace(
   store: Store,
   conversationId: string,
   place: ConversationPlace,
