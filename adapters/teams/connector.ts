@@ -10,9 +10,10 @@ import {
   ClaimsIdentity,
   type ConnectorClient,
   type ConnectorFactory,
-  MsalServiceClientCredentialsFactory,
+  type MsalServiceClientCredentialsFactory,
 } from "botframework-connector";
 import type { TeamsConfig } from "../../src/config.js";
+import { KeptTokenCredentialsFactory } from "./bot-token.js";
 import type { VerifiedClaims } from "./verify.js";
 
 type MsalClient = ConstructorParameters<typeof MsalServiceClientCredentialsFactory>[1];
@@ -27,7 +28,7 @@ const CONNECTOR_SCOPE = "https://api.botframework.com";
  * inbound token is checked before (`verify.ts`, the contract's rules); the adapter receives the
  * checked claims and does not check them again. MSAL is given the authority's metadata and its
  * host in `knownAuthorities`, so it asks no other host (no instance discovery). The bot's token is
- * kept by the library until 5 minutes before it expires; the Bot Connector client of a `serviceUrl`
+ * asked for once and kept (`bot-token.ts`); the Bot Connector client of a `serviceUrl`
  * (an HTTP pipeline the library would build again for every activity) is built once and reused.
  */
 export class TeamsConnector extends CloudAdapter {
@@ -61,7 +62,7 @@ export class TeamsConnector extends CloudAdapter {
           ToBotFromChannelOpenIdMetadataUrl: config.openIdUrl,
         },
         // The same class in its ESM and CommonJS typings (botframework-connector is CommonJS).
-        new MsalServiceClientCredentialsFactory(config.appId, msal as unknown as MsalClient),
+        new KeptTokenCredentialsFactory(config.appId, msal as unknown as MsalClient),
       ),
     );
   }

@@ -18,11 +18,7 @@ const KEY = (conversationId: string) => `teams:conversation:${conversationId}`;
 /** A place unseen for this long is forgotten. */
 const PLACE_TTL_MS = 400 * 24 * 3_600_000;
 
-async function savePlace(
-  store: Store,
-  conversationId: string,
-  place: ConversationPlace,
-): Promise<void> {
+async function savePlace(store: Store, conversationId: string, place: ConversationPlace): Promise<void> {
   await store.set(KEY(conversationId), JSON.stringify(place), PLACE_TTL_MS);
 }
 
