@@ -70,6 +70,8 @@ describe("teams: the bot's own token", () => {
     await h.settle();
     expect(h.fake.activities).toHaveLength(8);
     expect(h.fake.tokenRequests).toBe(1);
-    expect(new Set(h.fake.activities.map((a) => a.authorization))).toEqual(new Set(["Bearer fake-bot-token"]));
+    expect(new Set(h.fake.activities.map((a) => a.authorization))).toEqual(
+      new Set(["Bearer fake-bot-token"]),
+    );
   });
 });
