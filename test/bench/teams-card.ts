@@ -16,7 +16,9 @@
  * a canned quote card through the same renderer. No store, no tenant check, no command.
  * A third side, the adapter alone (`createTeamsAdapter` with a core answering the canned card), gives
  * the adapter's own share. The sides take turns in ROUNDS rounds, so a busy moment of the
- * machine falls on both alike. Target: p99 ratio ≤ 1.5×. `--command=compliance` sends
+ * machine falls on both alike. Target: p99 ratio ≤ 1.5×. What the bot adds beyond the adapter alone
+ * is the energy quote itself (core): a deny-list lookup at the sandbox and about ten Redis round
+ * trips one after the other, each a hop to another process, which a busy machine stretches most. `--command=compliance` sends
  * `compliance <address>` instead (one deny-list read, a card with fields).
  *
  * The fake is https under a test CA, which Node trusts only when NODE_EXTRA_CA_CERTS is set at
@@ -294,7 +296,7 @@ async function main(): Promise<FigureResult> {
       "adapter alone: createTeamsAdapter as wired in the bot (the bot's Redis store, tenant check, place kept, command read, render, post) whose core answers the canned quote card at once: the adapter's share without the quote's own reads",
       "bot: startApp with Teams on, a private redis-server, the built-in sandbox, settled (its PDF libraries loaded); latency = activity POSTed → its card received by the fake Bot Connector (https)",
       "baseline: the same library (botbuilder CloudAdapter via TeamsConnector, same MSAL client, same Bot Connector client and https path), the same token check (verify.ts) and HTTP server; its turn posts a canned quote card through the same renderer",
-      `cards missing: bot ${sides.bot.missing}, adapter alone ${sides.adapter.missing}, bare ${sides.bare.missing}; p50 adapter alone ${q("adapter", 50)} ms; bot tokens requested from the login endpoint: ${fake.tokenRequests}`,
+      `cards missing: bot ${sides.bot.missing}, adapter alone ${sides.adapter.missing}, bare ${sides.bare.missing}; p50 adapter alone ${q("adapter", 50)} ms; tokens requested from the login endpoint by the three apps: ${fake.tokenRequests} (one each when kept)`,
     ],
     details: {
       samples: {
