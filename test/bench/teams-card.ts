@@ -18,8 +18,8 @@
  * the adapter's own share. The sides take turns in ROUNDS rounds, so a busy moment of the
  * machine falls on both alike. Target: p99 ratio ≤ 1.5×. What the bot adds beyond the adapter alone
  * is the energy quote itself (core): a deny-list lookup at the sandbox and about ten Redis round
- * trips one after the other, each a hop to another process, which a busy machine stretches most. `--command=compliance` sends
- * `compliance <address>` instead (one deny-list read, a card with fields).
+ * trips one after the other, each a hop to another process, which a busy machine stretches most.
+ * `--command=compliance` sends `compliance <address>` instead (one deny-list read, a card with fields).
  *
  * The fake is https under a test CA, which Node trusts only when NODE_EXTRA_CA_CERTS is set at
  * start: the script makes the CA, then runs itself again with it set.
