@@ -6,8 +6,14 @@ import {
   type InvokeResponse,
   type TurnContext,
 } from "botbuilder";
-import { ClaimsIdentity, MsalServiceClientCredentialsFactory } from "botframework-connector";
+import {
+  ClaimsIdentity,
+  type ConnectorClient,
+  type ConnectorFactory,
+  type MsalServiceClientCredentialsFactory,
+} from "botframework-connector";
 import type { TeamsConfig } from "../../src/config/load-config.js";
+import { KeptTokenCredentialsFactory } from "./bot-token.js";
 import type { VerifiedClaims } from "./verify.js";
 
 type MsalClient = ConstructorParameters<typeof MsalServiceClientCredentialsFactory>[1];
@@ -21,9 +27,14 @@ const CONNECTOR_SCOPE = "https://api.botframework.com";
  * TEAMS_LOGIN_URL, and the turn machinery that answers an invoke within its HTTP request. The
  * inbound token is checked before (`verify.ts`, the contract's rules); the adapter receives the
  * checked claims and does not check them again. MSAL is given the authority's metadata and its
- * host in `knownAuthorities`, so it asks no other host (no instance discovery).
+ * host in `knownAuthorities`, so it asks no other host (no instance discovery). The bot's token is
+ * asked for once and kept (`bot-token.ts`); the Bot Connector client of a `serviceUrl`
+ * (an HTTP pipeline the library would build again for every activity) is built once and reused.
  */
 export class TeamsConnector extends CloudAdapter {
+  private readonly clients = new Map<string, Promise<ConnectorClient>>();
+  private sharedFactory: ConnectorFactory | undefined;
+
   constructor(private readonly config: TeamsConfig) {
     const login = config.loginUrl;
     const msal = new ConfidentialClientApplication({
@@ -51,7 +62,7 @@ export class TeamsConnector extends CloudAdapter {
           ToBotFromChannelOpenIdMetadataUrl: config.openIdUrl,
         },
         // The same class in its ESM and CommonJS typings (botframework-connector is CommonJS).
-        new MsalServiceClientCredentialsFactory(config.appId, msal as unknown as MsalClient),
+        new KeptTokenCredentialsFactory(config.appId, msal as unknown as MsalClient),
       ),
     );
   }
@@ -71,16 +82,35 @@ export class TeamsConnector extends CloudAdapter {
       ],
       true,
     );
-    const connectorFactory = this.botFrameworkAuthentication.createConnectorFactory(identity);
     return this.processActivity(
       {
         audience: CONNECTOR_SCOPE,
         claimsIdentity: identity,
         callerId: "urn:botframework:azure",
-        connectorFactory,
+        connectorFactory: this.reusingClients(identity),
       },
       activity,
       logic,
     );
+  }
+
+  /** The library's connector factory (it depends only on the bot's own app id), keeping one client per serviceUrl. */
+  private reusingClients(identity: ClaimsIdentity): ConnectorFactory {
+    if (this.sharedFactory) return this.sharedFactory;
+    const made = this.botFrameworkAuthentication.createConnectorFactory(identity);
+    const clients = this.clients;
+    this.sharedFactory = {
+      create(serviceUrl: string, audience?: string): Promise<ConnectorClient> {
+        const key = `${audience ?? ""} ${serviceUrl}`;
+        let client = clients.get(key);
+        if (client === undefined) {
+          client = made.create(serviceUrl, audience);
+          clients.set(key, client);
+          client.catch(() => clients.delete(key));
+        }
+        return client;
+      },
+    };
+    return this.sharedFactory;
   }
 }

@@ -14,7 +14,7 @@ import { type HttpRoute, readRawBody, sendJson, sendText } from "../../src/http/
 import type { Store } from "../../src/store/store.js";
 import { TeamsConnector } from "./connector.js";
 import { createFileLinks } from "./files.js";
-import { readPlace, savePlace } from "./references.js";
+import { createPlaceWriter, readPlace } from "./references.js";
 import { BUTTON_VERB, CARD_CONTENT_TYPE, renderCard, renderMessage } from "./render.js";
 import { createTokenCheck, originOf, TokenRefused } from "./verify.js";
 
@@ -29,10 +29,18 @@ const CHANNEL = "msteams";
 const FORM_VERB = "opsbot.form";
 const MESSAGE_TYPE = "application/vnd.microsoft.activity.message";
 const BODY_LIMIT_BYTES = 1_048_576;
+/** How often the files of expired download links are removed from disk. */
+const FILE_SWEEP_MS = 3_600_000;
+/**
+ * A message that is one address-shaped word (in backticks or Teams' inline code, `<code>`): a paste,
+ * which the core checks (paste-to-check) instead of reading it as a command. The core decides
+ * whether it is an address; a paste it does not answer (its flood limit) gets nothing.
+ */
+const PASTE_SHAPE = /^`{0,3}\s*T\w{33}\s*`{0,3}$/;
 
 export interface TeamsAdapterOptions {
   config: TeamsConfig;
-  core: Pick<AdapterCore, "handle" | "delivered">;
+  core: Pick<AdapterCore, "handle" | "delivered" | "handleMessage">;
   store: Store;
   logger: Logger;
   /** ALERT_TEAMS_CONVERSATION: the start says whether the bot knows it yet. */
@@ -61,8 +69,14 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     openIdUrl: config.openIdUrl,
     serviceOrigins: config.serviceOrigins,
   });
+  const savePlace = createPlaceWriter(store);
   const files = createFileLinks({ store, secret: config.appPassword, publicUrl: config.publicUrl });
   let accepting = false;
+  let sweeping: NodeJS.Timeout | undefined;
+  const sweepFiles = () =>
+    void files
+      .sweep()
+      .catch((error: unknown) => logger.warn({ err: error }, "teams: could not sweep expired files"));
   const inflight = new Set<Promise<unknown>>();
 
   /** The conversation an activity came from: the channel or chat, and the channel thread it is in. */
@@ -103,11 +117,11 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
       }),
       ...(activity.recipient?.name && { botName: activity.recipient.name }),
     };
-    await savePlace(store, conversationOf(activity).id, place);
+    await savePlace(conversationOf(activity).id, place);
     const team = (activity.channelData as { team?: { id?: string } } | undefined)?.team?.id;
     const installed =
       activity.type === "conversationUpdate" && activity.membersAdded?.some((m) => m.id === botId);
-    if (team && installed) await savePlace(store, team, { ...place, conversationType: "channel" });
+    if (team && installed) await savePlace(team, { ...place, conversationType: "channel" });
   }
 
   function actorOf(activity: Activity) {
@@ -122,6 +136,16 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     const activity = context.activity;
     const text = commandText(activity);
     if (text === "") return;
+    const pasted = text.replace(/<\/?code>/g, "").trim();
+    if (PASTE_SHAPE.test(pasted) && core.handleMessage) {
+      const reply = await core.handleMessage({
+        actor: actorOf(activity),
+        conversation: conversationOf(activity),
+        text: pasted,
+      });
+      if (reply) await context.sendActivity(await renderMessage(reply, files.link));
+      return;
+    }
     const invocation: Invocation = {
       kind: "command",
       actor: actorOf(activity),
@@ -303,6 +327,8 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     },
     async start() {
       accepting = true;
+      sweepFiles();
+      sweeping ??= setInterval(sweepFiles, FILE_SWEEP_MS).unref();
       if (options.alertConversation && !(await readPlace(store, options.alertConversation))) {
         logger.warn(
           { conversation: options.alertConversation },
@@ -313,6 +339,8 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     ready: () => accepting,
     async close(timeoutMs = 10_000) {
       accepting = false;
+      clearInterval(sweeping);
+      sweeping = undefined;
       await adapter.idle(timeoutMs);
     },
     async idle(timeoutMs = 10_000) {

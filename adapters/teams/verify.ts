@@ -1,4 +1,4 @@
-import { decodeProtectedHeader, importJWK, type JWK, type JWTPayload, jwtVerify } from "jose";
+import { type CryptoKey, decodeProtectedHeader, importJWK, type JWK, type JWTPayload, jwtVerify } from "jose";
 
 /**
  * The Bot Framework token of `POST /api/messages`, checked as CONTRACT.md says, before anything
@@ -18,9 +18,16 @@ export class TokenRefused extends Error {
   override readonly name = "TokenRefused";
 }
 
+interface PublishedKey {
+  jwk: JWK;
+  endorsements: string[];
+  /** The key imported once, on its first use (not once per request). */
+  imported?: Promise<CryptoKey | Uint8Array>;
+}
+
 interface KeySet {
   issuer: string;
-  keys: Map<string, { jwk: JWK; endorsements: string[] }>;
+  keys: Map<string, PublishedKey>;
   at: number;
 }
 
@@ -58,7 +65,7 @@ export function createTokenCheck(options: TokenCheck) {
     )
       throw new Error("OpenID metadata without issuer or https jwks_uri");
     const set = (await json(get, metadata.jwks_uri)) as { keys?: unknown };
-    const keys = new Map<string, { jwk: JWK; endorsements: string[] }>();
+    const keys = new Map<string, PublishedKey>();
     for (const key of Array.isArray(set.keys) ? (set.keys as (JWK & { endorsements?: unknown })[]) : []) {
       if (typeof key.kid !== "string") continue;
       const endorsements = Array.isArray(key.endorsements)
@@ -116,8 +123,8 @@ export function createTokenCheck(options: TokenCheck) {
     if (!key.endorsements.includes(CHANNEL)) throw new TokenRefused("key not endorsed for msteams");
     let payload: JWTPayload;
     try {
-      const publicKey = await importJWK({ ...key.jwk, alg: "RS256" }, "RS256");
-      ({ payload } = await jwtVerify(token, publicKey, {
+      key.imported ??= importJWK({ ...key.jwk, alg: "RS256" }, "RS256");
+      ({ payload } = await jwtVerify(token, await key.imported, {
         algorithms: ["RS256"],
         issuer: set.issuer,
         audience: options.appId,

@@ -61,3 +61,17 @@ describe("teams: commands and buttons", () => {
     expect(h.fake.activities).toHaveLength(posted);
   });
 });
+
+describe("teams: the bot's own token", () => {
+  it("is asked for once when many answers go out at once on a fresh start, then reused", async () => {
+    const h = await startTeamsHarness();
+    const said = await Promise.all(Array.from({ length: 8 }, () => h.say("prices")));
+    expect(said.map((r) => r.status)).toEqual(Array(8).fill(200));
+    await h.settle();
+    expect(h.fake.activities).toHaveLength(8);
+    expect(h.fake.tokenRequests).toBe(1);
+    expect(new Set(h.fake.activities.map((a) => a.authorization))).toEqual(
+      new Set(["Bearer fake-bot-token"]),
+    );
+  });
+});
