@@ -81,6 +81,9 @@ export function httpsOrigin(raw: string): string | undefined {
 export const trxAmount = (raw: string) =>
   /^(0|[1-9]\d*)(\.\d{1,6})?$/.test(raw) && /[1-9]/.test(raw) ? raw : undefined;
 
+/** An amount of TRX that may be 0 (OPS_ACTIVATION_TRX: hold nothing). */
+export const trxAmountOrZero = (raw: string) => (/^(0|[1-9]\d*)(\.\d{1,6})?$/.test(raw) ? raw : undefined);
+
 /** A whole number from `min` to `max` (minutes of an interval or a TTL). */
 export const wholeFrom = (min: number, max: number) => (raw: string) => {
   const n = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;

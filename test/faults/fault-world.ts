@@ -74,6 +74,8 @@ export async function createFaultWorld(
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     SLACK_API_URL: slack.apiUrl,
     OPS_OPERATORS: `slack:${OPERATOR.id}`,
+    // Hold nothing for an address's activation (unset, a capped quote to a new address is refused).
+    OPS_ACTIVATION_TRX: "0",
     REDIS_URL: privateRedis.url,
     OPSBOT_TEST_INTENT_RECOVER_MS: RECOVER_MS,
     LOG_LEVEL: "info",

@@ -119,6 +119,8 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     SLACK_API_URL: slack.apiUrl,
     OPS_ADMINS: `slack:${ADMIN.id}`,
     OPS_OPERATORS: `slack:${OPERATOR.id},telegram:${TG_OPERATOR.id}`,
+    // This team holds nothing for an address's activation; unset, a capped quote to a new address is refused.
+    OPS_ACTIVATION_TRX: "0",
     ORDER_WEBHOOK_SECRETS: ORDER_SECRET,
     REPORT_WEBHOOK_SECRETS: REPORT_SECRET,
     HOST_CALLBACK_TOKEN,

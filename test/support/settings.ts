@@ -23,6 +23,9 @@ export const baseSettings: CoreSettings = {
   admins: ["telegram:4242"],
   operators: ["slack:U0OPER"],
   explorerTxUrl: "https://tronscan.org/#/transaction/",
+  // OPS_ACTIVATION_TRX=0: hold nothing for an address's activation (unset, a capped quote to an
+  // address not known active is refused: test/core/energy/activation-caps.test.ts).
+  activationTrx: "0",
   alertVariables: ALERT_VARIABLES,
 };
 

@@ -12,9 +12,11 @@ import { sunToTrx, trxToSun } from "../pricing/trx.js";
  * `paidTRX` minus the energy quoted), kept in the store for every instance. An address this bot
  * has seen receive energy is active for good and holds nothing extra.
  *
- * The caps (per order, daily, the approval threshold) hold for the quote plus that bound, or
- * OPS_ACTIVATION_TRX when it is larger (the bound before any order has shown the fee). With
- * neither, the quote holds alone and says the activation cost is added.
+ * The caps (per order, daily, the approval threshold, an agent's budget) hold for the quote plus
+ * that bound, or OPS_ACTIVATION_TRX when it is larger (the bound before any order has shown the
+ * fee; 0 when the operator chooses to hold nothing for it). With neither and a cap set, an order
+ * that may activate is refused rather than held at a guess (check-at-quote.ts,
+ * `activationUnknownLine`); without caps there is nothing to hold.
  */
 const ACTIVE_KEY = (address: string) => `activation:active:${address}`;
 const FEE_KEY = "activation:fee-sun";
@@ -78,8 +80,20 @@ export async function activationBoundOf(
   const set = activationTrx === undefined ? undefined : trxToSun(activationTrx);
   const bound = learned === undefined ? set : set === undefined || learned.gte(set) ? learned : set;
   if (bound === undefined) return { kind: "fee-unknown" };
+  if (bound.eq(0)) return { kind: "none" };
   return { kind: "fee", feeTrx: sunToTrx(bound.times(unknown)) };
 }
+
+/** Whether a cap would have to hold an activation fee: one is set (an agent's budget included). */
+export const capsHoldActivation = (settings: CoreDeps["settings"], agent?: string): boolean =>
+  settings.maxOrderTrx !== undefined ||
+  settings.dailyLimitTrx !== undefined ||
+  settings.approvalTrx !== undefined ||
+  (agent !== undefined && settings.agentDailyTrx[agent] !== undefined);
+
+/** The refusal of a quote whose activation no cap can hold: no fee seen yet and OPS_ACTIVATION_TRX unset. */
+export const activationUnknownLine = (addresses: number): string =>
+  `${addresses === 1 ? "This address has" : "Some of these addresses have"} not received energy through this bot, so the order may add the activation of an address, whose price the bot has not seen yet and the spending caps cannot hold: set OPS_ACTIVATION_TRX to the most an activation may cost (0 to hold nothing for it), then quote again.`;
 
 /** An address seen receiving energy (an orchestrator item, a delivery) is active. */
 export async function noteActive(store: Store, address: string): Promise<void> {

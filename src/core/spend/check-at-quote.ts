@@ -5,7 +5,13 @@ import { balanceCovers } from "../balance/balance-cache.js";
 import { balanceToRefuseOn } from "../balance/balance-fresh.js";
 import type { CoreDeps } from "../deps.js";
 import type { Actor } from "../invocation.js";
-import { activationBoundOf, heldLine, heldTrx } from "./activation-bound.js";
+import {
+  activationBoundOf,
+  activationUnknownLine,
+  capsHoldActivation,
+  heldLine,
+  heldTrx,
+} from "./activation-bound.js";
 import { preflightAddress, type SpendWord } from "./preflight.js";
 import { agentBudgetRefusal, agentDayKey } from "./reservation.js";
 import { checkSpend, perOrderRefusal, trxToSun } from "./spend-guard.js";
@@ -76,7 +82,11 @@ export async function checkAtQuote<Q, C extends QuoteChecks<Q>>(
   const costTrx = checks.costOf(quote);
   const activation =
     checks.activation === undefined ? undefined : await activationBoundOf(deps, checks.activation);
-  // No fee shown yet and OPS_ACTIVATION_TRX unset: the quote holds alone (it says the cost is added).
+  // No fee shown yet and OPS_ACTIVATION_TRX unset: with a cap to hold it, refused rather than guessed;
+  // without one, the quote says the activation cost is added.
+  if (activation?.kind === "fee-unknown" && capsHoldActivation(deps.settings, checks.agent)) {
+    return { ok: false, line: activationUnknownLine(checks.activation?.length ?? 1) };
+  }
   const activationTrx = activation?.kind === "fee" ? activation.feeTrx : undefined;
   const held = heldTrx(costTrx, activationTrx);
   const cap =

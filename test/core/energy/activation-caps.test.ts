@@ -19,15 +19,26 @@ const quotedTrx = (label: string | undefined) =>
   new Big(/Confirm ([\d.]+) TRX/.exec(label ?? "")?.[1] ?? "NaN");
 
 describe("an energy quote to an address that may need activation", () => {
-  it("before any order has shown the fee: the quote holds alone and says the activation cost is added", async () => {
-    const h = await spend.setup({ settings: { maxOrderTrx: "4", dailyLimitTrx: "4" } });
+  it("no fee shown yet and OPS_ACTIVATION_TRX unset: with a cap, refused with the variable to set; without, quoted with the cost added", async () => {
+    const h = await spend.setup({
+      settings: { maxOrderTrx: "4", dailyLimitTrx: "4", activationTrx: undefined },
+    });
     const address = freshAddress("never-active");
     h.sandbox.energy.markInactive(address);
-    const reply = await h.run(operator, `energy ${address} 65k`);
-    expect(replyText(reply)).toContain(
-      "An address not yet active on the network is activated by the order, and the activation cost is added.",
+    const refused = await h.run(operator, `energy ${address} 65k`);
+    expect(replyText(refused)).toMatch(
+      /^This address has not received energy through this bot, .*set OPS_ACTIVATION_TRX to the most an activation may cost/,
     );
-    expect(replyText(reply)).not.toContain("+ up to");
+    expect(replyButtons(refused)).toEqual([]);
+    const known = freshAddress("known-active");
+    // A delivered order teaches the bot its address is active: no activation to hold, quoted as usual.
+    Object.assign(h.deps.settings, { maxOrderTrx: undefined, dailyLimitTrx: undefined });
+    const uncapped = await quote(h, `energy ${known} 65k`);
+    expect(replyText(uncapped.reply)).toContain("the activation cost is added.");
+    expect(replyText(await h.click(operator, uncapped.confirm))).toContain("Energy delegated");
+    Object.assign(h.deps.settings, { maxOrderTrx: "4" });
+    expect(confirmOf((await quote(h, `energy ${known} 65k`)).reply)).toMatch(/^Confirm /);
+    expect(h.sandbox.calls("order5m.create")).toHaveLength(1);
   });
 
   it("before any order has shown the fee, OPS_ACTIVATION_TRX is held beside the quote; a larger fee shown replaces it", async () => {
