@@ -73,26 +73,3 @@ export function dailyRefusal(quoteSun: Big, spentSun: Big, dailyLimitTrx: string
     ? `You have used ${daily}; this order would cost ${shown} TRX.`
     : `This order would cost ${shown} TRX, but only ${sunToTrx(left)} TRX is left today of ${daily}.`;
 }
-
-export interface RecordSpendInput {
-  store: Store;
-  actor: Actor | string;
-  /** What was actually charged, in TRX as a decimal string. */
-  amountTrx: string;
-  now: Clock;
-  /** Told of the spend once it is recorded (metrics). */
-  observer?: CoreObserver;
-}
-
-/** Adds what was charged to the actor's total of the UTC day; returns the new total in SUN. */
-export async function recordSpend(input: RecordSpendInput): Promise<number> {
-  const sun = trxToSun(input.amountTrx).toNumber();
-  if (!Number.isSafeInteger(sun)) throw new RangeError(`amount too large to record: ${input.amountTrx} TRX`);
-  const total = await input.store.incrBy(spendKey(input.actor, input.now()), sun, SPEND_TTL_MS);
-  try {
-    input.observer?.spent?.({ actor: keyOf(input.actor), sun });
-  } catch {
-    // Metrics never fail a recorded spend.
-  }
-  return total;
-}
