@@ -2,7 +2,6 @@ import Big from "big.js";
 import type { Clock } from "../../clock.js";
 import type { Store } from "../../store/store.js";
 import { type Actor, actorKey } from "../invocation.js";
-import type { CoreObserver } from "../observer.js";
 import { sunToTrx, trxToSun } from "../pricing/trx.js";
 import { hostCyclesNote } from "./host-cycles-note.js";
 
