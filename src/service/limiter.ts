@@ -56,6 +56,8 @@ export interface RateLimiterOptions<B extends string = RateBucket> {
 }
 
 export const DEFAULT_RATE_MARGIN_MS = 50;
+/** Window sets whose refusal is remembered before the past ones are swept. */
+const KNOWN_WAITS_KEPT = 1_024;
 
 type Window = LogWindow;
 
@@ -69,9 +71,37 @@ export function createRateLimiter<B extends string = RateBucket>(
       : (given as Record<string, readonly RateWindow[] | undefined>)[bucket];
   const marginMs = options.marginMs ?? DEFAULT_RATE_MARGIN_MS;
   const sleep = options.sleep ?? realSleep;
-  const { tryTake, restamp } = options.redis
-    ? redisSlidingLog(options.redis, options.now)
-    : memorySlidingLog(options.now ?? systemClock);
+  const clock = options.now ?? systemClock;
+  const sliding = options.redis ? redisSlidingLog(options.redis, options.now) : memorySlidingLog(clock);
+  const { restamp } = sliding;
+  /**
+   * When each window set is known to have no free slot before: a log only loses entries by
+   * expiry (every instance only adds, and a restamp only moves an entry later), so a refusal's
+   * wait, counted from before it was asked, is a time no slot can free before. A caller that will
+   * not wait that long is refused here, without a round trip that could only refuse it too.
+   */
+  const noSlotBefore = new Map<string, number>();
+  async function tryTake(windows: readonly Window[], id: string): Promise<number> {
+    const key = windows.map((w) => w.key).join("|");
+    const asked = clock();
+    const waitMs = await sliding.tryTake(windows, id);
+    if (waitMs <= 0) noSlotBefore.delete(key);
+    else noSlotBefore.set(key, Math.max(noSlotBefore.get(key) ?? 0, asked + waitMs));
+    // Buckets per client address come and go: refusals long past are dropped now and then.
+    if (noSlotBefore.size > KNOWN_WAITS_KEPT) {
+      for (const [known, until] of noSlotBefore) if (until <= asked) noSlotBefore.delete(known);
+    }
+    return waitMs;
+  }
+  /** Milliseconds until a slot may be free, as far as this process already knows (0: ask). */
+  function knownWait(windows: readonly Window[]): number {
+    const key = windows.map((w) => w.key).join("|");
+    const until = noSlotBefore.get(key);
+    if (until === undefined) return 0;
+    const waitMs = until - clock();
+    if (waitMs <= 0) noSlotBefore.delete(key);
+    return Math.max(0, waitMs);
+  }
   // One waiter per bucket set and process polls; the rest queue behind it in arrival order
   // instead of all waking at once and racing each other for the same free slot.
   const queues = new Map<string, Promise<unknown>>();
@@ -105,6 +135,8 @@ export function createRateLimiter<B extends string = RateBucket>(
   ) {
     let waited = 0;
     for (;;) {
+      const known = knownWait(windows);
+      if (known > 0 && waited + known > maxWaitMs) throw new NoFreeSlotError(buckets, known);
       const waitMs = await tryTake(windows, id);
       if (waitMs <= 0) return;
       if (waited + waitMs > maxWaitMs) throw new NoFreeSlotError(buckets, waitMs);
