@@ -81,7 +81,8 @@ export function createRateLimiter<B extends string = RateBucket>(
    * not wait that long is refused here, without a round trip that could only refuse it too.
    */
   const noSlotBefore = new Map<string, number>();
-  async function tryTake(windows: readonly Window[], id: string): Promise<number> {
+  /** 0 when admitted, else the wait; `asked`: the time before it was asked (no later than an admission). */
+  async function tryTake(windows: readonly Window[], id: string): Promise<{ waitMs: number; asked: number }> {
     const key = windows.map((w) => w.key).join("|");
     const asked = clock();
     const waitMs = await sliding.tryTake(windows, id);
@@ -91,7 +92,7 @@ export function createRateLimiter<B extends string = RateBucket>(
     if (noSlotBefore.size > KNOWN_WAITS_KEPT) {
       for (const [known, until] of noSlotBefore) if (until <= asked) noSlotBefore.delete(known);
     }
-    return waitMs;
+    return { waitMs, asked };
   }
   /** Milliseconds until a slot may be free, as far as this process already knows (0: ask). */
   function knownWait(windows: readonly Window[]): number {
@@ -118,10 +119,11 @@ export function createRateLimiter<B extends string = RateBucket>(
     });
   }
 
-  async function takeWhenFree(windows: readonly Window[], id: string): Promise<void> {
+  /** Answers when the admitting try was asked. */
+  async function takeWhenFree(windows: readonly Window[], id: string): Promise<number> {
     for (;;) {
-      const waitMs = await tryTake(windows, id);
-      if (waitMs <= 0) return;
+      const { waitMs, asked } = await tryTake(windows, id);
+      if (waitMs <= 0) return asked;
       await sleep(waitMs);
     }
   }
@@ -132,21 +134,26 @@ export function createRateLimiter<B extends string = RateBucket>(
     windows: readonly Window[],
     id: string,
     maxWaitMs: number,
-  ) {
+  ): Promise<number> {
     let waited = 0;
     for (;;) {
       const known = knownWait(windows);
       if (known > 0 && waited + known > maxWaitMs) throw new NoFreeSlotError(buckets, known);
-      const waitMs = await tryTake(windows, id);
-      if (waitMs <= 0) return;
+      const { waitMs, asked } = await tryTake(windows, id);
+      if (waitMs <= 0) return asked;
       if (waited + waitMs > maxWaitMs) throw new NoFreeSlotError(buckets, waitMs);
       await sleep(waitMs);
       waited += waitMs;
     }
   }
 
-  const slotOf = (windows: readonly Window[], id: string): RateSlot => ({
-    counted: () => restamp(windows, id),
+  /**
+   * A call the service counted within the margin of its admission needs no restamp: every window
+   * already counts it for its duration plus the margin from admission, which is no earlier than
+   * `asked`, so the next window still opens no earlier than the service's own.
+   */
+  const slotOf = (windows: readonly Window[], id: string, asked: number): RateSlot => ({
+    counted: () => (clock() - asked <= marginMs ? Promise.resolve() : restamp(windows, id)),
   });
 
   return {
@@ -155,8 +162,8 @@ export function createRateLimiter<B extends string = RateBucket>(
       if (windows.length === 0) return undefined;
       const id = randomUUID();
       if (acquireOptions?.maxWaitMs !== undefined) {
-        await takeWithin(buckets, windows, id, acquireOptions.maxWaitMs);
-        return slotOf(windows, id);
+        const asked = await takeWithin(buckets, windows, id, acquireOptions.maxWaitMs);
+        return slotOf(windows, id, asked);
       }
       const queueKey = windows.map((w) => w.key).join("|");
       const mine = (queues.get(queueKey) ?? Promise.resolve()).then(() => takeWhenFree(windows, id));
@@ -165,8 +172,7 @@ export function createRateLimiter<B extends string = RateBucket>(
       void settled.then(() => {
         if (queues.get(queueKey) === settled) queues.delete(queueKey);
       });
-      await mine;
-      return slotOf(windows, id);
+      return slotOf(windows, id, await mine);
     },
   };
 }

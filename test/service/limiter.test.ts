@@ -307,6 +307,47 @@ describe("a limit per client (buckets not known in advance, one window each)", (
   });
 });
 
+describe("a call counted within the margin of its admission", () => {
+  let redis: TestRedis | undefined;
+  afterEach(async () => {
+    await redis?.cleanup();
+    redis = undefined;
+  });
+
+  it("on Redis: is not restamped (its windows already cover it), one counted later is", async () => {
+    const r = testRedis();
+    redis = r;
+    const connection = r.connect();
+    let scripts = 0;
+    const counting = new Proxy(connection, {
+      get(target, name, receiver) {
+        if (name !== "evalsha") return Reflect.get(target, name, receiver);
+        return (...args: Parameters<typeof connection.evalsha>) => {
+          scripts += 1;
+          return target.evalsha(...args);
+        };
+      },
+    });
+    const clock = fakeTime(Date.now());
+    const windows = () => [{ points: 1, durationMs: 1_000 }];
+    const limiter = createRateLimiter<string>({ redis: counting, keyPrefix: r.prefix, windows, ...clock });
+
+    const quick = await limiter.acquire(["open"]);
+    clock.advance(MARGIN);
+    await quick?.counted();
+    expect(scripts).toBe(1);
+    // The next slot: a window and the margin after the admission, as if it had been restamped.
+    await limiter.acquire(["open"]);
+    expect(clock.sleeps).toEqual([1_000]);
+
+    const late = await limiter.acquire(["open"], { maxWaitMs: 5_000 });
+    const before = scripts;
+    clock.advance(MARGIN + 1);
+    await late?.counted();
+    expect(scripts).toBe(before + 1);
+  });
+});
+
 describe("a refusal already known answers the next caller that will not wait", () => {
   let redis: TestRedis | undefined;
   afterEach(async () => {
