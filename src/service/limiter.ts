@@ -21,8 +21,9 @@ import { RATE_BUCKETS, type RateBucket, type RateWindow, type ServiceRateLimiter
  *
  * An entry is first stamped when the call is admitted, then moved to when the service has surely
  * counted it (`RateSlot.counted`: its answer, or shortly after its request was written, whichever
- * comes first; see src/service/transport.ts), so the next window never opens before the
- * service's own does, however late a busy event loop sent the request. Waiting for the answer
+ * comes first; see src/service/transport.ts; not moved when that is within the margin), so the
+ * next window never opens before the service's own does, however late a busy event loop sent the
+ * request. Waiting for the answer
  * alone would hold each slot for a slow call's whole duration (order5m: 0.5 to 2 s) and halve
  * what that endpoint's limit allows.
  */
