@@ -21,8 +21,9 @@ import { RATE_BUCKETS, type RateBucket, type RateWindow, type ServiceRateLimiter
  *
  * An entry is first stamped when the call is admitted, then moved to when the service has surely
  * counted it (`RateSlot.counted`: its answer, or shortly after its request was written, whichever
- * comes first; see src/service/transport.ts), so the next window never opens before the
- * service's own does, however late a busy event loop sent the request. Waiting for the answer
+ * comes first; see src/service/transport.ts; not moved when that is within the margin), so the
+ * next window never opens before the service's own does, however late a busy event loop sent the
+ * request. Waiting for the answer
  * alone would hold each slot for a slow call's whole duration (order5m: 0.5 to 2 s) and halve
  * what that endpoint's limit allows.
  */
@@ -56,6 +57,8 @@ export interface RateLimiterOptions<B extends string = RateBucket> {
 }
 
 export const DEFAULT_RATE_MARGIN_MS = 50;
+/** Window sets whose refusal is remembered before the past ones are swept. */
+const KNOWN_WAITS_KEPT = 1_024;
 
 type Window = LogWindow;
 
@@ -69,9 +72,38 @@ export function createRateLimiter<B extends string = RateBucket>(
       : (given as Record<string, readonly RateWindow[] | undefined>)[bucket];
   const marginMs = options.marginMs ?? DEFAULT_RATE_MARGIN_MS;
   const sleep = options.sleep ?? realSleep;
-  const { tryTake, restamp } = options.redis
-    ? redisSlidingLog(options.redis, options.now)
-    : memorySlidingLog(options.now ?? systemClock);
+  const clock = options.now ?? systemClock;
+  const sliding = options.redis ? redisSlidingLog(options.redis, options.now) : memorySlidingLog(clock);
+  const { restamp } = sliding;
+  /**
+   * When each window set is known to have no free slot before: a log only loses entries by
+   * expiry (every instance only adds, and a restamp only moves an entry later), so a refusal's
+   * wait, counted from before it was asked, is a time no slot can free before. A caller that will
+   * not wait that long is refused here, without a round trip that could only refuse it too.
+   */
+  const noSlotBefore = new Map<string, number>();
+  /** 0 when admitted, else the wait; `asked`: the time before it was asked (no later than an admission). */
+  async function tryTake(windows: readonly Window[], id: string): Promise<{ waitMs: number; asked: number }> {
+    const key = windows.map((w) => w.key).join("|");
+    const asked = clock();
+    const waitMs = await sliding.tryTake(windows, id);
+    if (waitMs <= 0) noSlotBefore.delete(key);
+    else noSlotBefore.set(key, Math.max(noSlotBefore.get(key) ?? 0, asked + waitMs));
+    // Buckets per client address come and go: refusals long past are dropped now and then.
+    if (noSlotBefore.size > KNOWN_WAITS_KEPT) {
+      for (const [known, until] of noSlotBefore) if (until <= asked) noSlotBefore.delete(known);
+    }
+    return { waitMs, asked };
+  }
+  /** Milliseconds until a slot may be free, as far as this process already knows (0: ask). */
+  function knownWait(windows: readonly Window[]): number {
+    const key = windows.map((w) => w.key).join("|");
+    const until = noSlotBefore.get(key);
+    if (until === undefined) return 0;
+    const waitMs = until - clock();
+    if (waitMs <= 0) noSlotBefore.delete(key);
+    return Math.max(0, waitMs);
+  }
   // One waiter per bucket set and process polls; the rest queue behind it in arrival order
   // instead of all waking at once and racing each other for the same free slot.
   const queues = new Map<string, Promise<unknown>>();
@@ -88,10 +120,11 @@ export function createRateLimiter<B extends string = RateBucket>(
     });
   }
 
-  async function takeWhenFree(windows: readonly Window[], id: string): Promise<void> {
+  /** Answers when the admitting try was asked. */
+  async function takeWhenFree(windows: readonly Window[], id: string): Promise<number> {
     for (;;) {
-      const waitMs = await tryTake(windows, id);
-      if (waitMs <= 0) return;
+      const { waitMs, asked } = await tryTake(windows, id);
+      if (waitMs <= 0) return asked;
       await sleep(waitMs);
     }
   }
@@ -102,19 +135,26 @@ export function createRateLimiter<B extends string = RateBucket>(
     windows: readonly Window[],
     id: string,
     maxWaitMs: number,
-  ) {
+  ): Promise<number> {
     let waited = 0;
     for (;;) {
-      const waitMs = await tryTake(windows, id);
-      if (waitMs <= 0) return;
+      const known = knownWait(windows);
+      if (known > 0 && waited + known > maxWaitMs) throw new NoFreeSlotError(buckets, known);
+      const { waitMs, asked } = await tryTake(windows, id);
+      if (waitMs <= 0) return asked;
       if (waited + waitMs > maxWaitMs) throw new NoFreeSlotError(buckets, waitMs);
       await sleep(waitMs);
       waited += waitMs;
     }
   }
 
-  const slotOf = (windows: readonly Window[], id: string): RateSlot => ({
-    counted: () => restamp(windows, id),
+  /**
+   * A call the service counted within the margin of its admission needs no restamp: every window
+   * already counts it for its duration plus the margin from admission, which is no earlier than
+   * `asked`, so the next window still opens no earlier than the service's own.
+   */
+  const slotOf = (windows: readonly Window[], id: string, asked: number): RateSlot => ({
+    counted: () => (clock() - asked <= marginMs ? Promise.resolve() : restamp(windows, id)),
   });
 
   return {
@@ -123,8 +163,8 @@ export function createRateLimiter<B extends string = RateBucket>(
       if (windows.length === 0) return undefined;
       const id = randomUUID();
       if (acquireOptions?.maxWaitMs !== undefined) {
-        await takeWithin(buckets, windows, id, acquireOptions.maxWaitMs);
-        return slotOf(windows, id);
+        const asked = await takeWithin(buckets, windows, id, acquireOptions.maxWaitMs);
+        return slotOf(windows, id, asked);
       }
       const queueKey = windows.map((w) => w.key).join("|");
       const mine = (queues.get(queueKey) ?? Promise.resolve()).then(() => takeWhenFree(windows, id));
@@ -133,8 +173,7 @@ export function createRateLimiter<B extends string = RateBucket>(
       void settled.then(() => {
         if (queues.get(queueKey) === settled) queues.delete(queueKey);
       });
-      await mine;
-      return slotOf(windows, id);
+      return slotOf(windows, id, await mine);
     },
   };
 }

@@ -98,10 +98,12 @@ export function createTransport(options: TransportOptions): Transport {
     // The service counts the call when it arrives, which is no later than its answer, nor (see
     // ARRIVAL_BOUND_MS) than a moment after the request was written: the limiter's entry moves
     // to the earlier of the two, not to the admission, nor to a slow endpoint's late answer.
-    let restamped: Promise<void> | undefined;
+    let restamped = false;
     let bound: NodeJS.Timeout | undefined;
     const restamp = () => {
-      restamped ??= slot?.counted().catch(() => {});
+      if (restamped) return;
+      restamped = true;
+      void slot?.counted().catch(() => {});
     };
     const onSent = () => {
       bound = setTimeout(restamp, ARRIVAL_BOUND_MS);
@@ -110,8 +112,8 @@ export function createTransport(options: TransportOptions): Transport {
       return await exchange(spec, onSent);
     } finally {
       clearTimeout(bound);
+      // Not waited for: the limiter's next call from here goes after it on the same connection.
       restamp();
-      await restamped;
     }
   }
 

@@ -10,7 +10,7 @@ import type { Store } from "./store.js";
 export type CorruptValueHandler = (key: string, reason: string) => void;
 
 export async function getJson<S extends z.ZodType>(
-  store: Store,
+  store: Pick<Store, "get">,
   key: string,
   schema: S,
   onCorrupt?: CorruptValueHandler,

@@ -306,3 +306,99 @@ describe("a limit per client (buckets not known in advance, one window each)", (
     await perAddress(limiter, clock);
   });
 });
+
+describe("a call counted within the margin of its admission", () => {
+  let redis: TestRedis | undefined;
+  afterEach(async () => {
+    await redis?.cleanup();
+    redis = undefined;
+  });
+
+  it("on Redis: is not restamped (its windows already cover it), one counted later is", async () => {
+    const r = testRedis();
+    redis = r;
+    const connection = r.connect();
+    let scripts = 0;
+    const counting = new Proxy(connection, {
+      get(target, name, receiver) {
+        if (name !== "evalsha") return Reflect.get(target, name, receiver);
+        return (...args: Parameters<typeof connection.evalsha>) => {
+          scripts += 1;
+          return target.evalsha(...args);
+        };
+      },
+    });
+    const clock = fakeTime(Date.now());
+    const windows = () => [{ points: 1, durationMs: 1_000 }];
+    const limiter = createRateLimiter<string>({ redis: counting, keyPrefix: r.prefix, windows, ...clock });
+
+    const quick = await limiter.acquire(["open"]);
+    clock.advance(MARGIN);
+    await quick?.counted();
+    expect(scripts).toBe(1);
+    // The next slot: a window and the margin after the admission, as if it had been restamped.
+    await limiter.acquire(["open"]);
+    expect(clock.sleeps).toEqual([1_000]);
+
+    const late = await limiter.acquire(["open"], { maxWaitMs: 5_000 });
+    const before = scripts;
+    clock.advance(MARGIN + 1);
+    await late?.counted();
+    expect(scripts).toBe(before + 1);
+  });
+});
+
+describe("a refusal already known answers the next caller that will not wait", () => {
+  let redis: TestRedis | undefined;
+  afterEach(async () => {
+    await redis?.cleanup();
+    redis = undefined;
+  });
+
+  it("on Redis: no second round trip before the slot can free, asked again once it can", async () => {
+    const r = testRedis();
+    redis = r;
+    const connection = r.connect();
+    let scripts = 0;
+    // Counts the limiter's round trips (one script each); everything else is the connection's own.
+    const counting = new Proxy(connection, {
+      get(target, name, receiver) {
+        if (name !== "evalsha") return Reflect.get(target, name, receiver);
+        return (...args: Parameters<typeof connection.evalsha>) => {
+          scripts += 1;
+          return target.evalsha(...args);
+        };
+      },
+    });
+    const clock = fakeTime(Date.now());
+    const windows = () => [{ points: 2, durationMs: 1_000 }];
+    const options = { keyPrefix: r.prefix, windows, marginMs: 0, ...clock };
+    const limiter = createRateLimiter<string>({ redis: counting, ...options });
+    // Another instance on the same Redis: it can only fill the window further, never free it sooner.
+    const other = createRateLimiter<string>({ redis: r.connect(), ...options });
+    const refusal = (wait?: number) =>
+      limiter.acquire(["open"], { maxWaitMs: 0 }).then(
+        () => "ok",
+        (error: unknown) => (error instanceof NoFreeSlotError ? `refused ${wait ?? error.waitMs}` : "error"),
+      );
+
+    await limiter.acquire(["open"]);
+    await other.acquire(["open"]);
+    expect(scripts).toBe(1);
+    expect(await refusal()).toBe("refused 1000");
+    expect(scripts).toBe(2);
+    clock.advance(400);
+    expect(await refusal()).toBe("refused 600");
+    expect(scripts).toBe(2);
+    clock.advance(599);
+    expect(await refusal()).toBe("refused 1");
+    expect(scripts).toBe(2);
+    // A caller that will wait that long still asks, and waits for the slot.
+    await limiter.acquire(["open"], { maxWaitMs: 5_000 });
+    expect(clock.sleeps).toEqual([1]);
+    expect(scripts).toBe(4);
+    // Past the known moment the window is asked again: one of the two slots is free.
+    expect(await refusal()).toBe("ok");
+    expect(scripts).toBe(5);
+  });
+});

@@ -75,7 +75,12 @@ const LAYER_RULES: Record<string, readonly string[]> = {
 const CORE_CONFIG_MODULES = ["src/config/core-settings.ts"];
 
 /** The core sees the store through its interface only, never an implementation. */
-const CORE_STORE_MODULES = ["src/store/store.ts", "src/store/store-json.ts", "src/store/versioned.ts"];
+const CORE_STORE_MODULES = [
+  "src/store/store.ts",
+  "src/store/store-json.ts",
+  "src/store/versioned.ts",
+  "src/store/read-ahead.ts",
+];
 
 /**
  * Inside the core: the folders every feature may use (docs/ARCHITECTURE.md, "Features and front

@@ -4,7 +4,7 @@ import type { CoreDeps } from "../deps.js";
 import { type EnergyConfirmPayload, energyOrder } from "../energy/index.js";
 import { checkEnergyRange, parseEnergyAmount } from "../parse/amount.js";
 import { parseTronAddress } from "../parse/tron-address.js";
-import { quoteEnergy } from "../pricing/quote.js";
+import { energyServiceFor, quoteEnergy } from "../pricing/quote.js";
 import { checkAtQuote } from "../spend/check-at-quote.js";
 import { offerQuote } from "../spend/offer-quote.js";
 import { denyListText } from "../spend/preflight.js";
@@ -55,7 +55,8 @@ export async function requestEnergy(deps: CoreDeps, ask: EnergyAsk): Promise<Ene
   const checked = await checkAtQuote(deps, {
     actor,
     preflight: address.value,
-    price: () => quoteEnergy(deps, address.value, amount.value),
+    price: (reads) => quoteEnergy(deps, address.value, amount.value, reads),
+    prices: [energyServiceFor(amount.value)],
     costOf: (q) => q.costTrx,
     activation: [address.value],
     agent: ask.agent,

@@ -1,6 +1,7 @@
 import Big from "big.js";
 import { within } from "../../clock.js";
 import { isServiceError } from "../../service/errors.js";
+import type { StoreReads } from "../../store/read-ahead.js";
 import type { Store } from "../../store/store.js";
 import type { CoreDeps } from "../deps.js";
 import { toUserLine } from "../errors.js";
@@ -66,10 +67,12 @@ function unreadable(error: unknown): Balance {
   return { known: false, reason: why };
 }
 
+/** `reads`: where the last reading is read (a quote's read ahead); a refresh goes through the store. */
 export async function getBalance(
   deps: Pick<CoreDeps, "service" | "store" | "logger" | "now">,
+  reads: StoreReads = deps.store,
 ): Promise<Balance> {
-  const [snapshot, spentSun] = await Promise.all([readSnapshot(deps.store), spentSunSoFar(deps.store)]);
+  const [snapshot, spentSun] = await Promise.all([readSnapshot(reads), spentSunSoFar(reads)]);
   const now = deps.now();
   if (snapshot) {
     if (now - snapshot.fetchedAt >= BALANCE_FRESH_MS) void startBalanceRefresh(deps).catch(() => {});

@@ -1,4 +1,5 @@
 import { sleep, within } from "../../clock.js";
+import type { StoreReads } from "../../store/read-ahead.js";
 import type { CoreDeps } from "../deps.js";
 import { formatAge, formatAmount } from "../format.js";
 import { type Balance, balanceCovers, getBalance } from "./balance-cache.js";
@@ -19,9 +20,10 @@ const PEEK_MS = 100;
 
 type Deps = Pick<CoreDeps, "service" | "store" | "logger" | "now">;
 
-export async function balanceToRefuseOn(deps: Deps, costTrx: string): Promise<Balance> {
+/** `reads`: where the first look at the last reading is made (a quote's read ahead). */
+export async function balanceToRefuseOn(deps: Deps, costTrx: string, reads?: StoreReads): Promise<Balance> {
   const asked = deps.now();
-  const balance = await getBalance(deps);
+  const balance = await getBalance(deps, reads);
   if (balanceCovers(balance, costTrx) !== false || !balance.known) return balance;
   // Read for this very call (the first reading): nothing newer can be had.
   if (balance.readAt >= asked) return balance;

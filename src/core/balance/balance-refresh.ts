@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { userinfoSchema } from "../../service/account.js";
 import { isServiceError } from "../../service/errors.js";
+import type { StoreReads } from "../../store/read-ahead.js";
 import type { Store } from "../../store/store.js";
 import { getJson, setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
@@ -49,10 +50,13 @@ type RefreshDeps = Pick<CoreDeps, "service" | "store" | "logger" | "now">;
 
 const running = new WeakMap<Store, Refresh>();
 
-export const readSnapshot = (store: Store): Promise<Snapshot | null> =>
+/** The store keys a balance estimate reads (the last reading, the spend counter). */
+export const BALANCE_KEYS: readonly string[] = [BALANCE_KEY, SPENT_KEY];
+
+export const readSnapshot = (store: Pick<StoreReads, "get">): Promise<Snapshot | null> =>
   getJson(store, BALANCE_KEY, snapshotSchema);
 
-export async function spentSunSoFar(store: Store): Promise<number> {
+export async function spentSunSoFar(store: Pick<StoreReads, "get">): Promise<number> {
   return Number((await store.get(SPENT_KEY)) ?? 0);
 }
 

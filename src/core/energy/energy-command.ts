@@ -1,6 +1,6 @@
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { OPTION_WORDS, readPayoutInput, runPayout } from "../payout/index.js";
-import { quoteEnergy } from "../pricing/quote.js";
+import { energyServiceFor, quoteEnergy } from "../pricing/quote.js";
 import { errorReply, type Reply } from "../reply.js";
 import { cheapestOffer, findCheaperLater, nowCheapestLine } from "../schedule/index.js";
 import { checkAtQuote } from "../spend/check-at-quote.js";
@@ -39,7 +39,8 @@ async function runEnergy(ctx: CommandContext): Promise<Reply> {
     actor,
     word: energyOrder.word,
     preflight: address,
-    price: () => quoteEnergy(deps, address, amount),
+    price: (reads) => quoteEnergy(deps, address, amount, reads),
+    prices: [energyServiceFor(amount)],
     costOf: (q) => q.costTrx,
     activation: [address],
   });

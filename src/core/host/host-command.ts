@@ -44,7 +44,8 @@ async function runStart(ctx: CommandContext, address: string): Promise<Reply> {
     actor,
     word: hostStart.word,
     preflight: address,
-    price: () => quoteHost(deps),
+    price: (reads) => quoteHost(deps, reads),
+    prices: ["host"],
     costOf: (q) => q.firstCycleTrx,
   });
   if (!checked.ok) return errorReply(checked.line);

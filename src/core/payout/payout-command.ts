@@ -5,7 +5,7 @@ import { offerQuote } from "../spend/offer-quote.js";
 import type { PayoutInput } from "./payout-input.js";
 import type { PayoutConfirmPayload } from "./payout-payload.js";
 import { PAYOUT_MAX_ADDRESSES, PAYOUT_MIN_ADDRESSES, planPayout } from "./payout-plan.js";
-import { quotePayout } from "./payout-price.js";
+import { PAYOUT_PRICE_SERVICE, quotePayout } from "./payout-price.js";
 import { renderNothingToOrder, renderPayoutQuote } from "./payout-render.js";
 import { payoutRun } from "./payout-spend.js";
 
@@ -26,7 +26,8 @@ export async function runPayout(ctx: CommandContext, input: PayoutInput): Promis
   if (plan.items.length === 0) return renderNothingToOrder(plan);
   const checked = await checkAtQuote(deps, {
     actor,
-    price: () => quotePayout(deps, plan.items),
+    price: (reads) => quotePayout(deps, plan.items, reads),
+    prices: [PAYOUT_PRICE_SERVICE],
     costOf: (p) => p.costTrx,
     ...(input.options.activation !== false && { activation: plan.items.map((i) => i.address) }),
   });

@@ -1,5 +1,6 @@
 import Big from "big.js";
 import { costTrx, currentPeriod, energyPriceSun, type PriceList, usdOf } from "../../service/pricing.js";
+import type { StoreReads } from "../../store/read-ahead.js";
 import type { CoreDeps } from "../deps.js";
 import { UserError } from "../errors.js";
 import { getPriceList } from "../pricing/price-list.js";
@@ -63,6 +64,7 @@ export function pricePayout(list: PriceList, items: readonly Pick<PayoutItem, "a
 export async function quotePayout(
   deps: Pick<CoreDeps, "service" | "store" | "logger" | "now">,
   items: readonly PayoutItem[],
+  reads?: StoreReads,
 ): Promise<PayoutPrice> {
-  return pricePayout(await getPriceList(deps, [SERVICE]), items);
+  return pricePayout(await getPriceList(deps, [SERVICE], reads), items);
 }

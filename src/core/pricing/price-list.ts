@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isServiceError } from "../../service/errors.js";
 import { type PriceList, type PricingServiceName, priceListSchema } from "../../service/pricing.js";
+import type { StoreReads } from "../../store/read-ahead.js";
 import type { Store } from "../../store/store.js";
 import { setJson } from "../../store/store-json.js";
 import type { CoreDeps } from "../deps.js";
@@ -42,6 +43,9 @@ type Entry = z.infer<typeof entrySchema>;
 const entryKey = (name: PricingServiceName): string => `pricing:service:${name}`;
 /** The names the service's default list carried last time (which services `prices` shows). */
 const DEFAULT_SET_KEY = "pricing:default-set";
+
+/** The store keys `getPriceList(…, services)` reads first, for a caller that reads them ahead. */
+export const priceListKeys = (services: readonly PricingServiceName[]): string[] => services.map(entryKey);
 
 /** Milliseconds from `now` to the next `HH:MM` UTC ("24:00" is midnight); undefined when unreadable. */
 function msUntilUtc(hhmm: string, now: number): number | undefined {
@@ -175,8 +179,9 @@ async function readEntries(
   deps: PriceDeps,
   names: readonly PricingServiceName[],
   now: number,
+  reads: StoreReads = deps.store,
 ): Promise<Entry[] | undefined> {
-  const raws = await Promise.all(names.map((name) => deps.store.get(entryKey(name))));
+  const raws = await reads.getMany(names.map(entryKey));
   const entries: Entry[] = [];
   for (const [i, name] of names.entries()) {
     const entry = decode(deps, entryKey(name), raws[i] ?? null);
@@ -191,24 +196,26 @@ const halfSpent = (entry: Entry, now: number): boolean =>
 
 /**
  * The price list for quotes and `prices`, from the cache while it is valid. `services` omitted:
- * the service's default list (every service but the opt-in ones).
+ * the service's default list (every service but the opt-in ones). `reads`: where the cache is read
+ * (a quote's read ahead, src/store/read-ahead.ts); a fetch always goes through the store.
  */
 export async function getPriceList(
   deps: PriceDeps,
   services?: readonly PricingServiceName[],
+  reads: StoreReads = deps.store,
 ): Promise<PriceList> {
   const now = deps.now();
-  const names = services ?? (await defaultNames(deps));
+  const names = services ?? (await defaultNames(reads));
   if (names === undefined || names.length === 0) return fetchList(deps, services);
-  const entries = await readEntries(deps, names, now);
+  const entries = await readEntries(deps, names, now, reads);
   if (entries === undefined) return fetchList(deps, services);
   const stale = entries.filter((e) => halfSpent(e, now)).flatMap((e) => servicesOf(e.list));
   if (stale.length > 0) void refreshBehind(deps, services === undefined ? stale : names);
   return merge(entries);
 }
 
-async function defaultNames(deps: PriceDeps): Promise<PricingServiceName[] | undefined> {
-  const raw = await deps.store.get(DEFAULT_SET_KEY);
+async function defaultNames(reads: StoreReads): Promise<PricingServiceName[] | undefined> {
+  const raw = await reads.get(DEFAULT_SET_KEY);
   const names = raw === null ? undefined : parseJson(raw);
   return Array.isArray(names) ? (names as PricingServiceName[]) : undefined;
 }

@@ -8,6 +8,7 @@ import {
   type PriceList,
   usdOf,
 } from "../../service/pricing.js";
+import type { StoreReads } from "../../store/read-ahead.js";
 import type { CoreDeps } from "../deps.js";
 import { UserError } from "../errors.js";
 import { ORDER5M_MAX_ENERGY } from "../parse/amount.js";
@@ -116,12 +117,17 @@ export function buildEnergyQuote(list: PriceList, address: string, amount: numbe
   };
 }
 
+/** The price list service an energy quote of `amount` is priced from. */
+export const energyServiceFor = (amount: number): EnergyQuote["service"] => ROUTE_SERVICE[routeFor(amount)];
+
+/** `reads`: where the cached price list is read (see getPriceList). */
 export async function quoteEnergy(
   deps: Pick<CoreDeps, "service" | "store" | "logger" | "now">,
   address: string,
   amount: number,
+  reads?: StoreReads,
 ): Promise<EnergyQuote> {
-  const list = await getPriceList(deps, [ROUTE_SERVICE[routeFor(amount)]]);
+  const list = await getPriceList(deps, [energyServiceFor(amount)], reads);
   return buildEnergyQuote(list, address, amount);
 }
 
@@ -160,8 +166,9 @@ export function buildHostQuote(service: HostService, now: number): HostQuote {
 
 export async function quoteHost(
   deps: Pick<CoreDeps, "service" | "store" | "logger" | "now">,
+  reads?: StoreReads,
 ): Promise<HostQuote> {
-  const list = await getPriceList(deps, ["host"]);
+  const list = await getPriceList(deps, ["host"], reads);
   const service = list.data.services.host;
   if (!service)
     throw new UserError(

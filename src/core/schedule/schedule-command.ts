@@ -2,7 +2,7 @@ import { CANCEL_KIND, createActionGroup } from "../actions.js";
 import type { CommandContext, CommandDefinition } from "../command.js";
 import { formatAmount } from "../format.js";
 import { formatCount } from "../parse/echo.js";
-import { quoteEnergy } from "../pricing/quote.js";
+import { energyServiceFor, quoteEnergy } from "../pricing/quote.js";
 import {
   bold,
   buttons,
@@ -83,7 +83,8 @@ async function quoteSchedule(
   const checked = await checkAtQuote(deps, {
     actor,
     preflight: args.address,
-    price: () => quoteEnergy(deps, args.address, args.amount),
+    price: (reads) => quoteEnergy(deps, args.address, args.amount, reads),
+    prices: [energyServiceFor(args.amount)],
     costOf: (q) => q.costTrx,
     balance: false,
   });

@@ -1,4 +1,5 @@
 import Big from "big.js";
+import type { StoreReads } from "../../store/read-ahead.js";
 import type { Store } from "../../store/store.js";
 import type { CoreDeps } from "../deps.js";
 import { formatAmount } from "../format.js";
@@ -67,12 +68,17 @@ export async function learnFromOrder(
  */
 export type ActivationHold = { kind: "none" } | { kind: "fee"; feeTrx: string } | { kind: "fee-unknown" };
 
+/** The store keys `activationBoundOf` reads for `addresses`. */
+export const activationKeys = (addresses: readonly string[]): string[] =>
+  addresses.length === 0 ? [] : [FEE_KEY, ...addresses.map(ACTIVE_KEY)];
+
 export async function activationBoundOf(
   deps: Pick<CoreDeps, "store" | "settings">,
   addresses: readonly string[],
+  reads: StoreReads = deps.store,
 ): Promise<ActivationHold> {
   if (addresses.length === 0) return { kind: "none" };
-  const [fee, ...active] = await deps.store.getMany([FEE_KEY, ...addresses.map(ACTIVE_KEY)]);
+  const [fee, ...active] = await reads.getMany(activationKeys(addresses));
   const unknown = active.filter((mark) => mark === null || mark === undefined).length;
   if (unknown === 0) return { kind: "none" };
   const learned = fee === null || fee === undefined ? undefined : new Big(fee);

@@ -1,12 +1,17 @@
 import Big from "big.js";
 import type { ComplianceVerdict } from "../../service/compliance.js";
+import type { PricingServiceName } from "../../service/pricing.js";
+import { readAhead, type StoreReads } from "../../store/read-ahead.js";
 import type { Balance } from "../balance/balance-cache.js";
 import { balanceCovers } from "../balance/balance-cache.js";
 import { balanceToRefuseOn } from "../balance/balance-fresh.js";
+import { BALANCE_KEYS } from "../balance/balance-refresh.js";
 import type { CoreDeps } from "../deps.js";
 import type { Actor } from "../invocation.js";
+import { priceListKeys } from "../pricing/price-list.js";
 import {
   activationBoundOf,
+  activationKeys,
   activationUnknownLine,
   capsHoldActivation,
   heldLine,
@@ -14,7 +19,7 @@ import {
 } from "./activation-bound.js";
 import { preflightAddress, type SpendWord } from "./preflight.js";
 import { agentBudgetRefusal, agentDayKey } from "./reservation.js";
-import { checkSpend, perOrderRefusal, trxToSun } from "./spend-guard.js";
+import { checkSpend, perOrderRefusal, spendKey, trxToSun } from "./spend-guard.js";
 
 /**
  * The checks of a first quote, the pipeline's beside the decision at Confirm (decide-at-confirm.ts),
@@ -28,6 +33,11 @@ import { checkSpend, perOrderRefusal, trxToSun } from "./spend-guard.js";
  *
  * It answers the one refusal line, or what the quote's view needs. This module is the only caller
  * of `checkSpend` (a re-quote's caps are `capRefusal`, here too).
+ *
+ * What the later steps read from the store (the cached price list, the activation marks, today's
+ * total, the last balance reading) is read in one round trip while the deny list answers
+ * (src/store/read-ahead.ts); the service is still asked in the order above, and only once the
+ * deny list allowed the address.
  */
 type Deps = CoreDeps;
 
@@ -38,7 +48,10 @@ export interface QuoteChecks<Q> {
   word?: SpendWord;
   /** The one address the spend goes to, checked against the deny list first (a run plans its own batch). */
   preflight?: string;
-  price(): Promise<Q>;
+  /** The price, its cached list read through `reads` (see `prices`). */
+  price(reads: StoreReads): Promise<Q>;
+  /** The price list services `price` reads, so their cached copies are read ahead. */
+  prices?: readonly PricingServiceName[];
   /** What the quote costs, in TRX. */
   costOf(quote: Q): string;
   /** The addresses whose activation the caps hold beside the quote (absent: none may need it). */
@@ -72,16 +85,17 @@ export async function checkAtQuote<Q, C extends QuoteChecks<Q>>(
   type Checked = QuoteCheck<Q, C>;
   let verdict: ComplianceVerdict | undefined;
   const warnings: string[] = [];
+  const reads = readAhead(deps.store, keysReadAtQuote(deps, checks));
   if (checks.preflight !== undefined) {
     const preflight = await preflightAddress(deps, checks.preflight, checks.word);
     if (!preflight.ok) return preflight;
     verdict = preflight.verdict;
     if (preflight.warning !== undefined) warnings.push(preflight.warning);
   }
-  const quote = await checks.price();
+  const quote = await checks.price(reads);
   const costTrx = checks.costOf(quote);
   const activation =
-    checks.activation === undefined ? undefined : await activationBoundOf(deps, checks.activation);
+    checks.activation === undefined ? undefined : await activationBoundOf(deps, checks.activation, reads);
   // No fee shown yet and OPS_ACTIVATION_TRX unset: with a cap to hold it, refused rather than guessed;
   // without one, the quote says the activation cost is added.
   if (activation?.kind === "fee-unknown" && capsHoldActivation(deps.settings, checks.agent)) {
@@ -91,8 +105,8 @@ export async function checkAtQuote<Q, C extends QuoteChecks<Q>>(
   const held = heldTrx(costTrx, activationTrx);
   const cap =
     checks.agent !== undefined
-      ? await agentBudgetCheck(deps, checks.agent, held)
-      : await capRefusal(deps, checks.actor, held, checks.noun);
+      ? await agentBudgetCheck(deps, checks.agent, held, reads)
+      : await capRefusal(deps, checks.actor, held, checks.noun, reads);
   if (cap !== undefined) {
     const note = activationTrx === undefined ? "" : ` ${heldLine(costTrx, activationTrx)}`;
     return { ok: false, line: `${cap}${note}` };
@@ -105,8 +119,27 @@ export async function checkAtQuote<Q, C extends QuoteChecks<Q>>(
     ...(activationTrx !== undefined && { activationTrx }),
   };
   if (checks.balance === false) return view as Checked;
-  const balance = await balanceToRefuseOn(deps, costTrx);
+  const balance = await balanceToRefuseOn(deps, costTrx, reads);
   return { ...view, balance, covered: balanceCovers(balance, costTrx) !== false } as Checked;
+}
+
+/** What the checks after the deny list will read from the store, in the order they read it. */
+function keysReadAtQuote(deps: Pick<Deps, "settings" | "now">, checks: QuoteChecks<unknown>): string[] {
+  const { settings } = deps;
+  const dailyKey =
+    checks.agent !== undefined
+      ? settings.agentDailyTrx[checks.agent] === undefined
+        ? undefined
+        : agentDayKey(checks.agent, deps.now())
+      : settings.dailyLimitTrx === undefined
+        ? undefined
+        : spendKey(checks.actor, deps.now());
+  return [
+    ...priceListKeys(checks.prices ?? []),
+    ...activationKeys(checks.activation ?? []),
+    ...(dailyKey === undefined ? [] : [dailyKey]),
+    ...(checks.balance === false ? [] : BALANCE_KEYS),
+  ];
 }
 
 /**
@@ -118,6 +151,7 @@ export async function capRefusal(
   actor: Actor | string,
   quoteTrx: string,
   noun?: string,
+  reads?: StoreReads,
 ): Promise<string | undefined> {
   const { maxOrderTrx, dailyLimitTrx } = deps.settings;
   const check = await checkSpend({
@@ -126,6 +160,7 @@ export async function capRefusal(
     quoteTrx,
     settings: { ...(maxOrderTrx && { maxOrderTrx }), ...(dailyLimitTrx && { dailyLimitTrx }) },
     now: deps.now,
+    ...(reads && { reads }),
   });
   if (check.ok) return undefined;
   return noun === undefined ? check.line : check.line.replace("This order", noun);
@@ -142,13 +177,14 @@ async function agentBudgetCheck(
   deps: Pick<CoreDeps, "store" | "now" | "settings">,
   agent: string,
   quoteTrx: string,
+  reads: StoreReads,
 ): Promise<string | undefined> {
   const quoteSun = trxToSun(quoteTrx);
   const perOrder = perOrderRefusal(quoteSun, deps.settings);
   if (perOrder !== undefined) return perOrder;
   const dailyTrx = deps.settings.agentDailyTrx[agent];
   if (dailyTrx === undefined) return undefined;
-  const spent = new Big((await deps.store.get(agentDayKey(agent, deps.now()))) ?? "0");
+  const spent = new Big((await reads.get(agentDayKey(agent, deps.now()))) ?? "0");
   if (spent.plus(quoteSun).lte(trxToSun(dailyTrx))) return undefined;
   return agentBudgetRefusal(quoteSun, spent, { name: agent, dailyTrx });
 }

@@ -1,5 +1,6 @@
 import Big from "big.js";
 import type { Clock } from "../../clock.js";
+import type { StoreReads } from "../../store/read-ahead.js";
 import type { Store } from "../../store/store.js";
 import { type Actor, actorKey } from "../invocation.js";
 import { sunToTrx, trxToSun } from "../pricing/trx.js";
@@ -29,7 +30,11 @@ export const spendKey = (actor: Actor | string, at: number): string =>
   `spend:${keyOf(actor)}:${new Date(at).toISOString().slice(0, 10)}`;
 
 /** Integer SUN the actor has recorded today (UTC). */
-export async function spentTodaySun(store: Store, actor: Actor | string, now: Clock): Promise<Big> {
+export async function spentTodaySun(
+  store: Pick<StoreReads, "get">,
+  actor: Actor | string,
+  now: Clock,
+): Promise<Big> {
   const raw = await store.get(spendKey(actor, now()));
   return new Big(raw ?? "0");
 }
@@ -41,6 +46,8 @@ export interface CheckSpendInput {
   quoteTrx: string;
   settings: SpendSettings;
   now: Clock;
+  /** Where today's total is read (a quote's read ahead); default `store`. */
+  reads?: StoreReads;
 }
 
 /** Ok, or the one line that says which cap the quote breaks and, for the daily one, what is left today. */
@@ -51,7 +58,7 @@ export async function checkSpend(input: CheckSpendInput): Promise<SpendCheck> {
   if (perOrder !== undefined) return { ok: false, line: perOrder };
   if (settings.dailyLimitTrx === undefined) return { ok: true };
   const limit = trxToSun(settings.dailyLimitTrx);
-  const spent = await spentTodaySun(input.store, input.actor, input.now);
+  const spent = await spentTodaySun(input.reads ?? input.store, input.actor, input.now);
   if (spent.plus(quote).lte(limit)) return { ok: true };
   const cycles = await hostCyclesNote({ store: input.store, now: input.now }, input.actor);
   return { ok: false, line: `${dailyRefusal(quote, spent, settings.dailyLimitTrx)}${cycles}` };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { CoreDeps } from "../../../src/core/deps.js";
 import { quoteEnergy } from "../../../src/core/pricing/quote.js";
 import { checkAtQuote } from "../../../src/core/spend/check-at-quote.js";
 import { SUN_PER_TRX } from "../../../src/sandbox/accounts.js";
@@ -16,7 +17,8 @@ const energyChecks = (h: Awaited<ReturnType<typeof spend.setup>>, address: strin
   actor: operator,
   word: "ordered" as const,
   preflight: address,
-  price: () => quoteEnergy(h.deps, address, 65_000),
+  price: (reads: Parameters<typeof quoteEnergy>[3]) => quoteEnergy(h.deps, address, 65_000, reads),
+  prices: ["energy_5m" as const],
   costOf: (q: { costTrx: string }) => q.costTrx,
   activation: [address],
 });
@@ -62,5 +64,55 @@ describe("checkAtQuote", () => {
     expect(checked).toMatchObject({ ok: true, quote: { costTrx: "3.12" } });
     expect(checked).not.toHaveProperty("balance");
     expect(h.sandbox.calls("userinfo.get")).toEqual([]);
+  });
+
+  it("reads the store once, while the deny list answers, and asks the service nothing more", async () => {
+    const h = await spend.setup({ settings: { dailyLimitTrx: "100" } });
+    // A first quote fills the price list cache and the balance reading.
+    await checkAtQuote(h.deps, energyChecks(h, freshAddress()));
+    const seen: string[] = [];
+    const store = new Proxy(h.deps.store, {
+      get(target, name, receiver) {
+        const method = Reflect.get(target, name, receiver);
+        if (typeof method !== "function") return method;
+        return (...args: unknown[]) => {
+          seen.push(`${String(name)} ${JSON.stringify(args[0])}`);
+          return method.apply(target, args);
+        };
+      },
+    });
+    const compliance = h.deps.service.compliance;
+    const lookup: typeof compliance.lookup = async (...args) => {
+      const verdict = await compliance.lookup(...args);
+      seen.push("deny list answered");
+      return verdict;
+    };
+    const deps: CoreDeps = {
+      ...h.deps,
+      store,
+      service: { ...h.deps.service, compliance: { ...compliance, lookup } },
+    };
+    const calls = h.sandbox.calls().length;
+    const address = freshAddress();
+
+    const checked = await checkAtQuote(deps, energyChecks(h, address));
+
+    expect(checked).toMatchObject({ ok: true, quote: { costTrx: "3.12" }, covered: true });
+    const day = new Date(h.clock.now()).toISOString().slice(0, 10);
+    const keys = [
+      "pricing:service:energy_5m",
+      "activation:fee-sun",
+      `activation:active:${address}`,
+      `spend:${operator.platform}:${operator.userId}:${day}`,
+      "balance:userinfo",
+      "balance:spent-sun",
+    ];
+    expect(seen).toEqual([`getMany ${JSON.stringify(keys)}`, "deny list answered"]);
+    expect(
+      h.sandbox
+        .calls()
+        .slice(calls)
+        .map((c) => c.endpoint),
+    ).toEqual(["compliance.lookup"]);
   });
 });
