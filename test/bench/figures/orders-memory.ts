@@ -5,7 +5,7 @@ import { signSlackRequest } from "../../../adapters/slack/verify.js";
 import { tronAddress } from "../../../src/sandbox/families/energy/common.js";
 import type { FakeSlackMessage } from "../../fakes/slack-api.js";
 import { FAKE_SLACK_TEAM } from "../../fakes/slack-api.js";
-import { startChildBot } from "../support/child-bot.js";
+import { type StartedChild, startChildBot } from "../support/child-bot.js";
 import { sampleRss } from "../support/children.js";
 import { runLoad } from "../support/load.js";
 import type { RequestSpec } from "../support/load-types.js";
@@ -18,18 +18,21 @@ import { costWindow, type WindowCosts } from "../support/window-costs.js";
 import type { World } from "../support/world.js";
 
 /**
- * Figure 8: RSS of the built bot (child process, Slack + Telegram on) while N energy orders
- * (default 10 000) are quoted with `/ops energy`, confirmed with a click on Confirm (signed
- * Slack requests, as a user would), and left pending: the sandbox never confirms their delivery
- * within the run, so each stays watched (a delayed delivery-watch job each). Idle: sampled once
- * /healthz is 200 and start-up settled. Then the first PENDING_BASE orders are placed after a
- * warm-up of WARMUP_QUOTES quotes left unconfirmed (JIT, pools, and V8 growing its heap to the
- * size this load works in, without adding pending orders), and the command path is probed: signed
- * `/ops energy` quotes at PROBE_RATE/s, each command sent → its HTTP ack and → its quote at the
- * response_url, p99; then RSS "with PENDING_BASE pending". After all N are placed, the same probe
- * and RSS again (each probe 33 s after the last click, when the confirmations' recovery jobs have
- * run). Flat: RSS ≤ the PENDING_BASE one × (1 + FLAT_SHARE); the probe's p99s while N are pending
- * against the same probe with PENDING_BASE pending, and against figures 1 and 7's targets.
+ * Figure 8: RSS and command path of the built bot (child process, Slack + Telegram on) while N
+ * energy orders (default 10 000) are quoted with `/ops energy`, confirmed with a click on Confirm
+ * (signed Slack requests, as a user would), and left pending: the sandbox never confirms their
+ * delivery within the run, so each stays watched (a delayed delivery-watch job each). Its baseline
+ * is a twin bot (same program and settings, its own Redis database) with PENDING_BASE pending,
+ * alive at the same time: both get WARMUP_QUOTES quotes left unconfirmed first (JIT, pools, and V8
+ * growing its heap to the size this load works in, without adding pending orders). Idle: the bot
+ * sampled once /healthz is 200 and start-up settled. After the orders (33 s after the last click,
+ * when the confirmations' recovery jobs have run), each bot is measured alone for QUIET_MS (Redis
+ * commands, its CPU: the work pending orders cost with nobody asking), then the command path is
+ * probed: PROBE_ROUNDS rounds of signed `/ops energy` quotes at PROBE_RATE/s, the two bots in
+ * turns (so both meet the same load of the shared cores), each command sent → its HTTP ack and →
+ * its quote at the response_url; p99 = the median of the rounds' p99s; per quote, the Redis
+ * commands and the bot's CPU and GC. Then RSS of both. Flat: RSS ≤ the twin's × (1 + FLAT_SHARE);
+ * the p99s against the twin's, and against figures 1 and 7's targets.
  */
 const SETTLE_MS = 3_000;
 const IDLE_MS = 3_000;
@@ -60,13 +63,13 @@ const RECOVERY_SETTLE_MS = 33_000;
 const PROBE_RATE = 20;
 const PROBE_WARMUP = 40;
 /**
- * Each probe is PROBE_ROUNDS rounds of PROBE_MEASURED quotes, back to back after the warm-up; its
+ * Each probe is PROBE_ROUNDS rounds of PROBE_MEASURED quotes (after PROBE_WARMUP uncounted); its
  * p99 is the median of the rounds' p99s: one round that met a burst of another program on the
  * shared cores (the 4th-worst of 400 is one such burst) does not decide the figure.
  */
 const PROBE_MEASURED = 400;
 const PROBE_ROUNDS = 3;
-/** The last stretch of the wait before a probe: nothing is sent, what the bot does on its own is measured. */
+/** Before the probes, each bot alone: nothing is sent, what it does on its own is measured. */
 const QUIET_MS = 10_000;
 const PROBE_CONNECTIONS = 4;
 const ANSWER_TIMEOUT_MS = 30_000;
@@ -203,37 +206,38 @@ async function placeOrders(
   }
 }
 
-interface Probe {
-  /** Per round. */
-  ack: number[][];
-  quote: number[][];
-  /** The machine's 1-minute load average at each round's end. */
-  roundLoads: number[];
-  /** The probe, and the quiet stretch just before it. */
-  costs: WindowCosts;
-  quiet: WindowCosts;
+/** One round of the probe against one bot. */
+interface Round {
+  ack: number[];
+  quote: number[];
   unanswered: number;
   non2xx: number;
-  /** Slack calls for the orders' channels while the probe ran: their outcome messages still going out. */
-  orderMessages: number;
+  /** What the round cost (Redis: the whole server, both bots). */
+  costs: WindowCosts;
+  /** The machine's 1-minute load average at the round's end. */
+  load: number;
+}
+
+/** The probe of one bot: its rounds, and the quiet stretch before the first. */
+interface Probe {
+  rounds: Round[];
+  quiet: WindowCosts;
+}
+
+interface ProbedBot {
+  pid: number;
+  origin: string;
 }
 
 /**
- * The command path under a steady load: signed `/ops energy` quotes for new addresses at
- * PROBE_RATE/s (open loop, from a worker thread), each sent → its HTTP ack, and → its quote with
+ * One round of the command path under a steady load: signed `/ops energy` quotes for new addresses
+ * at PROBE_RATE/s (open loop, from a worker thread), each sent → its HTTP ack, and → its quote with
  * Confirm at the fake response_url (matched by address). The first PROBE_WARMUP are not counted.
  */
-async function probeCommandPath(
-  world: World,
-  bot: { pid: number; origin: string },
-  tag: string,
-  quiet: WindowCosts,
-): Promise<Probe> {
-  const { origin } = bot;
-  const total = PROBE_WARMUP + PROBE_MEASURED * PROBE_ROUNDS;
+async function probeRound(world: World, bot: ProbedBot, tag: string): Promise<Round> {
+  const total = PROBE_WARMUP + PROBE_MEASURED;
   const addresses = Array.from({ length: total }, (_, i) => tronAddress(`fig8-probe-${tag}-${i}`));
   const before = world.slack.calls("response_url").length;
-  const ordersBefore = orderChannelCalls(world);
   const requests: RequestSpec[] = addresses.map((address, i) =>
     slashCommand(`/ops energy ${address} 65k`, {
       channel: probeChannelOf(i),
@@ -241,17 +245,10 @@ async function probeCommandPath(
       responseUrl: world.slack.responseUrl({ channel: probeChannelOf(i), user: USER }),
     }),
   );
-  const roundLoads: number[] = [];
-  const loadTimers = Array.from({ length: PROBE_ROUNDS }, (_, r) =>
-    setTimeout(
-      () => roundLoads.push(round(loadavg()[0] ?? 0, 1) ?? 0),
-      ((PROBE_WARMUP + PROBE_MEASURED * (r + 1)) * 1000) / PROBE_RATE,
-    ),
-  );
-  const window = await costWindow(world.redis.db(3), bot);
+  const window = await costWindow(world.redis.url, bot);
   const result = await runLoad({
     mode: "rate",
-    origin,
+    origin: bot.origin,
     connections: PROBE_CONNECTIONS,
     ratePerSec: PROBE_RATE,
     count: total,
@@ -261,45 +258,36 @@ async function probeCommandPath(
   const deadline = Date.now() + ANSWER_TIMEOUT_MS;
   while (answers().length < total && Date.now() < deadline) await sleep(100);
   const costs = await window.end();
-  for (const timer of loadTimers) clearTimeout(timer);
   const quotedAt = new Map<string, number>();
   for (const call of answers()) {
     const body = JSON.stringify(call.params);
     const address = /T[1-9A-HJ-NP-Za-km-z]{33}/.exec(body)?.[0];
     if (address && !quotedAt.has(address) && body.includes("Confirm ")) quotedAt.set(address, call.at);
   }
-  const probe: Probe = {
-    ack: Array.from({ length: PROBE_ROUNDS }, () => []),
-    quote: Array.from({ length: PROBE_ROUNDS }, () => []),
-    roundLoads,
-    costs,
-    quiet,
+  const out: Round = {
+    ack: [],
+    quote: [],
     unanswered: 0,
     non2xx: 0,
-    orderMessages: orderChannelCalls(world) - ordersBefore,
+    costs,
+    load: round(loadavg()[0] ?? 0, 1) ?? 0,
   };
   for (let i = PROBE_WARMUP; i < total; i += 1) {
-    const r = Math.floor((i - PROBE_WARMUP) / PROBE_MEASURED);
     const status = result.status[i] ?? 0;
     const sent = result.sentAt[i];
     const done = result.doneAt[i];
-    if (status < 200 || status > 299) probe.non2xx += 1;
-    else if (sent !== undefined && done !== undefined) probe.ack[r]?.push(done - sent);
+    if (status < 200 || status > 299) out.non2xx += 1;
+    else if (sent !== undefined && done !== undefined) out.ack.push(done - sent);
     const at = quotedAt.get(addresses[i] ?? "");
-    if (at === undefined || sent === undefined) probe.unanswered += 1;
-    else probe.quote[r]?.push(at - sent);
+    if (at === undefined || sent === undefined) out.unanswered += 1;
+    else out.quote.push(at - sent);
   }
-  return probe;
+  return out;
 }
 
-/** Waits `ms`, the last QUIET_MS of it measured: what the bot spends with nobody asking. */
-async function quietWait(
-  world: World,
-  bot: { pid: number; origin: string },
-  ms: number,
-): Promise<WindowCosts> {
-  await sleep(Math.max(0, ms - QUIET_MS));
-  const window = await costWindow(world.redis.db(3), bot);
+/** QUIET_MS measured: what the bot spends with nobody asking (Redis: the whole server). */
+async function quiet(world: World, bot: ProbedBot): Promise<WindowCosts> {
+  const window = await costWindow(world.redis.url, bot);
   await sleep(QUIET_MS);
   return window.end();
 }
@@ -311,63 +299,83 @@ const orderChannelCalls = (world: World) =>
 export async function ordersMemoryFigure(world: World, count: number): Promise<FigureResult> {
   // Deliveries confirmed only after an hour: every order stays pending for the whole run.
   const { sandbox, stop } = await startSandbox("fig8", { energy: { webhookDelayMs: 3_600_000 } });
+  const bots: StartedChild[] = [];
   try {
-    const bot = await startChildBot(world, {
-      name: "fig8-orders",
-      redisUrl: world.redis.db(3),
-      serviceUrl: sandbox.url,
-      env: { OPS_OPERATORS: `slack:${USER}` },
-    });
-    try {
-      await sleep(SETTLE_MS);
-      const idle = await sampleRss(bot.child, IDLE_MS, SAMPLE_EVERY_MS);
-      const started = performance.now();
-      const problems = { noQuote: 0, noConfirm: 0, non2xx: 0 };
-      const warmup = { noQuote: 0, noConfirm: 0, non2xx: 0 };
-      const placed = () => sandbox.calls("order5m.create").filter((c) => c.status === 200).length;
-      const settled = async (n: number) => {
-        // The last clicks' orders are still being placed right after their acks: clicks come
-        // faster than the service's order5m limit lets orders through, so the wait allows for it.
-        const deadline = Date.now() + 60_000 + (n / ORDER5M_PER_SECOND) * 1_000;
-        while (placed() < n - problems.noQuote - problems.noConfirm && Date.now() < deadline)
-          await sleep(250);
-        await sleep(AFTER_SETTLE_MS);
-      };
-      await placeOrders(world, bot.origin, 0, WARMUP_QUOTES, warmup, { quoteOnly: true, tag: "fig8-warm" });
-      const baseCount = Math.min(count, PENDING_BASE);
-      await placeOrders(world, bot.origin, 0, baseCount, problems);
-      const probed = { pid: bot.child.pid, origin: bot.origin };
-      await settled(baseCount);
-      const quietBase = await quietWait(world, probed, RECOVERY_SETTLE_MS);
-      const probeBase = await probeCommandPath(world, probed, "base", quietBase);
-      await sleep(AFTER_SETTLE_MS);
-      const base = await sampleRss(bot.child, AFTER_MS, SAMPLE_EVERY_MS);
-      await placeOrders(world, bot.origin, baseCount, count, problems);
-      const tookS = round((performance.now() - started) / 1000, 1);
-      await settled(count);
-      const quietPending = await quietWait(world, probed, RECOVERY_SETTLE_MS);
-      const probePending = await probeCommandPath(world, probed, "pending", quietPending);
-      await sleep(AFTER_SETTLE_MS);
-      const after = await sampleRss(bot.child, AFTER_MS, SAMPLE_EVERY_MS);
-      const limited = limitedCalls(sandbox);
-      return report({
-        count,
-        baseCount,
-        idle,
-        base,
-        after,
-        tookS,
-        problems,
-        warmup,
-        placed: placed(),
-        limited,
-        probeBase,
-        probePending,
+    const start = async (name: string, db: number) => {
+      const bot = await startChildBot(world, {
+        name,
+        redisUrl: world.redis.db(db),
+        serviceUrl: sandbox.url,
+        env: { OPS_OPERATORS: `slack:${USER}` },
       });
-    } finally {
-      await bot.child.stop();
+      bots.push(bot);
+      return bot;
+    };
+    const baseBot = await start("fig8-base", 3);
+    const bot = await start("fig8-orders", 4);
+    await sleep(SETTLE_MS);
+    const idle = await sampleRss(bot.child, IDLE_MS, SAMPLE_EVERY_MS);
+    const started = performance.now();
+    const problems = { noQuote: 0, noConfirm: 0, non2xx: 0 };
+    const warmup = { noQuote: 0, noConfirm: 0, non2xx: 0 };
+    const placed = () => sandbox.calls("order5m.create").filter((c) => c.status === 200).length;
+    const settled = async (n: number) => {
+      // The last clicks' orders are still being placed right after their acks: clicks come
+      // faster than the service's order5m limit lets orders through, so the wait allows for it.
+      const deadline = Date.now() + 60_000 + (n / ORDER5M_PER_SECOND) * 1_000;
+      while (placed() < n - problems.noQuote - problems.noConfirm && Date.now() < deadline) await sleep(250);
+      await sleep(AFTER_SETTLE_MS);
+    };
+    const baseCount = Math.min(count, PENDING_BASE);
+    for (const [b, tag] of [
+      [baseBot, "fig8-warm-base"],
+      [bot, "fig8-warm"],
+    ] as const) {
+      await placeOrders(world, b.origin, 0, WARMUP_QUOTES, warmup, { quoteOnly: true, tag });
     }
+    const ordersBefore = orderChannelCalls(world);
+    await placeOrders(world, bot.origin, 0, count, problems);
+    // The twin's orders last, so both bots' orders are younger than their delivery watch's 10 minutes.
+    await placeOrders(world, baseBot.origin, 0, baseCount, problems, { tag: "fig8-base" });
+    const tookS = round((performance.now() - started) / 1000, 1);
+    await settled(baseCount + count);
+    await sleep(RECOVERY_SETTLE_MS);
+    const probed = (b: StartedChild): ProbedBot => ({ pid: b.child.pid, origin: b.origin });
+    const probeBase: Probe = { rounds: [], quiet: await quiet(world, probed(baseBot)) };
+    const probePending: Probe = { rounds: [], quiet: await quiet(world, probed(bot)) };
+    const orderMessagesBefore = orderChannelCalls(world);
+    // In turns, the first of each pair alternating: both bots meet the machine's load alike.
+    for (let r = 0; r < PROBE_ROUNDS; r += 1) {
+      const pair = [
+        async () => probeBase.rounds.push(await probeRound(world, probed(baseBot), `base-${r}`)),
+        async () => probePending.rounds.push(await probeRound(world, probed(bot), `pending-${r}`)),
+      ];
+      for (const run of r % 2 === 0 ? pair : pair.reverse()) await run();
+    }
+    const orderMessages = orderChannelCalls(world) - orderMessagesBefore;
+    await sleep(AFTER_SETTLE_MS);
+    const [base, after] = await Promise.all([
+      sampleRss(baseBot.child, AFTER_MS, SAMPLE_EVERY_MS),
+      sampleRss(bot.child, AFTER_MS, SAMPLE_EVERY_MS),
+    ]);
+    return report({
+      count,
+      baseCount,
+      idle,
+      base,
+      after,
+      tookS,
+      problems,
+      warmup,
+      placed: placed(),
+      limited: limitedCalls(sandbox),
+      probeBase,
+      probePending,
+      orderMessages,
+      orderMessagesBeforeProbes: orderChannelCalls(world) - ordersBefore,
+    });
   } finally {
+    for (const b of bots) await b.child.stop();
     await stop();
   }
 }
@@ -386,6 +394,9 @@ interface Outcome {
   limited: readonly { endpoint: string }[];
   probeBase: Probe;
   probePending: Probe;
+  /** Messages into the orders' channels while the probes ran (their outcomes still going out), and in all. */
+  orderMessages: number;
+  orderMessagesBeforeProbes: number;
 }
 
 function report(o: Outcome): FigureResult {
@@ -393,22 +404,24 @@ function report(o: Outcome): FigureResult {
   const base = round(median(o.base), 1);
   const after = round(median(o.after), 1);
   const growth = ratio(after, base);
-  const flat = growth === null ? null : growth <= 1 + FLAT_SHARE && o.placed === o.count;
+  const flat = growth === null ? null : growth <= 1 + FLAT_SHARE && o.placed === o.count + o.baseCount;
   const p99 = (v: number[]) => round(percentile(v, 99), 1);
   /** The median of the rounds' p99s. */
-  const roundsP99 = (rounds: number[][]) =>
-    round(median(rounds.map((r) => percentile(r, 99) ?? Number.NaN)), 1);
+  const roundsP99 = (p: Probe, what: "ack" | "quote") =>
+    round(median(p.rounds.map((r) => percentile(r[what], 99) ?? Number.NaN)), 1);
+  const sum = (p: Probe, what: "unanswered" | "non2xx") => p.rounds.reduce((n, r) => n + r[what], 0);
   const probeMeasure = (what: "ack" | "quote", label: string, targetMs: number) => {
-    const pending = roundsP99(o.probePending[what]);
-    const baseP99 = roundsP99(o.probeBase[what]);
+    const pending = roundsP99(o.probePending, what);
+    const baseP99 = roundsP99(o.probeBase, what);
     const r = ratio(pending, baseP99);
-    const complete =
-      o.probePending.unanswered === 0 && o.probePending.non2xx === 0 && o.probeBase.unanswered === 0;
+    const complete = [o.probePending, o.probeBase].every(
+      (p) => sum(p, "unanswered") + sum(p, "non2xx") === 0,
+    );
     return {
       name: `${label} p99 with ${o.count} pending (median of ${PROBE_ROUNDS} rounds)`,
       value: pending,
       unit: "ms",
-      baseline: { name: `the same with ${o.baseCount} pending`, value: baseP99 },
+      baseline: { name: `a twin bot with ${o.baseCount} pending, in turns`, value: baseP99 },
       ratio: r,
       targets: [
         {
@@ -420,13 +433,16 @@ function report(o: Outcome): FigureResult {
     };
   };
   const probeNote = (p: Probe, n: number) => {
-    const all = (rounds: number[][]) => rounds.flat();
-    const perRound = (rounds: number[][]) => rounds.map((r) => p99(r)).join("/");
-    const measured = PROBE_MEASURED * PROBE_ROUNDS;
-    const c = p.costs;
-    const per = (v: number) => round(v / measured, 2);
-    const perS = (v: number, w: WindowCosts) => round((v * 1000) / w.ms, 1);
-    return `with ${n} pending: ack p50 ${round(percentile(all(p.ack), 50), 1)} ms, p99 per round ${perRound(p.ack)} ms (all ${p99(all(p.ack))}); quote p50 ${round(percentile(all(p.quote), 50), 1)} ms, p99 per round ${perRound(p.quote)} ms (all ${p99(all(p.quote))}); ${p.unanswered} unanswered, ${p.non2xx} non-2xx, ${p.orderMessages} order messages sent meanwhile, load average ${p.roundLoads.join("/")}; per quote: ${per(c.redisCommands)} Redis commands, bot CPU ${per(c.botCpuMs)} ms, bot GC ${per(c.botGcMs)} ms; bench GC ${round(c.benchGcMs, 0)} ms in all (longest ${round(c.benchGcMaxMs, 1)} ms); quiet ${QUIET_MS / 1000} s before: ${perS(p.quiet.redisCommands, p.quiet)} Redis commands/s (${p.quiet.topCommands.join(", ") || "none"}), bot CPU ${round((p.quiet.botCpuMs * 100) / p.quiet.ms, 1)} %`;
+    const all = (what: "ack" | "quote") => p.rounds.flatMap((r) => r[what]);
+    const perRound = (what: "ack" | "quote") => p.rounds.map((r) => p99(r[what])).join("/");
+    const measured = PROBE_MEASURED * p.rounds.length;
+    const total = (f: (c: WindowCosts) => number) => p.rounds.reduce((t, r) => t + f(r.costs), 0);
+    const per = (f: (c: WindowCosts) => number) => round(total(f) / measured, 2);
+    const q = p.quiet;
+    return `with ${n} pending: ack p50 ${round(percentile(all("ack"), 50), 1)} ms, p99 per round ${perRound("ack")} ms (all ${p99(all("ack"))}); quote p50 ${round(percentile(all("quote"), 50), 1)} ms, p99 per round ${perRound("quote")} ms (all ${p99(all("quote"))}); ${sum(p, "unanswered")} unanswered, ${sum(p, "non2xx")} non-2xx; load average ${p.rounds.map((r) => r.load).join("/")}; per quote: ${per((c) => c.redisCommands)} Redis commands, bot CPU ${per((c) => c.botCpuMs)} ms, bot GC ${per((c) => c.botGcMs)} ms; bench GC ${round(
+      total((c) => c.benchGcMs),
+      0,
+    )} ms in all (longest ${round(Math.max(...p.rounds.map((r) => r.costs.benchGcMaxMs)), 1)} ms); alone for ${QUIET_MS / 1000} s before: ${round((q.redisCommands * 1000) / q.ms, 1)} Redis commands/s (${q.topCommands.join(", ") || "none"}), bot CPU ${round((q.botCpuMs * 100) / q.ms, 1)} %`;
   };
   return {
     id: "8",
@@ -436,7 +452,7 @@ function report(o: Outcome): FigureResult {
         name: `RSS with ${o.count} pending orders (median)`,
         value: after,
         unit: "MB",
-        baseline: { name: `the same bot with ${o.baseCount} pending`, value: base },
+        baseline: { name: `a twin bot with ${o.baseCount} pending`, value: base },
         ratio: growth,
         targets: [{ text: `flat: ≤ +${FLAT_SHARE * 100}%, every order placed`, met: flat }],
       },
@@ -452,10 +468,10 @@ function report(o: Outcome): FigureResult {
       probeMeasure("quote", "`/ops energy` → quote with Confirm", TARGET_QUOTE_P99_MS),
     ],
     notes: [
-      `${WARMUP_QUOTES} warm-up quotes left unconfirmed (${o.warmup.noQuote} without a quote); then ${o.count} \`/ops energy\` quotes, each confirmed by a signed Confirm click, ${IN_FLIGHT} in flight, in ${o.tookS} s with the probes; ${o.placed} orders placed at the sandbox (delivery held for an hour: all pending), ${o.limited.length} answered 429${o.limited.length > 0 ? ` (${limitedByEndpoint(o.limited)})` : ""}; not placed: ${o.problems.noQuote} without a quote, ${o.problems.noConfirm} without Confirm, ${o.problems.non2xx} non-2xx`,
-      `command-path probe, ${PROBE_ROUNDS} rounds of ${PROBE_MEASURED} quotes at ${PROBE_RATE}/s after ${PROBE_WARMUP} uncounted: ${probeNote(o.probeBase, o.baseCount)}`,
+      `two twin bots (child processes, one Redis server, databases 3 and 4), each after ${WARMUP_QUOTES} warm-up quotes left unconfirmed (${o.warmup.noQuote} without a quote); then ${o.count} and ${o.baseCount} \`/ops energy\` quotes, each confirmed by a signed Confirm click, ${IN_FLIGHT} in flight, in ${o.tookS} s; ${o.placed} orders placed at the sandbox (delivery held for an hour: all pending), ${o.limited.length} answered 429${o.limited.length > 0 ? ` (${limitedByEndpoint(o.limited)})` : ""}; not placed: ${o.problems.noQuote} without a quote, ${o.problems.noConfirm} without Confirm, ${o.problems.non2xx} non-2xx; ${o.orderMessages} order messages sent while the probes ran (${o.orderMessagesBeforeProbes} in all)`,
+      `command-path probe, ${PROBE_ROUNDS} rounds of ${PROBE_MEASURED} quotes at ${PROBE_RATE}/s (each after ${PROBE_WARMUP} uncounted), the two bots in turns (Redis counts: the whole server) ${probeNote(o.probeBase, o.baseCount)}`,
       `the same probe ${probeNote(o.probePending, o.count)}`,
-      `idle: median of ${o.idle.length} samples (peak ${round(max(o.idle), 1)} MB); with ${o.baseCount} pending: median ${base} MB (peak ${round(max(o.base), 1)} MB); with ${o.count}: median of ${o.after.length} samples over ${AFTER_MS / 1000} s (peak ${round(max(o.after), 1)} MB)`,
+      `idle: median of ${o.idle.length} samples (peak ${round(max(o.idle), 1)} MB); with ${o.baseCount} pending (twin): median ${base} MB (peak ${round(max(o.base), 1)} MB); with ${o.count}: median of ${o.after.length} samples over ${AFTER_MS / 1000} s (peak ${round(max(o.after), 1)} MB)`,
     ],
     details: {
       idleMb: o.idle.map((v) => round(v, 1)),
