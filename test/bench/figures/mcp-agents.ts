@@ -24,7 +24,7 @@ import { problemNote, startBot, type World } from "../support/world.js";
  *    quote's chat.postMessage in OPS_AGENT_CHANNEL at the fake Slack API, p99. An agent may have at
  *    most AWAITING_PER_AGENT requests awaiting an operator (the rest are refused, nothing posted),
  *    and nobody confirms here, so the requests go round-robin over enough request tokens that
- *    none asks more than that: every request is one a person would see posted. Baseline: a bare
+ *    none asks more than that: every request is one a person would see posted. Baseline: a
  *    bare SDK server whose tool posts the request id with chat.postMessage to the same fake API
  *    and answers, at the same pace: call sent → posted.
  */
@@ -181,7 +181,7 @@ export async function mcpAgentsFigure(world: World, calls: number, requests: num
 /**
  * request_energy every REQUEST_EVERY_MS for new addresses, round-robin over `clients` (each asks at
  * most AWAITING_PER_AGENT): call sent → its quote posted in the agents' channel. A refused request
- * (no request id) is counted, not waited for.
+ * (status `refused`, or no request id) is counted, not waited for.
  */
 async function requestLatencies(
   world: World,
