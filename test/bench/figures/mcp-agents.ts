@@ -272,7 +272,7 @@ function report(s: Samples, n: Sizes, problems: string | undefined): FigureResul
         name: "request_energy → quote posted p99",
         value: p99(s.posted),
         unit: "ms",
-        baseline: { name: "bare chat.postMessage", value: postP99 },
+        baseline: { name: "bare SDK tool that posts", value: postP99 },
         ratio: ratio(p99(s.posted), postP99),
         targets: [
           {
