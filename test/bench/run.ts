@@ -41,12 +41,12 @@
  *     button at the fake response_url, p50/p99; the 429s and userinfo reads meanwhile. Baseline: a
  *     bare Bolt app answering a canned quote with buttons on the response_url.
  *  8. memory and command path with energy orders pending: RSS of the built bot (child process) idle,
- *     then after 10 000 `/ops energy` quotes were each confirmed by a signed click and left pending
- *     (the sandbox holds their delivery for an hour), against a twin bot alive at the same time
- *     with 100 pending (both after 2000 unconfirmed warm-up quotes); flat = at most +15 %. Then
- *     `/ops energy` quotes at 20/s, 3 rounds of 400 per bot, the two in turns: ack and quote p99,
- *     the median of the rounds' (≤ 1.5× the twin's); beside them what each probe cost per quote
- *     (Redis commands, the bot's CPU and GC) and what each bot did alone for 10 s before.
+ *     with 100 orders pending (after 2000 unconfirmed warm-up quotes), then after 10 000 `/ops
+ *     energy` quotes were each confirmed by a signed click and left pending (the sandbox holds their
+ *     delivery for an hour); flat = at most +15 % over 100 pending. Then `/ops energy` quotes at
+ *     20/s, 3 rounds of 400, in turns with a twin bot alive at the same time with 100 pending: ack
+ *     and quote p99, the median of the rounds' (≤ 1.5× the twin's), and per quote the bot's CPU and
+ *     Redis commands (≤ 1.5×: no work per pending order); what each bot did alone for 10 s before.
  *     `--orders=N` runs fewer.
  *  6. start-up: from spawning `npm start` (the program built at install; Slack + Telegram + Redis) to the first 200
  *     from /healthz, 3 runs. Baseline: a bare Node HTTP server's spawn → 200.

@@ -21,18 +21,19 @@ import type { World } from "../support/world.js";
  * Figure 8: RSS and command path of the built bot (child process, Slack + Telegram on) while N
  * energy orders (default 10 000) are quoted with `/ops energy`, confirmed with a click on Confirm
  * (signed Slack requests, as a user would), and left pending: the sandbox never confirms their
- * delivery within the run, so each stays watched (a delayed delivery-watch job each). Its baseline
- * is a twin bot (same program and settings, its own Redis database) with PENDING_BASE pending,
- * alive at the same time: both get WARMUP_QUOTES quotes left unconfirmed first (JIT, pools, and V8
- * growing its heap to the size this load works in, without adding pending orders). Idle: the bot
- * sampled once /healthz is 200 and start-up settled. After the orders (33 s after the last click,
- * when the confirmations' recovery jobs have run), each bot is measured alone for QUIET_MS (Redis
- * commands, its CPU: the work pending orders cost with nobody asking), then the command path is
- * probed: PROBE_ROUNDS rounds of signed `/ops energy` quotes at PROBE_RATE/s, the two bots in
- * turns (so both meet the same load of the shared cores), each command sent → its HTTP ack and →
- * its quote at the response_url; p99 = the median of the rounds' p99s; per quote, the Redis
- * commands and the bot's CPU and GC. Then RSS of both. Flat: RSS ≤ the twin's × (1 + FLAT_SHARE);
- * the p99s against the twin's, and against figures 1 and 7's targets.
+ * delivery within the run, so each stays watched (a delayed delivery-watch job each). Idle: the
+ * bot sampled once /healthz is 200 and start-up settled. It gets WARMUP_QUOTES quotes left
+ * unconfirmed first (JIT, pools, and V8 growing its heap to the size this load works in, without
+ * adding pending orders); RSS "with PENDING_BASE pending" is read after its first PENDING_BASE
+ * orders, then the rest are placed. The command path's baseline is a twin bot (same program and
+ * settings, its own Redis database, the same warm-up) with PENDING_BASE pending, alive at the same
+ * time. After the orders (33 s after the last click, when the confirmations' recovery jobs have
+ * run), each bot is measured alone for QUIET_MS (Redis commands, its CPU: the work pending orders
+ * cost with nobody asking), then probed: PROBE_ROUNDS rounds of signed `/ops energy` quotes at
+ * PROBE_RATE/s, the two bots in turns (so both meet the same load of the shared cores), each
+ * command sent → its HTTP ack and → its quote at the response_url; p99 = the median of the
+ * rounds' p99s; per quote, the Redis commands and the bot's CPU and GC (what the bot did, whatever
+ * the other programs on the cores did). All within the delivery watches' 10 minutes.
  */
 const SETTLE_MS = 3_000;
 const IDLE_MS = 3_000;
@@ -355,7 +356,11 @@ export async function ordersMemoryFigure(world: World, count: number): Promise<F
     }
     const ordersBefore = orderChannelCalls(world);
     const firstOrderAt = Date.now();
-    await placeAll(bot, count, "fig8");
+    await placeAll(bot, baseCount, "fig8");
+    // RSS with PENDING_BASE pending: the same process, its heap grown by the warm-up to this load's size.
+    await sleep(AFTER_SETTLE_MS);
+    const base = await sampleRss(bot.child, AFTER_MS, SAMPLE_EVERY_MS);
+    await placeAll(bot, count - baseCount, "fig8-more");
     // The twin's orders last, so both bots' orders are younger than their delivery watch's 10 minutes.
     await placeAll(baseBot, baseCount, "fig8-base");
     const tookS = round((performance.now() - started) / 1000, 1);
@@ -376,7 +381,7 @@ export async function ordersMemoryFigure(world: World, count: number): Promise<F
     const orderMessages = orderChannelCalls(world) - orderMessagesBefore;
     const probesEndedS = round((Date.now() - firstOrderAt) / 1000, 0);
     await sleep(AFTER_SETTLE_MS);
-    const [base, after] = await Promise.all([
+    const [twin, after] = await Promise.all([
       sampleRss(baseBot.child, AFTER_MS, SAMPLE_EVERY_MS),
       sampleRss(bot.child, AFTER_MS, SAMPLE_EVERY_MS),
     ]);
@@ -385,6 +390,7 @@ export async function ordersMemoryFigure(world: World, count: number): Promise<F
       baseCount,
       idle,
       base,
+      twin,
       after,
       tookS,
       problems,
@@ -409,6 +415,8 @@ interface Outcome {
   baseCount: number;
   idle: number[];
   base: number[];
+  /** The twin's RSS at the end. */
+  twin: number[];
   after: number[];
   tookS: number | null;
   problems: { noQuote: number; noConfirm: number; non2xx: number };
@@ -460,6 +468,27 @@ function report(o: Outcome): FigureResult {
       ],
     };
   };
+  /** Per quote of the probes: what the bot did for each command (not what the shared cores let it). */
+  const perQuote = (p: Probe, f: (c: WindowCosts) => number) =>
+    p.rounds.reduce((t, r) => t + f(r.costs), 0) / Math.max(1, PROBE_MEASURED * p.rounds.length);
+  const workMeasure = (what: string, unit: string, f: (c: WindowCosts) => number) => {
+    const pending = round(perQuote(o.probePending, f), 2);
+    const twinValue = round(perQuote(o.probeBase, f), 2);
+    const r = ratio(pending, twinValue);
+    return {
+      name: `${what} per \`/ops energy\` with ${o.count} pending`,
+      value: pending,
+      unit,
+      baseline: { name: `the twin with ${o.baseCount} pending, in turns`, value: twinValue },
+      ratio: r,
+      targets: [
+        {
+          text: `≤ ${TARGET_PROBE_RATIO}×: no work per pending order`,
+          met: r === null ? null : r <= TARGET_PROBE_RATIO,
+        },
+      ],
+    };
+  };
   const probeNote = (p: Probe, n: number) => {
     const all = (what: "ack" | "quote") => p.rounds.flatMap((r) => r[what]);
     const perRound = (what: "ack" | "quote") => p.rounds.map((r) => p99(r[what])).join("/");
@@ -480,7 +509,7 @@ function report(o: Outcome): FigureResult {
         name: `RSS with ${o.count} pending orders (median)`,
         value: after,
         unit: "MB",
-        baseline: { name: `a twin bot with ${o.baseCount} pending`, value: base },
+        baseline: { name: `the same bot with ${o.baseCount} pending`, value: base },
         ratio: growth,
         targets: [{ text: `flat: ≤ +${FLAT_SHARE * 100}%, every order placed`, met: flat }],
       },
@@ -494,12 +523,14 @@ function report(o: Outcome): FigureResult {
       },
       probeMeasure("ack", "`/ops energy` → HTTP ack", TARGET_ACK_P99_MS),
       probeMeasure("quote", "`/ops energy` → quote with Confirm", TARGET_QUOTE_P99_MS),
+      workMeasure("bot CPU", "ms", (c) => c.botCpuMs),
+      workMeasure("Redis commands", "", (c) => c.redisCommands),
     ],
     notes: [
       `two twin bots (child processes, one Redis server, databases 3 and 4), each after ${WARMUP_QUOTES} warm-up quotes left unconfirmed (${o.warmup.noQuote} without a quote); then ${o.count} and ${o.baseCount} \`/ops energy\` quotes, each confirmed by a signed Confirm click, ${IN_FLIGHT} in flight, in ${o.tookS} s; ${o.placed} orders placed at the sandbox (delivery held for an hour: all pending), ${o.limited.length} answered 429${o.limited.length > 0 ? ` (${limitedByEndpoint(o.limited)})` : ""}; not placed: ${o.problems.noQuote} without a quote, ${o.problems.noConfirm} without Confirm, ${o.problems.non2xx} non-2xx; ${o.again} refused with a 429 (the person told to try again) and placed again as new orders; the probes ended ${o.probesEndedS} s after the first order (the delivery watches fire at ${DELIVERY_WATCH_S} s${o.probesEndedS !== null && o.probesEndedS >= DELIVERY_WATCH_S ? ": some had fired, their alerts ran beside the probes" : ""}); ${o.orderMessages} order messages sent while the probes ran (${o.orderMessagesBeforeProbes} in all)`,
       `command-path probe, ${PROBE_ROUNDS} rounds of ${PROBE_MEASURED} quotes at ${PROBE_RATE}/s (each after ${PROBE_WARMUP} uncounted), the two bots in turns (Redis counts: the whole server) ${probeNote(o.probeBase, o.baseCount)}`,
       `the same probe ${probeNote(o.probePending, o.count)}`,
-      `idle: median of ${o.idle.length} samples (peak ${round(max(o.idle), 1)} MB); with ${o.baseCount} pending (twin): median ${base} MB (peak ${round(max(o.base), 1)} MB); with ${o.count}: median of ${o.after.length} samples over ${AFTER_MS / 1000} s (peak ${round(max(o.after), 1)} MB)`,
+      `idle: median of ${o.idle.length} samples (peak ${round(max(o.idle), 1)} MB); with ${o.baseCount} pending: median ${base} MB (peak ${round(max(o.base), 1)} MB); the twin with ${o.baseCount} at the end: median ${round(median(o.twin), 1)} MB; with ${o.count}: median of ${o.after.length} samples over ${AFTER_MS / 1000} s (peak ${round(max(o.after), 1)} MB)`,
     ],
     details: {
       idleMb: o.idle.map((v) => round(v, 1)),
