@@ -496,7 +496,7 @@ function report(o: Outcome): FigureResult {
     const total = (f: (c: WindowCosts) => number) => p.rounds.reduce((t, r) => t + f(r.costs), 0);
     const per = (f: (c: WindowCosts) => number) => round(total(f) / measured, 2);
     const q = p.quiet;
-    return `with ${n} pending: ack p50 ${round(percentile(all("ack"), 50), 1)} ms, p99 per round ${perRound("ack")} ms (all ${p99(all("ack"))}); quote p50 ${round(percentile(all("quote"), 50), 1)} ms, p99 per round ${perRound("quote")} ms (all ${p99(all("quote"))}); ${sum(p, "unanswered")} unanswered, ${sum(p, "non2xx")} non-2xx; load average ${p.rounds.map((r) => r.load).join("/")}; per quote: ${per((c) => c.redisCommands)} Redis commands, bot CPU ${per((c) => c.botCpuMs)} ms, bot GC ${per((c) => c.botGcMs)} ms; bench GC ${round(
+    return `with ${n} pending: ack p50 ${round(percentile(all("ack"), 50), 1)} ms, p99 per round ${perRound("ack")} ms (all ${p99(all("ack"))}); quote p50 ${round(percentile(all("quote"), 50), 1)} ms, p99 per round ${perRound("quote")} ms (all ${p99(all("quote"))}); ${sum(p, "unanswered")} unanswered, ${sum(p, "non2xx")} non-2xx; load average ${p.rounds.map((r) => r.load).join("/")}; per quote: ${per((c) => c.redisCommands)} Redis commands taking Redis ${per((c) => c.redisMs)} ms (most: ${p.rounds[0]?.costs.topRedisTime.join(", ")} in round 1), bot CPU ${per((c) => c.botCpuMs)} ms, bot GC ${per((c) => c.botGcMs)} ms; bench GC ${round(
       total((c) => c.benchGcMs),
       0,
     )} ms in all (longest ${round(Math.max(...p.rounds.map((r) => r.costs.benchGcMaxMs)), 1)} ms); alone for ${QUIET_MS / 1000} s before: ${round((q.redisCommands * 1000) / q.ms, 1)} Redis commands/s (${q.topCommands.join(", ") || "none"}), bot CPU ${round((q.botCpuMs * 100) / q.ms, 1)} %`;

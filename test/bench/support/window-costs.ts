@@ -14,6 +14,9 @@ export interface WindowCosts {
   redisCommands: number;
   /** The commands that grew most, `name: count`. */
   topCommands: string[];
+  /** The time Redis spent running them (its own `usec`), in ms, and the commands that took most. */
+  redisMs: number;
+  topRedisTime: string[];
   botCpuMs: number;
   botGcMs: number;
   benchGcMs: number;
@@ -34,11 +37,11 @@ function cpuMs(pid: number): number {
   }
 }
 
-async function commandCounts(redis: Redis): Promise<Map<string, number>> {
+async function commandCounts(redis: Redis): Promise<Map<string, { calls: number; usec: number }>> {
   const info = await redis.info("commandstats");
-  const counts = new Map<string, number>();
-  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
-    counts.set(match[1] ?? "", Number(match[2]));
+  const counts = new Map<string, { calls: number; usec: number }>();
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
+    counts.set(match[1] ?? "", { calls: Number(match[2]), usec: Number(match[3]) });
   }
   return counts;
 }
@@ -81,14 +84,27 @@ export async function costWindow(
       observer.disconnect();
       await redis.quit();
       const grown = [...commands1]
-        .map(([name, n]) => [name, n - (commands0.get(name) ?? 0)] as const)
+        .filter(([name]) => name !== "info")
+        .map(
+          ([name, n]) =>
+            [
+              name,
+              n.calls - (commands0.get(name)?.calls ?? 0),
+              n.usec - (commands0.get(name)?.usec ?? 0),
+            ] as const,
+        )
         .filter(([, n]) => n > 0)
         .sort((a, b) => b[1] - a[1]);
+      const byTime = [...grown].sort((a, b) => b[2] - a[2]);
       return {
         ms,
         // INFO itself (two calls) is not the bot's.
-        redisCommands: grown.reduce((sum, [name, n]) => sum + (name === "info" ? 0 : n), 0),
+        redisCommands: grown.reduce((sum, [, n]) => sum + n, 0),
         topCommands: grown.slice(0, 6).map(([name, n]) => `${name}: ${n}`),
+        redisMs: grown.reduce((sum, [, , usec]) => sum + usec, 0) / 1000,
+        topRedisTime: byTime
+          .slice(0, 4)
+          .map(([name, n, usec]) => `${name} ${Math.round(usec / n)} µs × ${n}`),
         botCpuMs: cpu1 - cpu0,
         botGcMs: gc1 - gc0,
         benchGcMs: gcPauses.reduce((a, b) => a + b, 0),
