@@ -302,15 +302,21 @@ const orderChannelCalls = (world: World) =>
   world.slack.allMessages().filter((m) => m.channel.startsWith("C8O")).length;
 
 export async function ordersMemoryFigure(world: World, count: number): Promise<FigureResult> {
-  // Deliveries confirmed only after an hour: every order stays pending for the whole run.
-  const { sandbox, stop } = await startSandbox("fig8", { energy: { webhookDelayMs: 3_600_000 } });
+  // Deliveries confirmed only after an hour: every order stays pending for the whole run. Each
+  // bot has a service of its own: the service limits per IP, and the twins' limiters (one per
+  // Redis database) would otherwise spend one budget twice and earn each other 429s.
+  const services = [
+    await startSandbox("fig8-twin", { energy: { webhookDelayMs: 3_600_000 } }),
+    await startSandbox("fig8", { energy: { webhookDelayMs: 3_600_000 } }),
+  ];
+  const sandboxes = services.map((s) => s.sandbox);
   const bots: StartedChild[] = [];
   try {
     const start = async (name: string, db: number) => {
       const bot = await startChildBot(world, {
         name,
         redisUrl: world.redis.db(db),
-        serviceUrl: sandbox.url,
+        serviceUrl: (sandboxes[bots.length] as (typeof sandboxes)[number]).url,
         env: { OPS_OPERATORS: `slack:${USER}` },
       });
       bots.push(bot);
@@ -323,9 +329,11 @@ export async function ordersMemoryFigure(world: World, count: number): Promise<F
     const started = performance.now();
     const problems = { noQuote: 0, noConfirm: 0, non2xx: 0 };
     const warmup = { noQuote: 0, noConfirm: 0, non2xx: 0 };
-    const placed = () => sandbox.calls("order5m.create").filter((c) => c.status === 200).length;
+    const orderCalls = (status: number) =>
+      sandboxes.reduce((n, s) => n + s.calls("order5m.create").filter((c) => c.status === status).length, 0);
+    const placed = () => orderCalls(200);
     // A 429 at Confirm is one order not placed: the person is told to try again (no resend).
-    const refused = () => sandbox.calls("order5m.create").filter((c) => c.status === 429).length;
+    const refused = () => orderCalls(429);
     let again = 0;
     /**
      * Places `n` orders with one bot, and again those the service refused with a 429 (as the person
@@ -396,7 +404,7 @@ export async function ordersMemoryFigure(world: World, count: number): Promise<F
       problems,
       warmup,
       placed: placed(),
-      limited: limitedCalls(sandbox),
+      limited: sandboxes.flatMap((s) => limitedCalls(s)),
       probeBase,
       probePending,
       orderMessages,
@@ -406,7 +414,7 @@ export async function ordersMemoryFigure(world: World, count: number): Promise<F
     });
   } finally {
     for (const b of bots) await b.child.stop();
-    await stop();
+    for (const service of services) await service.stop();
   }
 }
 
@@ -527,7 +535,7 @@ function report(o: Outcome): FigureResult {
       workMeasure("Redis commands", "", (c) => c.redisCommands),
     ],
     notes: [
-      `two twin bots (child processes, one Redis server, databases 3 and 4), each after ${WARMUP_QUOTES} warm-up quotes left unconfirmed (${o.warmup.noQuote} without a quote); then ${o.count} and ${o.baseCount} \`/ops energy\` quotes, each confirmed by a signed Confirm click, ${IN_FLIGHT} in flight, in ${o.tookS} s; ${o.placed} orders placed at the sandbox (delivery held for an hour: all pending), ${o.limited.length} answered 429${o.limited.length > 0 ? ` (${limitedByEndpoint(o.limited)})` : ""}; not placed: ${o.problems.noQuote} without a quote, ${o.problems.noConfirm} without Confirm, ${o.problems.non2xx} non-2xx; ${o.again} refused with a 429 (the person told to try again) and placed again as new orders; the probes ended ${o.probesEndedS} s after the first order (the delivery watches fire at ${DELIVERY_WATCH_S} s${o.probesEndedS !== null && o.probesEndedS >= DELIVERY_WATCH_S ? ": some had fired, their alerts ran beside the probes" : ""}); ${o.orderMessages} order messages sent while the probes ran (${o.orderMessagesBeforeProbes} in all)`,
+      `two twin bots (child processes, one Redis server, databases 3 and 4, a sandbox each), each after ${WARMUP_QUOTES} warm-up quotes left unconfirmed (${o.warmup.noQuote} without a quote); then ${o.count} and ${o.baseCount} \`/ops energy\` quotes, each confirmed by a signed Confirm click, ${IN_FLIGHT} in flight, in ${o.tookS} s; ${o.placed} orders placed at the sandboxes (delivery held for an hour: all pending), ${o.limited.length} answered 429${o.limited.length > 0 ? ` (${limitedByEndpoint(o.limited)})` : ""}; not placed: ${o.problems.noQuote} without a quote, ${o.problems.noConfirm} without Confirm, ${o.problems.non2xx} non-2xx; ${o.again} refused with a 429 (the person told to try again) and placed again as new orders; the probes ended ${o.probesEndedS} s after the first order (the delivery watches fire at ${DELIVERY_WATCH_S} s${o.probesEndedS !== null && o.probesEndedS >= DELIVERY_WATCH_S ? ": some had fired, their alerts ran beside the probes" : ""}); ${o.orderMessages} order messages sent while the probes ran (${o.orderMessagesBeforeProbes} in all)`,
       `command-path probe, ${PROBE_ROUNDS} rounds of ${PROBE_MEASURED} quotes at ${PROBE_RATE}/s (each after ${PROBE_WARMUP} uncounted), the two bots in turns (Redis counts: the whole server) ${probeNote(o.probeBase, o.baseCount)}`,
       `the same probe ${probeNote(o.probePending, o.count)}`,
       `idle: median of ${o.idle.length} samples (peak ${round(max(o.idle), 1)} MB); with ${o.baseCount} pending: median ${base} MB (peak ${round(max(o.base), 1)} MB); the twin with ${o.baseCount} at the end: median ${round(median(o.twin), 1)} MB; with ${o.count}: median of ${o.after.length} samples over ${AFTER_MS / 1000} s (peak ${round(max(o.after), 1)} MB)`,
