@@ -41,11 +41,13 @@
  *     button at the fake response_url, p50/p99; the 429s and userinfo reads meanwhile. Baseline: a
  *     bare Bolt app answering a canned quote with buttons on the response_url.
  *  8. memory and command path with energy orders pending: RSS of the built bot (child process) idle,
- *     with 100 orders pending (after 2000 unconfirmed warm-up quotes), then after 10 000 `/ops energy`
- *     quotes were each confirmed by a signed click and left pending (the sandbox holds their
- *     delivery for an hour); flat = at most +15 % over 100 pending. With 100 and with 10 000
- *     pending, `/ops energy` quotes at 20/s: ack and quote p99 (≤ 1.5× with 10 000). `--orders=N`
- *     runs fewer.
+ *     with 100 orders pending (after 2000 unconfirmed warm-up quotes), then after 10 000 `/ops
+ *     energy` quotes were each confirmed by a signed click and left pending (the sandbox holds their
+ *     delivery for an hour); flat = at most +15 % over 100 pending. Then `/ops energy` quotes at
+ *     20/s, 3 rounds of 400, in turns with a twin bot alive at the same time with 100 pending: ack
+ *     and quote p99, the median of the rounds' (≤ 1.5× the twin's), and per quote the bot's CPU and
+ *     Redis commands (≤ 1.5×: no work per pending order); what each bot did alone for 10 s before.
+ *     `--orders=N` runs fewer.
  *  6. start-up: from spawning `npm start` (the program built at install; Slack + Telegram + Redis) to the first 200
  *     from /healthz, 3 runs. Baseline: a bare Node HTTP server's spawn → 200.
  *  9. watchlists: 100 000 addresses added by 200 signed `/ops watch add` commands of 500, one per
@@ -78,10 +80,12 @@
  *
  * 16. agents over MCP: the SDK's client over HTTP; get_prices and check_addresses of 100, p99 at 20
  *     calls/s (baseline: a bare SDK server with a canned tool), and request_energy → its quote posted
- *     in the agents' channel, p99 (baseline: a bare chat.postMessage). `--mcp-calls=N` (default 200
- *     reads of each kind; requests: a tenth, at least 5).
+ *     in the agents' channel, p99, over agents that each keep within their 3 requests awaiting a
+ *     person (baseline: a bare SDK tool that posts with chat.postMessage). `--mcp-calls=N` (default
+ *     200 reads of each kind; requests: a tenth, at least 5).
  *
- * 17. audit export: 100 000 ledger entries over 10 days → the CSV file, in process: time and RSS
+ * 17. audit export: 100 000 ledger entries over 10 days → the CSV file, in a process of its own
+ *     (RSS is the process's: in the bench's it would read the earlier figures' heap): time and RSS
  *     before, at its peak and after (flat: the peak grows by far less than the file). Baseline: the
  *     same rows, already in memory, written with plain fs. Also the rate of real ledger appends.
  *

@@ -79,6 +79,7 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
   const teamId = options.teamId ?? FAKE_SLACK_TEAM;
   const calls: SlackCall[] = [];
   const messages: FakeSlackMessage[] = [];
+  const messageListeners = new Set<(message: FakeSlackMessage) => void>();
   const homes = new Map<string, Record<string, unknown>>();
   const files = new Map<string, FakeSlackFile>();
   const userFiles = new Map<string, { id: string; filename: string; bytes: Buffer; mimetype: string }>();
@@ -111,6 +112,7 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
       ...fields,
     };
     messages.push(message);
+    for (const listener of messageListeners) listener(message);
     return message;
   }
 
@@ -359,6 +361,15 @@ export async function createFakeSlackApi(options: { token?: string; teamId?: str
     /** Ephemeral messages shown to `user`. */
     ephemerals: (user: string) => messages.filter((m) => m.ephemeralTo === user),
     allMessages: () => [...messages],
+    /**
+     * Calls `listener` with each message posted from now on (a load that waits for thousands of
+     * answers reads each once instead of copying every message so far on each look); answers
+     * the unsubscribe.
+     */
+    onMessage(listener: (message: FakeSlackMessage) => void): () => void {
+      messageListeners.add(listener);
+      return () => void messageListeners.delete(listener);
+    },
     home: (user: string) => homes.get(user),
     files: () => [...files.values()],
     /** A file a user shared (readable with `files.info` and its `url_private`); returns its id. */

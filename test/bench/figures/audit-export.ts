@@ -11,14 +11,16 @@ import { GENESIS_HASH, type LedgerEntry } from "../../../src/core/ledger/entry.j
 import { writeExport } from "../../../src/core/ledger/export.js";
 import { appendToLedger } from "../../../src/core/ledger/ledger.js";
 import { createRedisStore } from "../../../src/store/index.js";
+import { inOwnProcess } from "../support/own-process.js";
 import type { FigureResult } from "../support/report.js";
 import { ratio, round } from "../support/stats.js";
 import type { World } from "../support/world.js";
 
 /**
  * Figure 17: `audit export` of 100 000 ledger entries (10 UTC days of 10 000) from Redis to the
- * contract's CSV file, in process: wall time, and RSS before, at its peak (sampled every 20 ms)
- * and after. Flat memory means the peak grows by far less than the file's size. Baseline: the
+ * contract's CSV file, in a process of its own (`audit-export-main.ts`: RSS is the whole process's,
+ * so after other figures in the bench's process it would read their heap): wall time, and RSS
+ * before, at its peak (sampled every 20 ms) and after. Flat memory means the peak grows by far less than the file's size. Baseline: the
  * same rows, already rendered and in memory, written with plain `fs` (the floor the disk sets).
  * Also: the rate of real appends (`appendToLedger`, one Lua step each) over 2000 entries.
  */
@@ -29,6 +31,7 @@ const DAY_MS = 86_400_000;
 const START = Date.parse("2026-10-01T00:00:00Z");
 
 const rssMb = (): number => process.memoryUsage().rss / 1_048_576;
+const heapMb = (): number => process.memoryUsage().heapUsed / 1_048_576;
 
 function entryAt(seq: number, prevHash: string): LedgerEntry {
   const at = new Date(START + Math.floor(((seq - 1) * DAYS * DAY_MS) / ROWS)).toISOString();
@@ -49,28 +52,63 @@ function entryAt(seq: number, prevHash: string): LedgerEntry {
   return { ...chained, energy: 65_000, hash: hashOf(chained) };
 }
 
-/** Writes the chain straight into the day lists (what 100 000 appends leave behind), in batches. */
-async function fill(redis: Redis, prefix: string): Promise<string[]> {
+/**
+ * Writes the chain straight into the day lists (what 100 000 appends leave behind), in batches;
+ * answers the CSV file's size, and its rows when `keep` (the baseline writes them from memory;
+ * before the export nothing is kept, so its RSS "before" is not the fill's).
+ */
+async function fill(redis: Redis, prefix: string, keep: boolean): Promise<{ rows: string[]; bytes: number }> {
   let prev = GENESIS_HASH;
   let batch = redis.pipeline();
   const rows: string[] = [];
+  let bytes = LEDGER_HEADER.length + 1;
   for (let seq = 1; seq <= ROWS; seq++) {
     const entry = entryAt(seq, prev);
     prev = entry.hash;
     batch.rpush(`${prefix}ledger:day:${entry.at.slice(0, 10)}`, JSON.stringify(entry));
-    rows.push(rowOf(entry));
+    const row = rowOf(entry);
+    bytes += row.length + 1;
+    if (keep) rows.push(row);
     if (seq % 5_000 === 0) {
       await batch.exec();
       batch = redis.pipeline();
     }
   }
   await batch.exec();
-  return rows;
+  return { rows, bytes };
 }
 
+/**
+ * The figure in child processes of its own: one fills Redis, a fresh one measures (so its RSS
+ * "before" holds nothing of the fill); the result as it wrote it.
+ */
 export async function auditExportFigure(world: World): Promise<FigureResult> {
-  const url = world.redis.url;
+  const main = new URL("./audit-export-main.ts", import.meta.url);
   const prefix = `bench-audit-${process.pid}:`;
+  const { bytes } = await inOwnProcess<{ bytes: number }>(world, "fig17-fill", main, [
+    "fill",
+    world.redis.url,
+    prefix,
+  ]);
+  return inOwnProcess(world, "fig17-audit-export", main, ["measure", world.redis.url, prefix, String(bytes)]);
+}
+
+/** The day lists of the export's 100 000 entries under `prefix`; the CSV file's size. */
+export async function fillAuditLedger(url: string, prefix: string): Promise<{ bytes: number }> {
+  const redis = new Redis(url);
+  try {
+    return { bytes: (await fill(redis, prefix, false)).bytes };
+  } finally {
+    await redis.quit();
+  }
+}
+
+/** The measurement itself, in the process that runs it (`audit-export-main.ts`), on the filled lists. */
+export async function measureAuditExport(
+  url: string,
+  prefix: string,
+  fileBytes: number,
+): Promise<FigureResult> {
   const redis = new Redis(url);
   const store = createRedisStore({ redis, prefix });
   const settings = loadConfig({}).core;
@@ -96,15 +134,15 @@ export async function auditExportFigure(world: World): Promise<FigureResult> {
       });
     }
     const appendsPerS = (APPENDS * 1000) / (performance.now() - t0);
-    // The appends above went to today's list under another prefix's days: the export reads the fill.
-    const rows = await fill(redis, prefix);
-    const fileBytes = rows.reduce((n, r) => n + r.length + 1, LEDGER_HEADER.length + 1);
-    rows.length = 0;
+    // The appends above went to today's list, not the filled days the export reads.
     global.gc?.();
     const before = rssMb();
+    const heapBefore = heapMb();
     let peak = before;
+    let heapPeak = heapBefore;
     const sampler = setInterval(() => {
       peak = Math.max(peak, rssMb());
+      heapPeak = Math.max(heapPeak, heapMb());
     }, 20);
     const e0 = performance.now();
     const written = await writeExport(store, "2026-10-01", "2026-10-10");
@@ -112,8 +150,10 @@ export async function auditExportFigure(world: World): Promise<FigureResult> {
     clearInterval(sampler);
     peak = Math.max(peak, rssMb());
     const after = rssMb();
+    global.gc?.();
+    const heapRetained = heapMb() - heapBefore;
 
-    const again = await fill(redis, `${prefix}again:`);
+    const { rows: again } = await fill(redis, `${prefix}again:`, true);
     const b0 = performance.now();
     await pipeline(
       Readable.from(
@@ -149,6 +189,17 @@ export async function auditExportFigure(world: World): Promise<FigureResult> {
           ],
         },
         {
+          name: "V8 heap kept after the export (after a GC)",
+          value: round(heapRetained, 1),
+          unit: "MB",
+          baseline: {
+            name: "heap in use at its peak, over the one before",
+            value: round(heapPeak - heapBefore, 1),
+          },
+          ratio: null,
+          targets: [{ text: "< 1 MB: no row kept", met: heapRetained < 1 }],
+        },
+        {
           name: "ledger appends (one Lua step each), sequential",
           value: round(appendsPerS, 0),
           unit: "/s",
@@ -156,7 +207,7 @@ export async function auditExportFigure(world: World): Promise<FigureResult> {
         },
       ],
       notes: [
-        `RSS before ${round(before, 1)} MB, peak ${round(peak, 1)} MB, after ${round(after, 1)} MB; file ${round(written.sizeBytes / 1_048_576, 1)} MB, ${written.rows} rows over ${DAYS} days.`,
+        `RSS before ${round(before, 1)} MB, peak ${round(peak, 1)} MB, after ${round(after, 1)} MB; V8 heap in use ${round(heapBefore, 1)} MB before, at most ${round(heapPeak, 1)} MB, ${round(heapRetained, 1)} MB more after a GC; file ${round(written.sizeBytes / 1_048_576, 1)} MB, ${written.rows} rows over ${DAYS} days.`,
       ],
       details: { rows: written.rows, sizeBytes: written.sizeBytes, before, peak, after, appendsPerS },
     };

@@ -1,9 +1,11 @@
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { z } from "zod";
 import { tronAddress } from "../../../src/sandbox/families/energy/common.js";
 import { FAKE_SLACK_BOT_TOKEN } from "../../fakes/slack-api.js";
 import type { FigureResult } from "../support/report.js";
@@ -19,8 +21,12 @@ import { problemNote, startBot, type World } from "../support/world.js";
  *    one tool answers a canned result, at the same rate.
  *  - request_energy → quote posted: `requests` requests, one every 1.2 s (one channel: Slack paces a
  *    channel at ~1 message/s, which a faster rate would measure instead), for new addresses; call sent → the
- *    quote's chat.postMessage in OPS_AGENT_CHANNEL at the fake Slack API, p99. Baseline: a bare
- *    chat.postMessage to the same fake API.
+ *    quote's chat.postMessage in OPS_AGENT_CHANNEL at the fake Slack API, p99. An agent may have at
+ *    most AWAITING_PER_AGENT requests awaiting an operator (the rest are refused, nothing posted),
+ *    and nobody confirms here, so the requests go round-robin over enough request tokens that
+ *    none asks more than that: every request is one a person would see posted. Baseline: a
+ *    bare SDK server whose tool posts the request id with chat.postMessage to the same fake API
+ *    and answers, at the same pace: call sent → posted.
  */
 const RATE_PER_S = 20;
 const READ_TARGET_MS = 50;
@@ -28,6 +34,8 @@ const REQUEST_TARGET_MS = 300;
 const CHANNEL = "C16AGENTS";
 /** One request at a time into one channel, slower than Slack's ~1 message/s per channel pacing. */
 const REQUEST_EVERY_MS = 1_200;
+/** src/core/agents/awaiting-slots.ts: requests of one agent awaiting a person at once (beyond: refused). */
+const AWAITING_PER_AGENT = 3;
 const token = (i: number) => `bench-agent-token-${i}-${"x".repeat(32)}`;
 
 async function connect(origin: string, bearer: string): Promise<Client> {
@@ -58,8 +66,11 @@ async function openLoop(
   return Promise.all(runs);
 }
 
-/** A bare SDK server: the same stateless Streamable HTTP transport, one canned tool. */
-async function startBareMcp(): Promise<{ origin: string; close(): Promise<void> }> {
+/**
+ * A bare SDK server: the same stateless Streamable HTTP transport, a canned tool, and a tool that
+ * posts its argument to the fake Slack API before it answers (the floor of request → quote posted).
+ */
+async function startBareMcp(slackApiUrl: string): Promise<{ origin: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -69,6 +80,13 @@ async function startBareMcp(): Promise<{ origin: string; close(): Promise<void> 
         content: [{ type: "text" as const, text: "ok" }],
         structuredContent: { ok: true },
       }));
+      mcp.registerTool("post", { inputSchema: { id: z.string() } }, async ({ id }) => {
+        await slackPost(slackApiUrl, `bare request ${id}`);
+        return {
+          content: [{ type: "text" as const, text: id }],
+          structuredContent: { request_id: id, status: "posted" },
+        };
+      });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
@@ -89,27 +107,22 @@ async function startBareMcp(): Promise<{ origin: string; close(): Promise<void> 
   };
 }
 
-async function barePosts(world: World, count: number): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const t0 = performance.now();
-    const res = await fetch(`${world.slack.apiUrl}chat.postMessage`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${FAKE_SLACK_BOT_TOKEN}` },
-      body: JSON.stringify({ channel: CHANNEL, text: `baseline ${i}` }),
-    });
-    await res.arrayBuffer();
-    out.push(performance.now() - t0);
-  }
-  return out;
+async function slackPost(apiUrl: string, text: string): Promise<void> {
+  const res = await fetch(`${apiUrl}chat.postMessage`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${FAKE_SLACK_BOT_TOKEN}` },
+    body: JSON.stringify({ channel: CHANNEL, text }),
+  });
+  await res.arrayBuffer();
 }
 
 export async function mcpAgentsFigure(world: World, calls: number, requests: number): Promise<FigureResult> {
   const { sandbox, stop } = await startSandbox("fig16");
-  const bare = await startBareMcp();
+  const bare = await startBareMcp(world.slack.apiUrl);
   // Each token stays under its 60 calls a minute: 2 reads × `calls`, 50 per token at most.
   const readers = Math.ceil((2 * calls) / 50) + 1;
-  const askers = Math.ceil(requests / 50) + 1;
+  const askers = Math.ceil(requests / AWAITING_PER_AGENT);
+  if (requests > askers * AWAITING_PER_AGENT) throw new Error("too few agents for the requests");
   const tokens = [
     ...Array.from({ length: readers }, (_, i) => `reader-${i}:read:${token(i)}`),
     ...Array.from({ length: askers }, (_, i) => `asker-${i}:request:${token(1000 + i)}`),
@@ -141,12 +154,20 @@ export async function mcpAgentsFigure(world: World, calls: number, requests: num
     const checks = await openLoop(readClients, calls, (c) =>
       c.callTool({ name: "check_addresses", arguments: { addresses: hundred } }),
     );
-    const posted = await requestLatencies(world, askClients, requests);
-    const baselinePosts = await barePosts(world, requests);
+    const { posted, refused } = await requestLatencies(world, askClients, requests, (c, i) =>
+      c.callTool({
+        name: "request_energy",
+        arguments: { address: tronAddress(`fig16-ask-${i}`), amount: 65000, reason: "bench" },
+      }),
+    );
+    const baselinePosts = (
+      await requestLatencies(world, [bareClient], requests, (c, i) =>
+        c.callTool({ name: "post", arguments: { id: `bare-${i}-${randomBytes(4).toString("hex")}` } }),
+      )
+    ).posted;
     return report(
       { bareReads, prices, checks, posted, baselinePosts },
-      calls,
-      requests,
+      { calls, requests, askers, refused },
       problemNote("the bot", bot.logFile),
     );
   } finally {
@@ -157,26 +178,52 @@ export async function mcpAgentsFigure(world: World, calls: number, requests: num
   }
 }
 
-/** request_energy every REQUEST_EVERY_MS for new addresses: call sent → its quote posted in the agents' channel. */
-async function requestLatencies(world: World, clients: readonly Client[], count: number): Promise<number[]> {
+/**
+ * request_energy every REQUEST_EVERY_MS for new addresses, round-robin over `clients` (each asks at
+ * most AWAITING_PER_AGENT): call sent → its quote posted in the agents' channel. A refused request
+ * (status `refused`, or no request id) is counted, not waited for.
+ */
+async function requestLatencies(
+  world: World,
+  clients: readonly Client[],
+  count: number,
+  ask: (client: Client, i: number) => Promise<unknown>,
+): Promise<{ posted: number[]; refused: string[] }> {
   const out: number[] = [];
+  const refused: string[] = [];
+  // Each post is read once (the fake keeps every call of the run: thousands by now, in this process).
+  let scanned = world.slack.calls("chat.postMessage").length;
+  const seen: { text: string; at: number }[] = [];
+  const readNew = () => {
+    const posts = world.slack.calls("chat.postMessage");
+    for (; scanned < posts.length; scanned += 1) {
+      const call = posts[scanned];
+      if (call) seen.push({ text: JSON.stringify(call.params), at: call.at });
+    }
+  };
   for (let i = 0; i < count; i += 1) {
+    readNew();
+    const from = seen.length;
     const t0 = Date.now();
-    const answer = (await clients[i % clients.length]?.callTool({
-      name: "request_energy",
-      arguments: { address: tronAddress(`fig16-ask-${i}`), amount: 65000, reason: "bench" },
-    })) as { structuredContent?: { request_id?: string } };
-    const id = answer.structuredContent?.request_id ?? "?";
+    const answer = (await ask(clients[i % clients.length] as Client, i)) as {
+      structuredContent?: { request_id?: string; status?: string; refusal?: string; error?: string };
+    };
+    const { request_id: id, status, refusal, error } = answer.structuredContent ?? {};
+    if (id === undefined || status === "refused") {
+      refused.push(refusal ?? error ?? JSON.stringify(answer).slice(0, 200));
+      continue;
+    }
     const deadline = Date.now() + 10_000;
     let at: number | undefined;
     while (at === undefined && Date.now() < deadline) {
-      at = world.slack.calls("chat.postMessage").find((c) => JSON.stringify(c.params).includes(id))?.at;
+      readNew();
+      at = seen.slice(from).find((p) => p.text.includes(id))?.at;
       if (at === undefined) await new Promise((r) => setTimeout(r, 2));
     }
     if (at !== undefined) out.push(at - t0);
     await new Promise((r) => setTimeout(r, Math.max(0, t0 + REQUEST_EVERY_MS - Date.now())));
   }
-  return out;
+  return { posted: out, refused };
 }
 
 interface Samples {
@@ -187,7 +234,16 @@ interface Samples {
   baselinePosts: number[];
 }
 
-function report(s: Samples, calls: number, requests: number, problems: string | undefined): FigureResult {
+interface Sizes {
+  calls: number;
+  requests: number;
+  askers: number;
+  /** What the refused requests answered. */
+  refused: readonly string[];
+}
+
+function report(s: Samples, n: Sizes, problems: string | undefined): FigureResult {
+  const { calls, requests } = n;
   const p99 = (xs: number[]) => round(percentile(xs, 99), 1);
   const bareP99 = p99(s.bareReads);
   const postP99 = p99(s.baselinePosts);
@@ -203,7 +259,7 @@ function report(s: Samples, calls: number, requests: number, problems: string | 
   });
   const notes = [
     `reads: ${calls} calls each at ${RATE_PER_S}/s (open loop) with the SDK's client over HTTP; check_addresses of 100 addresses (one batch call each)`,
-    `request_energy: ${requests} requests, one every ${REQUEST_EVERY_MS} ms into one channel, ${s.posted.length} quotes seen at the fake Slack; baseline: a bare chat.postMessage to it, p99 ${postP99} ms`,
+    `request_energy: ${requests} requests, one every ${REQUEST_EVERY_MS} ms into one channel, round-robin over ${n.askers} agents (at most ${AWAITING_PER_AGENT} awaiting each, none confirmed), ${s.posted.length} quotes seen at the fake Slack, ${n.refused.length} refused${n.refused.length > 0 ? ` (first: ${n.refused[0]})` : ""}; posted p50 ${round(percentile(s.posted, 50), 1)} ms; baseline: a bare SDK server's tool that posts with chat.postMessage, call sent → posted, p50/p99 ${round(percentile(s.baselinePosts, 50), 1)}/${postP99} ms`,
   ];
   if (problems) notes.push(problems);
   return {
@@ -216,7 +272,7 @@ function report(s: Samples, calls: number, requests: number, problems: string | 
         name: "request_energy → quote posted p99",
         value: p99(s.posted),
         unit: "ms",
-        baseline: { name: "bare chat.postMessage", value: postP99 },
+        baseline: { name: "bare SDK tool that posts", value: postP99 },
         ratio: ratio(p99(s.posted), postP99),
         targets: [
           {
