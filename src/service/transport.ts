@@ -119,6 +119,13 @@ export function createTransport(options: TransportOptions): Transport {
 
   async function exchange(spec: CallSpec, onSent: () => void): Promise<RawReply> {
     const started = performance.now();
+    // A deadline for the whole exchange, cleared with it: AbortSignal.timeout would keep the
+    // request's objects alive until the deadline passed, long after the answer.
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException("deadline", "TimeoutError")),
+      spec.timeoutMs,
+    );
     try {
       const reply = await whenWritten(onSent, () =>
         request(urlFor(spec), {
@@ -128,7 +135,7 @@ export function createTransport(options: TransportOptions): Transport {
           dispatcher: options.dispatcher,
           headersTimeout: spec.timeoutMs,
           bodyTimeout: spec.timeoutMs,
-          signal: AbortSignal.timeout(spec.timeoutMs),
+          signal: deadline.signal,
         }),
       );
       const body = Buffer.from(await reply.body.arrayBuffer());
@@ -137,6 +144,8 @@ export function createTransport(options: TransportOptions): Transport {
     } catch (error) {
       options.onReply?.(spec, "error", performance.now() - started);
       throw transportFailure(spec, error);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
