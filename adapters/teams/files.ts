@@ -1,9 +1,7 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { once } from "node:events";
 import { createReadStream } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { pipeline } from "node:stream/promises";
+import type { ServerResponse } from "node:http";
 import type { FileAttachment } from "../../src/core/index.js";
 import type { HttpRoute } from "../../src/http/server.js";
 import { sendText } from "../../src/http/server.js";
@@ -13,26 +11,21 @@ import type { Store } from "../../src/store/store.js";
  * Files for Teams (certificates, exports, payout outcomes) as download links:
  * `<PUBLIC_URL>/files/<token>`. The token names the file, carries its expiry and is signed
  * (HMAC-SHA256 under a key derived from the bot's secret), so a wrong, altered or expired token is
- * a 404. A file of up to STORE_MAX_BYTES waits in the shared store for a day (any instance serves
- * it). A larger file written to disk (an audit export) is copied, by the kernel, into the bot's
- * own directory under a name that carries its expiry, and streamed from there: memory stays flat
- * whatever its size. Only the instance that made such a link holds its file; `sweep` removes the
- * files whose day has passed.
+ * a 404. Every file waits in the shared store for a day, so any instance serves any link, in
+ * pieces of CHUNK_BYTES: a file on disk (an audit export) is read a piece at a time into the
+ * store and streamed back a piece at a time, so memory stays flat whatever its size. The pieces
+ * are written before the record that names them: a link never finds half a file.
  */
 const FILE_TTL_MS = 24 * 3_600_000;
-/** Larger files are served from disk, not kept in the store. */
-const STORE_MAX_BYTES = 1_048_576;
+export const FILE_CHUNK_BYTES = 256 * 1024;
 const KEY = (id: string) => `teams:file:${id}`;
-/** `<expiry, base 36>.<id>.file`: what `sweep` may remove, and when. */
-const DISK_NAME = /^([0-9a-z]+)\.([\w-]{22})\.file$/;
+const CHUNK_KEY = (id: string, index: number) => `teams:file:${id}:${index}`;
 
 interface StoredFile {
   filename: string;
   contentType: string;
-  /** The bytes, for a file kept in the store. */
-  base64?: string;
-  /** The size, for a file on this instance's disk. */
-  diskBytes?: number;
+  sizeBytes: number;
+  chunks: number;
 }
 
 export interface FileLinkOptions {
@@ -40,90 +33,85 @@ export interface FileLinkOptions {
   secret: string;
   publicUrl: string;
   now?: () => number;
-  /** Where files served from disk are kept (default `<tmpdir>/opsbot-teams-files`). */
-  dir?: string;
+}
+
+/** The file's pieces, CHUNK_BYTES each (the last one shorter), read from disk one at a time. */
+async function* piecesOf(file: FileAttachment): AsyncGenerator<Buffer> {
+  if (file.bytes !== undefined) {
+    const bytes = Buffer.from(file.bytes);
+    for (let at = 0; at < bytes.length; at += FILE_CHUNK_BYTES)
+      yield bytes.subarray(at, at + FILE_CHUNK_BYTES);
+    return;
+  }
+  yield* createReadStream(file.path, { highWaterMark: FILE_CHUNK_BYTES }) as AsyncIterable<Buffer>;
+}
+
+/** Writes one piece, waiting when the connection's buffer is full (a slow download holds no more). */
+async function writePiece(res: ServerResponse, piece: Buffer): Promise<void> {
+  if (!res.write(piece)) await once(res, "drain");
 }
 
 export function createFileLinks(options: FileLinkOptions) {
   const now = options.now ?? Date.now;
-  const dir = options.dir ?? join(tmpdir(), "opsbot-teams-files");
   const key = Buffer.from(hkdfSync("sha256", options.secret, "opsbot", "opsbot.teams.files.v1", 32));
   const sign = (text: string) => createHmac("sha256", key).update(text).digest("base64url");
-  const diskPath = (id: string, expires: string) => join(dir, `${expires}.${id}.file`);
 
   async function link(file: FileAttachment): Promise<string> {
     const id = randomBytes(16).toString("base64url");
     const expires = (now() + FILE_TTL_MS).toString(36);
-    const meta = { filename: file.filename, contentType: file.contentType };
-    let stored: StoredFile;
-    if (file.bytes !== undefined) {
-      stored = { ...meta, base64: Buffer.from(file.bytes).toString("base64") };
-    } else if (file.sizeBytes <= STORE_MAX_BYTES) {
-      stored = { ...meta, base64: (await readFile(file.path)).toString("base64") };
-    } else {
-      // The export's own temp file is removed long before the link expires: the link keeps a copy.
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      await copyFile(file.path, diskPath(id, expires));
-      stored = { ...meta, diskBytes: file.sizeBytes };
+    let chunks = 0;
+    let sizeBytes = 0;
+    for await (const piece of piecesOf(file)) {
+      await options.store.set(CHUNK_KEY(id, chunks), piece.toString("base64"), FILE_TTL_MS);
+      chunks += 1;
+      sizeBytes += piece.length;
     }
+    const stored: StoredFile = { filename: file.filename, contentType: file.contentType, sizeBytes, chunks };
     await options.store.set(KEY(id), JSON.stringify(stored), FILE_TTL_MS);
     const body = `${id}.${expires}`;
     return `${options.publicUrl}/files/${body}.${sign(body)}`;
   }
 
-  /** The file's id and expiry of a token that is signed and not expired. */
-  function readToken(token: string): { id: string; expires: string } | undefined {
+  /** The file's id of a token that is signed and not expired. */
+  function readToken(token: string): string | undefined {
     const [id, expires, mac] = token.split(".");
     if (!id || !expires || !mac) return undefined;
     const expected = Buffer.from(sign(`${id}.${expires}`));
     const given = Buffer.from(mac);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    return Number.parseInt(expires, 36) > now() ? { id, expires } : undefined;
-  }
-
-  /** Removes the files on disk whose links have expired; answers how many. */
-  async function sweep(): Promise<number> {
-    const names = await readdir(dir).catch(() => [] as string[]);
-    let removed = 0;
-    for (const name of names) {
-      const expires = DISK_NAME.exec(name)?.[1];
-      if (expires === undefined || Number.parseInt(expires, 36) > now()) continue;
-      await rm(join(dir, name), { force: true });
-      removed += 1;
-    }
-    return removed;
+    return Number.parseInt(expires, 36) > now() ? id : undefined;
   }
 
   const route: HttpRoute = {
     method: "GET",
     path: "/files/:token",
     async handler(_req, res, params) {
-      const token = readToken(params.token ?? "");
-      const raw = token === undefined ? null : await options.store.get(KEY(token.id));
-      if (token === undefined || raw === null) return sendText(res, 404, "not found");
+      const id = readToken(params.token ?? "");
+      const raw = id === undefined ? null : await options.store.get(KEY(id));
+      if (id === undefined || raw === null) return sendText(res, 404, "not found");
       const file = JSON.parse(raw) as StoredFile;
-      const headers = {
+      const first = file.chunks > 0 ? await options.store.get(CHUNK_KEY(id, 0)) : "";
+      // Expired between the record and its pieces: gone as an expired link is.
+      if (first === null) return sendText(res, 404, "not found");
+      res.writeHead(200, {
         "content-type": file.contentType,
         "content-disposition": `attachment; filename="${file.filename.replace(/[^\w.-]/g, "_")}"`,
+        "content-length": file.sizeBytes,
         "cache-control": "private, no-store",
-      };
-      if (file.base64 !== undefined) {
-        const bytes = Buffer.from(file.base64, "base64");
-        res.writeHead(200, { ...headers, "content-length": bytes.length });
-        res.end(bytes);
-        return;
+      });
+      try {
+        await writePiece(res, Buffer.from(first, "base64"));
+        for (let index = 1; index < file.chunks && !res.destroyed; index += 1) {
+          const piece = await options.store.get(CHUNK_KEY(id, index));
+          if (piece === null) throw new Error("a piece of the file expired while it was sent");
+          await writePiece(res, Buffer.from(piece, "base64"));
+        }
+        res.end();
+      } catch {
+        // A download cut short, or a piece gone: the client sees the cut (fewer bytes than said).
+        res.destroy();
       }
-      const path = diskPath(token.id, token.expires);
-      const size = await stat(path).then(
-        (s) => s.size,
-        () => undefined,
-      );
-      // Another instance's file, or swept: gone as an expired link is.
-      if (size === undefined) return sendText(res, 404, "not found");
-      res.writeHead(200, { ...headers, "content-length": size });
-      // A download cut short closes the file; nothing else to do.
-      await pipeline(createReadStream(path), res).catch(() => res.destroy());
     },
   };
-  return { link, route, sweep };
+  return { link, route };
 }

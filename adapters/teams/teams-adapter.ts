@@ -29,8 +29,6 @@ const CHANNEL = "msteams";
 const FORM_VERB = "opsbot.form";
 const MESSAGE_TYPE = "application/vnd.microsoft.activity.message";
 const BODY_LIMIT_BYTES = 1_048_576;
-/** How often the files of expired download links are removed from disk. */
-const FILE_SWEEP_MS = 3_600_000;
 /**
  * A message that is one address-shaped word (in backticks or Teams' inline code, `<code>`): a paste,
  * which the core checks (paste-to-check) instead of reading it as a command. The core decides
@@ -72,11 +70,6 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
   const savePlace = createPlaceWriter(store);
   const files = createFileLinks({ store, secret: config.appPassword, publicUrl: config.publicUrl });
   let accepting = false;
-  let sweeping: NodeJS.Timeout | undefined;
-  const sweepFiles = () =>
-    void files
-      .sweep()
-      .catch((error: unknown) => logger.warn({ err: error }, "teams: could not sweep expired files"));
   const inflight = new Set<Promise<unknown>>();
 
   /** The conversation an activity came from: the channel or chat, and the channel thread it is in. */
@@ -327,8 +320,6 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     },
     async start() {
       accepting = true;
-      sweepFiles();
-      sweeping ??= setInterval(sweepFiles, FILE_SWEEP_MS).unref();
       if (options.alertConversation && !(await readPlace(store, options.alertConversation))) {
         logger.warn(
           { conversation: options.alertConversation },
@@ -339,8 +330,6 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     ready: () => accepting,
     async close(timeoutMs = 10_000) {
       accepting = false;
-      clearInterval(sweeping);
-      sweeping = undefined;
       await adapter.idle(timeoutMs);
     },
     async idle(timeoutMs = 10_000) {

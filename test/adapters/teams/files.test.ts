@@ -1,23 +1,30 @@
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { createFileLinks } from "../../../adapters/teams/files.js";
+import { createFileLinks, FILE_CHUNK_BYTES } from "../../../adapters/teams/files.js";
 import type { DiskFile } from "../../../src/core/reply.js";
 import { createHttpServer } from "../../../src/http/server.js";
 import { createMemoryStore } from "../../../src/store/memory-store.js";
+import { createRedisStore } from "../../../src/store/redis-store.js";
+import { type TestRedis, testRedis } from "../../support/redis.js";
 
 /**
- * A reply's file written to disk (an audit export) behind its signed 24 h link: served from the
- * bot's own directory, streamed, never read whole into the store; removed once expired.
+ * A reply's file behind its signed 24 h link: kept in the shared store in pieces, so the instance
+ * that made the link and any other serve it alike; streamed a piece at a time, never read whole;
+ * gone after a day.
  */
 const DAY_MS = 24 * 3_600_000;
+const SECRET = "s3cret-s3cret-s3cret";
 const dirs: string[] = [];
+let redis: TestRedis | undefined;
 afterEach(async () => {
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+  await redis?.cleanup();
+  redis = undefined;
 });
 
 async function tempDir(name: string): Promise<string> {
@@ -27,12 +34,13 @@ async function tempDir(name: string): Promise<string> {
 }
 
 /** A CSV of about `megabytes` MB written as the export writes it (a line at a time). */
-async function writeCsv(path: string, megabytes: number): Promise<void> {
+async function writeCsv(path: string, megabytes: number): Promise<DiskFile> {
   const line = `${"x".repeat(99)}\n`;
   async function* lines() {
     for (let i = 0; i < megabytes * 10_486; i += 1) yield `${i},${line}`;
   }
   await pipeline(lines, createWriteStream(path));
+  return { filename: "audit.csv", contentType: "text/csv", path, sizeBytes: (await stat(path)).size };
 }
 
 const sha256 = async (path: string) => {
@@ -50,81 +58,82 @@ async function serve(files: ReturnType<typeof createFileLinks>) {
   };
 }
 
-describe("teams: a file on disk behind its link", () => {
-  it("a 30 MB export is copied to the bot's directory and streamed; the store keeps only its name; swept after a day", async () => {
-    let now = Date.parse("2026-03-01T00:00:00Z");
-    const store = createMemoryStore({ now: () => now });
-    const exportDir = await tempDir("export");
-    const filesDir = await tempDir("teams-files");
-    const path = join(exportDir, "audit-2026-02-01_2026-02-28.csv");
-    await writeCsv(path, 30);
-    const digest = await sha256(path);
-    const { size } = await stat(path);
-    const file: DiskFile = { filename: "audit.csv", contentType: "text/csv", path, sizeBytes: size };
-    const files = createFileLinks({
-      store,
-      secret: "s3cret-s3cret-s3cret",
-      publicUrl: "https://opsbot.test",
-      now: () => now,
-      dir: filesDir,
-    });
-    const { get, http } = await serve(files);
-    try {
-      const link = await files.link(file);
-      const id = link.slice(link.lastIndexOf("/") + 1).split(".")[0] ?? "";
-      const record = (await store.get(`teams:file:${id}`)) ?? "";
-      expect(record.length).toBeLessThan(200);
-      expect(record).not.toContain("base64");
+const idOf = (link: string) => link.slice(link.lastIndexOf("/") + 1).split(".")[0] ?? "";
 
+describe("teams: a file behind its link", () => {
+  it("a 30 MB export made on one instance is streamed by another, byte for byte, after its own temp file is gone", async () => {
+    redis = testRedis();
+    const storeOf = () =>
+      createRedisStore({ redis: (redis as TestRedis).connect(), prefix: redis?.prefix ?? "" });
+    const options = { secret: SECRET, publicUrl: "https://opsbot.test" };
+    const here = createFileLinks({ ...options, store: storeOf() });
+    const thereStore = storeOf();
+    const there = await serve(createFileLinks({ ...options, store: thereStore }));
+    try {
+      const exportDir = await tempDir("export");
+      const file = await writeCsv(join(exportDir, "audit-2026-02-01_2026-02-28.csv"), 30);
+      const digest = await sha256(file.path);
+      const link = await here.link(file);
       // The export's own temp file is removed (15 minutes after it was made): the link still serves it.
       await rm(exportDir, { recursive: true, force: true });
-      const got = await get(link);
+
+      // Kept in pieces no larger than one chunk (base64), never as one value of the whole file.
+      const pieces = Math.ceil(file.sizeBytes / FILE_CHUNK_BYTES);
+      const last = await thereStore.get(`teams:file:${idOf(link)}:${pieces - 1}`);
+      expect(last?.length).toBeGreaterThan(0);
+      expect(await thereStore.get(`teams:file:${idOf(link)}:${pieces}`)).toBeNull();
+      const first = (await thereStore.get(`teams:file:${idOf(link)}:0`)) ?? "";
+      expect(Buffer.from(first, "base64").length).toBe(FILE_CHUNK_BYTES);
+
+      const got = await there.get(link);
       expect(got.status).toBe(200);
-      expect(got.headers.get("content-length")).toBe(String(size));
+      expect(got.headers.get("content-length")).toBe(String(file.sizeBytes));
       expect(got.headers.get("content-disposition")).toBe('attachment; filename="audit.csv"');
       const served = join(await tempDir("served"), "served.csv");
       await pipeline(got.body as unknown as NodeJS.ReadableStream, createWriteStream(served));
       expect(await sha256(served)).toBe(digest);
-
-      expect(await files.sweep()).toBe(0);
-      expect(await readdir(filesDir)).toHaveLength(1);
-      now += DAY_MS + 1;
-      expect((await get(link)).status).toBe(404);
-      expect(await files.sweep()).toBe(1);
-      expect(await readdir(filesDir)).toEqual([]);
     } finally {
-      await http.close();
+      await there.http.close();
     }
   });
 
-  it("a small file on disk goes to the shared store (another instance serves it); a large one only where its copy is", async () => {
-    const store = createMemoryStore();
-    const exportDir = await tempDir("export-small");
-    const small = join(exportDir, "small.csv");
-    await writeFile(small, "seq,hash\n1,ab\n");
-    const large = join(exportDir, "large.csv");
-    await writeCsv(large, 2);
-    const options = { store, secret: "s3cret-s3cret-s3cret", publicUrl: "https://opsbot.test" };
-    const here = createFileLinks({ ...options, dir: await tempDir("here") });
-    const there = await serve(createFileLinks({ ...options, dir: await tempDir("there") }));
+  it("a small file in a reply is served whole; an altered or expired link is a 404", async () => {
+    let now = Date.parse("2026-03-01T00:00:00Z");
+    const store = createMemoryStore({ now: () => now });
+    const files = createFileLinks({
+      store,
+      secret: SECRET,
+      publicUrl: "https://opsbot.test",
+      now: () => now,
+    });
+    const { get, http } = await serve(files);
     try {
-      const smallLink = await here.link({
+      const exportDir = await tempDir("export-small");
+      const small = join(exportDir, "small.csv");
+      await writeFile(small, "seq,hash\n1,ab\n");
+      const onDisk = await files.link({
         filename: "s.csv",
         contentType: "text/csv",
         path: small,
         sizeBytes: 14,
       });
-      const largeLink = await here.link({
-        filename: "l.csv",
-        contentType: "text/csv",
-        path: large,
-        sizeBytes: (await stat(large)).size,
+      const inReply = await files.link({
+        filename: "certificate.pdf",
+        contentType: "application/pdf",
+        bytes: Buffer.from("%PDF-1.7 certificate"),
       });
-      const got = await there.get(smallLink);
-      expect(await got.text()).toBe("seq,hash\n1,ab\n");
-      expect((await there.get(largeLink)).status).toBe(404);
+      expect(await (await get(onDisk)).text()).toBe("seq,hash\n1,ab\n");
+      const pdf = await get(inReply);
+      expect(pdf.headers.get("content-type")).toBe("application/pdf");
+      expect(await pdf.text()).toBe("%PDF-1.7 certificate");
+
+      const altered = `${inReply.slice(0, -3)}${inReply.endsWith("AAA") ? "BBB" : "AAA"}`;
+      expect((await get(altered)).status).toBe(404);
+      now += DAY_MS + 1;
+      expect((await get(inReply)).status).toBe(404);
+      expect(await store.get(`teams:file:${idOf(inReply)}:0`)).toBeNull();
     } finally {
-      await there.http.close();
+      await http.close();
     }
   });
 });
