@@ -99,7 +99,7 @@ export const capsHoldActivation = (settings: CoreDeps["settings"], agent?: strin
 
 /** The refusal of a quote whose activation no cap can hold: no fee seen yet and OPS_ACTIVATION_TRX unset. */
 export const activationUnknownLine = (addresses: number): string =>
-  `${addresses === 1 ? "This address has" : "Some of these addresses have"} not received energy through this bot, so the order may add the activation of an address, whose price the bot has not seen yet and the spending caps cannot hold: set OPS_ACTIVATION_TRX to the most an activation may cost (0 to hold nothing for it), then quote again.`;
+  `${addresses === 1 ? "This address" : "Some of these addresses"} may need activation, at a price the bot has not seen yet, so the spending caps cannot hold it: set OPS_ACTIVATION_TRX to the most an activation may cost (0 holds nothing), then quote again.`;
 
 /** An address seen receiving energy (an orchestrator item, a delivery) is active. */
 export async function noteActive(store: Store, address: string): Promise<void> {

@@ -27,7 +27,7 @@ describe("an energy quote to an address that may need activation", () => {
     h.sandbox.energy.markInactive(address);
     const refused = await h.run(operator, `energy ${address} 65k`);
     expect(replyText(refused)).toMatch(
-      /^This address has not received energy through this bot, .*set OPS_ACTIVATION_TRX to the most an activation may cost/,
+      /^This address may need activation, .*set OPS_ACTIVATION_TRX to the most an activation may cost/,
     );
     expect(replyButtons(refused)).toEqual([]);
     const known = freshAddress("known-active");
