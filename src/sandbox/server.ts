@@ -28,6 +28,11 @@ export interface SandboxOptions {
   energy?: EnergyFamilyOptions;
   account?: AccountFamilyOptions;
   outbound?: OutboundOptions;
+  /**
+   * How many of the latest calls `calls()` keeps (default: every one, for tests). The demo bot's
+   * built-in sandbox keeps a bounded log, so a demo left running does not grow with every call.
+   */
+  keepCalls?: number;
 }
 
 /** One recorded call, for tests to check what the service was asked. */
@@ -83,6 +88,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
   const router = createRouter(routes);
 
   const calls: RecordedCall[] = [];
+  const keepCalls = options.keepCalls;
   const injections: Injection[] = [];
   const limits = createWindowCounter(now);
   const priceUndos: (() => void)[] = [];
@@ -117,6 +123,8 @@ export async function createSandbox(options: SandboxOptions = {}) {
       status: 0,
     };
     calls.push(record);
+    // Dropped in halves, so a bounded log costs one splice per `keepCalls` calls, not one per call.
+    if (keepCalls !== undefined && calls.length > 2 * keepCalls) calls.splice(0, calls.length - keepCalls);
 
     const injected = takeInjection(matched.route.name);
     if (injected?.kind === "reset") {
@@ -206,7 +214,8 @@ export async function createSandbox(options: SandboxOptions = {}) {
     outbound,
     /** Every call received, in order; filter by endpoint label. */
     calls(endpoint?: string): RecordedCall[] {
-      return endpoint ? calls.filter((c) => c.endpoint === endpoint) : [...calls];
+      const kept = keepCalls === undefined ? calls : calls.slice(-keepCalls);
+      return endpoint ? kept.filter((c) => c.endpoint === endpoint) : [...kept];
     },
     clearCalls(): void {
       calls.length = 0;

@@ -160,12 +160,16 @@ function startDurableStore(redis: RedisConnector, shutdown: Shutdown, replicaAck
   };
 }
 
+/** The built-in sandbox's log of calls, bounded: nobody reads it in the demo, and a demo may run for days. */
+const DEMO_CALLS_KEPT = 1_000;
+
 /** Loaded only in demo mode: a bot that talks to the real service never holds the simulator's code. */
 async function startDemoSandbox(config: Config, botPort: number): Promise<Sandbox> {
   const { createSandbox } = await import("../sandbox/server.js");
   const publicUrl = config.publicUrl ?? DEMO_PUBLIC_URL;
   return createSandbox({
     apiKey: DEFAULT_API_KEY,
+    keepCalls: DEMO_CALLS_KEPT,
     outbound: { originMap: { [new URL(publicUrl).origin]: `http://127.0.0.1:${botPort}` } },
   });
 }
