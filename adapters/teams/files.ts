@@ -12,7 +12,7 @@ import type { Store } from "../../src/store/store.js";
  * `<PUBLIC_URL>/files/<token>`. The token names the file, carries its expiry and is signed
  * (HMAC-SHA256 under a key derived from the bot's secret), so a wrong, altered or expired token is
  * a 404. Every file waits in the shared store for a day, so any instance serves any link, in
- * pieces of CHUNK_BYTES: a file on disk (an audit export) is read a piece at a time into the
+ * pieces of FILE_CHUNK_BYTES: a file on disk (an audit export) is read a piece at a time into the
  * store and streamed back a piece at a time, so memory stays flat whatever its size. The pieces
  * are written before the record that names them: a link never finds half a file.
  */
@@ -35,7 +35,7 @@ export interface FileLinkOptions {
   now?: () => number;
 }
 
-/** The file's pieces, CHUNK_BYTES each (the last one shorter), read from disk one at a time. */
+/** The file's pieces, FILE_CHUNK_BYTES each (the last one shorter), read from disk one at a time. */
 async function* piecesOf(file: FileAttachment): AsyncGenerator<Buffer> {
   if (file.bytes !== undefined) {
     const bytes = Buffer.from(file.bytes);

@@ -212,7 +212,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
     energy: energy.control,
     reports: account.control,
     outbound,
-    /** Every call received, in order; filter by endpoint label. */
+    /** Every call received (the latest `keepCalls` when bounded), in order; filter by endpoint label. */
     calls(endpoint?: string): RecordedCall[] {
       const kept = keepCalls === undefined ? calls : calls.slice(-keepCalls);
       return endpoint ? kept.filter((c) => c.endpoint === endpoint) : [...kept];
