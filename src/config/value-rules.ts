@@ -79,7 +79,7 @@ export function httpsOrigin(raw: string): string | undefined {
   return url.pathname === "/" ? url.origin : undefined;
 }
 export const trxAmount = (raw: string) =>
-  /^(0|[1-9]\d*)(\.\d{1,6})?$/.test(raw) && /[1-9]/.test(raw) ? raw : undefined;
+  trxAmountOrZero(raw) !== undefined && /[1-9]/.test(raw) ? raw : undefined;
 
 /** An amount of TRX that may be 0 (OPS_ACTIVATION_TRX: hold nothing). */
 export const trxAmountOrZero = (raw: string) => (/^(0|[1-9]\d*)(\.\d{1,6})?$/.test(raw) ? raw : undefined);
