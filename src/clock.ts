@@ -33,3 +33,19 @@ export async function within<T, L>(
     clearTimeout(timer);
   }
 }
+
+/**
+ * Runs `work` with a signal that aborts it after `ms` (reason: a `TimeoutError`, as
+ * `AbortSignal.timeout` gives), and clears the timer as soon as `work` settles.
+ * `AbortSignal.timeout` keeps its timer, the signal and whatever listens to it (a request's
+ * handlers, its buffers) alive for the whole `ms`, long after the answer came back.
+ */
+export async function withDeadline<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new DOMException("deadline passed", "TimeoutError")), ms);
+  try {
+    return await work(deadline.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}

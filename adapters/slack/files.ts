@@ -1,5 +1,6 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
+import { withDeadline } from "../../src/clock.js";
 import { type FileAttachment, fileSize } from "../../src/core/index.js";
 import { SlackApiError } from "./errors.js";
 import type { SlackUpload } from "./render/blocks.js";
@@ -45,16 +46,18 @@ export async function shareFiles(
 async function sendBytes(url: string, file: FileAttachment): Promise<void> {
   let status: number;
   try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": file.contentType || "application/octet-stream" },
-      ...(file.bytes === undefined
-        ? { body: Readable.toWeb(createReadStream(file.path)) as ReadableStream, duplex: "half" as const }
-        : { body: file.bytes }),
-      signal: AbortSignal.timeout(FILE_UPLOAD_TIMEOUT_MS),
+    status = await withDeadline(FILE_UPLOAD_TIMEOUT_MS, async (signal) => {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": file.contentType || "application/octet-stream" },
+        ...(file.bytes === undefined
+          ? { body: Readable.toWeb(createReadStream(file.path)) as ReadableStream, duplex: "half" as const }
+          : { body: file.bytes }),
+        signal,
+      });
+      await response.arrayBuffer();
+      return response.status;
     });
-    await response.arrayBuffer();
-    status = response.status;
   } catch (error) {
     const timedOut = (error as { name?: unknown }).name === "TimeoutError";
     throw new SlackApiError("file_upload", timedOut ? "timeout" : "network", { cause: error });

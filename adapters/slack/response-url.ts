@@ -1,4 +1,5 @@
 import { request } from "undici";
+import { withDeadline } from "../../src/clock.js";
 import { SlackApiError } from "./errors.js";
 import type { MessageBody } from "./web.js";
 
@@ -42,17 +43,19 @@ export function createResponseUrls(options: { slackApiUrl?: string; timeoutMs?: 
         // undici's request, not fetch: several times less work per answer, which every command
         // and click pays while other requests wait for their ack. It never follows a redirect
         // (one would carry the POST to an origin nobody allowed): a 3xx is refused below.
-        const reply = await request(url, {
-          method: "POST",
-          headers: { "content-type": "application/json; charset=utf-8" },
-          body: JSON.stringify(payload),
-          signal: AbortSignal.timeout(timeoutMs),
+        response = await withDeadline(timeoutMs, async (signal) => {
+          const reply = await request(url, {
+            method: "POST",
+            headers: { "content-type": "application/json; charset=utf-8" },
+            body: JSON.stringify(payload),
+            signal,
+          });
+          return {
+            status: reply.statusCode,
+            retryAfter: reply.headers["retry-after"],
+            body: await reply.body.text(),
+          };
         });
-        response = {
-          status: reply.statusCode,
-          retryAfter: reply.headers["retry-after"],
-          body: await reply.body.text(),
-        };
       } catch (error) {
         const timedOut = (error as { name?: unknown }).name === "TimeoutError";
         throw new SlackApiError("response_url", timedOut ? "timeout" : "network", { cause: error });

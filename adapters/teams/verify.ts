@@ -1,4 +1,5 @@
 import { type CryptoKey, decodeProtectedHeader, importJWK, type JWK, type JWTPayload, jwtVerify } from "jose";
+import { withDeadline } from "../../src/clock.js";
 
 /**
  * The Bot Framework token of `POST /api/messages`, checked as CONTRACT.md says, before anything
@@ -141,10 +142,9 @@ export function createTokenCheck(options: TokenCheck) {
 }
 
 async function json(get: typeof fetch, url: string): Promise<unknown> {
-  const response = await get(url, {
-    headers: { accept: "application/json" },
-    signal: AbortSignal.timeout(10_000),
+  return withDeadline(10_000, async (signal) => {
+    const response = await get(url, { headers: { accept: "application/json" }, signal });
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    return response.json();
   });
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return response.json();
 }

@@ -1,3 +1,5 @@
+import { withDeadline } from "../clock.js";
+
 /**
  * A downloaded body read with a cap: a declared Content-Length over the cap is refused before a
  * byte is read, and a body of unknown (or understated) size is read as a stream and cancelled as
@@ -48,15 +50,14 @@ export async function downloadCapped(
   options: { maxBytes: number; timeoutMs: number; headers?: Record<string, string> },
 ): Promise<CappedDownload> {
   try {
-    const response = await fetch(url, {
-      ...(options.headers && { headers: options.headers }),
-      signal: AbortSignal.timeout(options.timeoutMs),
+    return await withDeadline(options.timeoutMs, async (signal) => {
+      const response = await fetch(url, { ...(options.headers && { headers: options.headers }), signal });
+      if (response.status !== 200) {
+        await response.body?.cancel();
+        return { unreadable: `download answered HTTP ${response.status}` };
+      }
+      return await readBodyCapped(response, options.maxBytes);
     });
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      return { unreadable: `download answered HTTP ${response.status}` };
-    }
-    return await readBodyCapped(response, options.maxBytes);
   } catch {
     return { unreadable: "the download failed" };
   }

@@ -1,5 +1,6 @@
 import pRetry, { AbortError } from "p-retry";
 import { type Dispatcher, request, errors as undiciErrors } from "undici";
+import { withDeadline } from "../clock.js";
 import { NoFreeSlotError } from "../store/rate-limit.js";
 import { decodeErrorReply } from "./decode-error.js";
 import { ServiceError, type ServiceFamily } from "./errors.js";
@@ -119,33 +120,27 @@ export function createTransport(options: TransportOptions): Transport {
 
   async function exchange(spec: CallSpec, onSent: () => void): Promise<RawReply> {
     const started = performance.now();
-    // A deadline for the whole exchange, cleared with it: AbortSignal.timeout would keep the
-    // request's objects alive until the deadline passed, long after the answer.
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new DOMException("deadline", "TimeoutError")),
-      spec.timeoutMs,
-    );
     try {
-      const reply = await whenWritten(onSent, () =>
-        request(urlFor(spec), {
-          method: spec.method,
-          headers: headersFor(spec),
-          body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-          dispatcher: options.dispatcher,
-          headersTimeout: spec.timeoutMs,
-          bodyTimeout: spec.timeoutMs,
-          signal: deadline.signal,
-        }),
-      );
-      const body = Buffer.from(await reply.body.arrayBuffer());
-      options.onReply?.(spec, reply.statusCode, performance.now() - started);
-      return { status: reply.statusCode, headers: reply.headers, body };
+      // One deadline for the whole exchange, the body included.
+      return await withDeadline(spec.timeoutMs, async (signal) => {
+        const reply = await whenWritten(onSent, () =>
+          request(urlFor(spec), {
+            method: spec.method,
+            headers: headersFor(spec),
+            body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+            dispatcher: options.dispatcher,
+            headersTimeout: spec.timeoutMs,
+            bodyTimeout: spec.timeoutMs,
+            signal,
+          }),
+        );
+        const body = Buffer.from(await reply.body.arrayBuffer());
+        options.onReply?.(spec, reply.statusCode, performance.now() - started);
+        return { status: reply.statusCode, headers: reply.headers, body };
+      });
     } catch (error) {
       options.onReply?.(spec, "error", performance.now() - started);
       throw transportFailure(spec, error);
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -28,7 +28,7 @@ const LAYER_RULES: Record<string, readonly string[]> = {
   "adapters/console": ["clock", "core", "platform"],
   "adapters/slack": ["clock", "config", "core", "http", "platform", "store"],
   "adapters/telegram": ["clock", "config", "core", "http", "platform", "store"],
-  "adapters/teams": ["config", "core", "http", "platform", "store"],
+  "adapters/teams": ["clock", "config", "core", "http", "platform", "store"],
   metrics: ["clock", "core", "jobs", "service", "webhooks"],
   mcp: ["core", "http", "store"],
   "verify-page": ["core", "http", "store"],
