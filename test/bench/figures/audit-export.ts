@@ -20,8 +20,9 @@ import type { World } from "../support/world.js";
  * Figure 17: `audit export` of 100 000 ledger entries (10 UTC days of 10 000) from Redis to the
  * contract's CSV file, in a process of its own (`audit-export-main.ts`: RSS is the whole process's,
  * so after other figures in the bench's process it would read their heap): wall time, and RSS
- * before, at its peak (sampled every 20 ms) and after. Flat memory means the peak grows by far less than the file's size. Baseline: the
- * same rows, already rendered and in memory, written with plain `fs` (the floor the disk sets).
+ * before, at its peak (sampled every 20 ms) and after. Flat memory means the peak grows by far
+ * less than the file's size. Baseline: the same rows, already rendered and in memory, written with
+ * plain `fs` (the floor the disk sets).
  * Also: the rate of real appends (`appendToLedger`, one Lua step each) over 2000 entries.
  */
 const ROWS = 100_000;
